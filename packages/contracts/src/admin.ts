@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { tierSchema } from './tiers.ts';
+
+export const adminLoginRequestSchema = z
+  .object({
+    username: z.string().trim().min(1, 'Username is required').max(100),
+    password: z.string().min(1, 'Password is required').max(200),
+  })
+  .meta({ id: 'AdminLoginRequest' });
+export type AdminLoginRequest = z.infer<typeof adminLoginRequestSchema>;
+
+export const adminMeResponseSchema = z.object({ username: z.string() }).meta({ id: 'AdminMe' });
+export type AdminMe = z.infer<typeof adminMeResponseSchema>;
+
+export const plotDecisionRequestSchema = z.object({ plotId: z.uuid('Unknown plot id') }).meta({ id: 'PlotDecisionRequest' });
+export const plotDecisionResponseSchema = z
+  .object({ plotId: z.uuid(), decision: z.enum(['approved', 'rejected']), decidedAt: z.string() })
+  .meta({ id: 'PlotDecisionResponse' });
+
+export const flaggedPlotSchema = z
+  .object({
+    id: z.uuid(),
+    display_name: z.string(),
+    zone: z.string(),
+    tier: tierSchema,
+    x: z.number().int(),
+    y: z.number().int(),
+    message: z.string(),
+    link: z.string().nullable(),
+    created_at: z.string(),
+    flag_count: z.number().int(),
+    reasons: z.array(z.string()),
+    source: z.enum(['screen', 'visitor', 'both']),
+  })
+  .meta({ id: 'FlaggedPlot' });
+export type FlaggedPlot = z.infer<typeof flaggedPlotSchema>;
+export const flaggedPlotListSchema = z.array(flaggedPlotSchema).meta({ id: 'FlaggedPlotList' });
+
+/** Internal headers the gateway sets after checking a session; services trust them only with the internal token. */
+export const INTERNAL_HEADERS = {
+  token: 'x-internal-token',
+  admin: 'x-admin-user',
+  requestId: 'x-request-id',
+  clientIp: 'x-client-ip',
+} as const;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { tierSchema } from './tiers.ts';
+
+/**
+ * Every event on JetStream is this envelope; the subject is `type` (behind the deployment's subject prefix).
+ * `id` doubles as the JetStream Nats-Msg-Id and as the consumers' inbox key.
+ */
+export const eventEnvelopeSchema = z.object({
+  id: z.uuid(),
+  type: z.string(),
+  occurredAt: z.string(),
+  requestId: z.string().optional(),
+  data: z.unknown(),
+});
+export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'data'> & { data: T };
+
+const footprint = z.object({ x: z.number().int(), y: z.number().int(), size: z.number().int() });
+const plotSnapshot = z.object({
+  plotId: z.uuid(),
+  displayName: z.string(),
+  zone: z.string(),
+  tier: tierSchema,
+  x: z.number().int(),
+  y: z.number().int(),
+  message: z.string(),
+  link: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const EVENTS = {
+  'contact.message.received': z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    subject: z.string(),
+    message: z.string(),
+    submittedAt: z.string(),
+  }),
+  'payments.payment.verified': z.object({
+    sessionId: z.string(),
+    tier: tierSchema,
+    amountCents: z.number().int(),
+    currency: z.string(),
+    footprint: footprint.nullable(),
+  }),
+  'plots.plot.claimed': plotSnapshot.extend({
+    sessionId: z.string(),
+    size: z.number().int(),
+    visible: z.boolean(),
+    screenedWords: z.array(z.string()),
+    notificationEmail: z.string().nullable(),
+    clientIp: z.string().nullable(),
+  }),
+  'plots.plot.flagged': plotSnapshot.extend({ flagCount: z.number().int(), reason: z.string().nullable() }),
+  'plots.plot.removed': z.object({ plotId: z.uuid(), sessionId: z.string(), reason: z.string() }),
+  'moderation.plot.approved': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
+  'moderation.plot.rejected': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
+  'map.layout.generated': z.object({ seed: z.string(), tileCount: z.number().int(), landTileCount: z.number().int() }),
+  'map.layout.cleared': z.object({}),
+} as const;
+
+export type EventType = keyof typeof EVENTS;
+export type EventData<T extends EventType> = z.infer<(typeof EVENTS)[T]>;
+
+/** Request/reply subjects (behind the deployment's subject prefix), answered by queue groups. */
+export const QUERIES = {
+  footprintIsLand: 'query.map.footprint-is-land',
+  sessionEntitlement: 'query.payments.session-entitlement',
+  screenContent: 'query.moderation.screen-content',
+  holdFootprint: 'command.plots.hold-footprint',
+} as const;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { GRID_SIZE } from './grid.ts';
+import { tierSchema } from './tiers.ts';
+import { DEFAULT_ZONE, zoneSchema } from './zones.ts';
+
+/** ARCHITECTURE.md section 7: 140 everywhere, counter turns red above 130. */
+export const DISPLAY_NAME_MIN = 2;
+export const DISPLAY_NAME_MAX = 30;
+export const MESSAGE_MAX = 140;
+export const MESSAGE_WARN_ABOVE = 130;
+export const AVATAR_MAX_BYTES = 1048576;
+export const AVATAR_ACCEPT = { 'image/jpeg': ['.jpeg', '.jpg'], 'image/png': ['.png'], 'image/gif': ['.gif'] } as const;
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const gridCoordinate = z.coerce.number().int('Must be a whole number').min(0).max(GRID_SIZE - 1);
+
+export const httpLinkSchema = z
+  .url({ protocol: /^https?$/, error: 'Please enter a valid http or https URL' })
+  .max(2048, 'Link must be at most 2048 characters');
+
+export const claimPlotRequestSchema = z
+  .object({
+    display_name: z
+      .string()
+      .trim()
+      .min(DISPLAY_NAME_MIN, `Display name must be at least ${DISPLAY_NAME_MIN} characters`)
+      .max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`),
+    message: z.string().trim().max(MESSAGE_MAX, `Message must be at most ${MESSAGE_MAX} characters`).default(''),
+    link: z.preprocess(emptyToUndefined, httpLinkSchema.optional()),
+    zone: zoneSchema.default(DEFAULT_ZONE),
+    x: z.number().int().min(0).max(GRID_SIZE - 1),
+    y: z.number().int().min(0).max(GRID_SIZE - 1),
+    stripeSessionId: z.string().min(1, 'A payment session is required').max(255),
+    tier: tierSchema,
+    avatar_url: z.string().min(1, 'Please upload and save an avatar for your plot.').max(1_500_000, 'Avatar is too large'),
+    notification_email: z.preprocess(emptyToUndefined, z.email('Please enter a valid email address').max(254).optional()),
+  })
+  .meta({ id: 'ClaimPlotRequest' });
+export type ClaimPlotRequest = z.input<typeof claimPlotRequestSchema>;
+
+export const plotSchema = z
+  .object({
+    id: z.uuid(),
+    zone: z.string(),
+    tier: tierSchema,
+    x: z.number().int(),
+    y: z.number().int(),
+    display_name: z.string(),
+    message: z.string(),
+    link: z.string().nullable(),
+    avatar_url: z.string(),
+    created_at: z.string(),
+    flagged: z.boolean(),
+    reviewed: z.boolean(),
+    region_name: z.string().nullable().optional(),
+  })
+  .meta({ id: 'Plot' });
+export type Plot = z.infer<typeof plotSchema>;
+
+export const plotListResponseSchema = z.array(plotSchema).meta({ id: 'PlotList' });
+
+/** One shape for both the claim form and the /claim auto-claim. */
+export const claimPlotResponseSchema = z
+  .object({ plot: plotSchema, warning: z.string().optional() })
+  .meta({ id: 'ClaimPlotResponse' });
+export type ClaimPlotResponse = z.infer<typeof claimPlotResponseSchema>;
+
+export const positionAvailableQuerySchema = z.object({
+  x: gridCoordinate,
+  y: gridCoordinate,
+  tier: tierSchema.optional(),
+});
+export const positionAvailableResponseSchema = z
+  .object({
+    available: z.boolean(),
+    reason: z.enum(['water', 'taken', 'held', 'out_of_grid', 'no_map']).optional(),
+  })
+  .meta({ id: 'PositionAvailable' });
+export type PositionAvailable = z.infer<typeof positionAvailableResponseSchema>;
+
+export const plotIdParamsSchema = z.object({ id: z.uuid('Unknown plot id') });
+
+export const flagPlotRequestSchema = z
+  .object({ plotId: z.uuid('Unknown plot id'), reason: z.string().trim().max(200).optional() })
+  .meta({ id: 'FlagPlotRequest' });
+export const flagPlotResponseSchema = z.object({ flagged: z.literal(true), plotId: z.uuid() }).meta({ id: 'FlagPlotResponse' });
+
+export const userPlotsResponseSchema = z
+  .object({ username: z.string(), plots: z.array(plotSchema) })
+  .meta({ id: 'UserPlots' });
