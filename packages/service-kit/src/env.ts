@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Settings every service reads; a service extends this object with its own keys. */
+export const baseEnvShape = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
+  NATS_URL: z.string().min(1, 'must name at least one NATS server'),
+  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('PIXEL_ATLAS'),
+  NATS_SUBJECT_PREFIX: z.string().regex(/^([A-Za-z0-9_-]+\.)?$/, 'empty, or a token ending in a dot').default(''),
+  INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters (shared secret between gateway and services)'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+} as const;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once at boot; every bad or missing key is named in the error. */
+export function parseEnv<S extends z.ZodObject>(schema: S, source: Record<string, string | undefined> = process.env): z.infer<S> {
+  const result = schema.safeParse(source);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(root)';
+    const missing = issue.code === 'invalid_type' && source[key] === undefined;
+    return `${key}: ${missing ? 'is required but not set' : issue.message}`;
+  });
+  throw new ConfigError(problems);
+}
+
+export type BaseEnv = z.infer<z.ZodObject<typeof baseEnvShape>>;

@@ -1,0 +1,93 @@
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { nanos, type NatsConnection } from '@nats-io/nats-core';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Event subjects begin with the producing service; one stream holds them all. */
+export const EVENT_DOMAINS = ['contact', 'payments', 'plots', 'moderation', 'map'] as const;
+const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface NatsSettings {
+  servers: string;
+  stream: string;
+  /** Lets tests (and shared brokers) keep their subjects apart: '' in production, 't123.' in a test. */
+  subjectPrefix: string;
+  name: string;
+}
+
+export interface EventBus {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  settings: NatsSettings;
+  /** The wire subject of an event type or query name. */
+  subject(name: string): string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    bus: EventBus;
+  }
+}
+
+export async function connectBus(settings: NatsSettings): Promise<EventBus> {
+  const nc = await connect({
+    servers: settings.servers.split(',').map((s) => s.trim()),
+    name: settings.name,
+    // Keep retrying for ever: a broker outage must never take the service down, only delay events.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: true,
+  });
+  const jsm = await jetstreamManager(nc, { timeout: 5000 });
+  const js = jetstream(nc, { timeout: 5000 });
+  return { nc, js, jsm, settings, subject: (name) => `${settings.subjectPrefix}${name}` };
+}
+
+/** Declares (or widens) the shared event stream; every service does this at start, idempotently. */
+export async function ensureStream(bus: EventBus): Promise<void> {
+  const subjects = EVENT_DOMAINS.map((d) => bus.subject(`${d}.>`));
+  const config = {
+    name: bus.settings.stream,
+    subjects,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    max_age: nanos(EVENT_RETENTION_MS),
+  };
+  try {
+    const info = await bus.jsm.streams.info(config.name);
+    const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
+    if (missing.length) await bus.jsm.streams.update(config.name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
+  } catch (error) {
+    if (!String((error as Error).message).includes('not found')) throw error;
+    try {
+      await bus.jsm.streams.add(config);
+    } catch (addError) {
+      // Another replica created it between our info and add.
+      if (!String((addError as Error).message).includes('already in use')) throw addError;
+    }
+  }
+}
+
+/** Connects to NATS, declares the stream, exposes `app.bus`, and drains the connection on close. */
+export const natsPlugin = fp(
+  async (app: FastifyInstance, opts: NatsSettings) => {
+    const bus = await connectBus(opts);
+    await ensureStream(bus);
+    app.decorate('bus', bus);
+    app.addReadinessCheck('nats', async () => {
+      if (bus.nc.isClosed()) throw new Error('connection closed');
+      await bus.nc.flush();
+    });
+    (async () => {
+      for await (const status of bus.nc.status()) {
+        if (status.type === 'disconnect' || status.type === 'reconnect') app.log.warn({ nats: status.type }, 'NATS connection changed');
+      }
+    })().catch(() => undefined);
+    app.addHook('onClose', async () => {
+      await bus.nc.drain().catch(() => undefined);
+    });
+  },
+  { name: 'pixel-atlas-nats', dependencies: ['pixel-atlas-health'] },
+);

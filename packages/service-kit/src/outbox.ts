@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { headers as natsHeaders } from '@nats-io/nats-core';
+import { EVENTS, type EventData, type EventEnvelope, type EventType } from '@pixel-atlas/contracts/events';
+import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Gauge } from 'prom-client';
+import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
+import type { EventBus } from './nats.ts';
+
+export interface EnqueueOptions<T extends EventType> {
+  tx: SqlClient;
+  schema: string;
+  type: T;
+  data: EventData<T>;
+  requestId?: string;
+}
+
+/** Writes an event in the caller's transaction: it is published if and only if the change commits. */
+export async function enqueueEvent<T extends EventType>(options: EnqueueOptions<T>): Promise<EventEnvelope<EventData<T>>> {
+  const data = EVENTS[options.type].parse(options.data) as EventData<T>;
+  const envelope: EventEnvelope<EventData<T>> = {
+    id: randomUUID(),
+    type: options.type,
+    occurredAt: new Date().toISOString(),
+    requestId: options.requestId,
+    data,
+  };
+  await options.tx.$executeRawUnsafe(
+    `INSERT INTO ${quoteIdent(options.schema)}."outbox_events" ("id", "subject", "payload", "request_id") VALUES ($1::uuid, $2, $3::jsonb, $4)`,
+    envelope.id,
+    envelope.type,
+    JSON.stringify(envelope),
+    options.requestId ?? null,
+  );
+  return envelope;
+}
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: EventEnvelope;
+  request_id: string | null;
+}
+
+export interface OutboxRelayOptions {
+  db: PrismaLike;
+  bus: EventBus;
+  schema: string;
+  log: FastifyBaseLogger;
+  batchSize?: number;
+  pollIntervalMs?: number;
+}
+
+/**
+ * Publishes outbox rows to JetStream with Nats-Msg-Id = event id, oldest first, until acknowledged.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED so replicas never publish the same row concurrently;
+ * a crash between publish and mark re-publishes, and the stream's duplicate window drops the copy.
+ */
+export class OutboxRelay {
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private failures = 0;
+  readonly published: Counter;
+
+  constructor(
+    private readonly options: OutboxRelayOptions,
+    published: Counter,
+  ) {
+    this.published = published;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Asks the relay to look now (after a commit) rather than at the next poll. */
+  kick(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { pollIntervalMs = 250 } = this.options;
+    while (this.running) {
+      let publishedCount = 0;
+      try {
+        publishedCount = await this.publishBatch();
+        this.failures = 0;
+      } catch (error) {
+        this.failures += 1;
+        if (this.failures === 1 || this.failures % 20 === 0) this.options.log.warn({ err: error }, 'outbox relay: publish failed; will retry');
+      }
+      if (publishedCount > 0 && this.failures === 0) continue;
+      const delay = this.failures ? Math.min(5000, pollIntervalMs * 2 ** Math.min(this.failures, 5)) : pollIntervalMs;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  /** Returns how many rows were published. */
+  async publishBatch(): Promise<number> {
+    const { db, bus, schema, batchSize = 50 } = this.options;
+    const table = `${quoteIdent(schema)}."outbox_events"`;
+    return db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
+          `SELECT "id"::text, "subject", "payload", "request_id" FROM ${table} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          batchSize,
+        );
+        const done: string[] = [];
+        let failure: unknown = null;
+        for (const row of rows) {
+          const h = natsHeaders();
+          if (row.request_id) h.set(INTERNAL_HEADERS.requestId, row.request_id);
+          try {
+            await bus.js.publish(bus.subject(row.subject), JSON.stringify(row.payload), { msgID: row.id, headers: h, timeout: 3000 });
+            done.push(row.id);
+            this.published.inc({ subject: row.subject });
+          } catch (error) {
+            failure = error;
+            await tx.$executeRawUnsafe(
+              `UPDATE ${table} SET "attempts" = "attempts" + 1, "last_error" = $2 WHERE "id" = $1::uuid`,
+              row.id,
+              String((error as Error).message ?? error).slice(0, 500),
+            );
+            break;
+          }
+        }
+        if (done.length) {
+          await tx.$executeRawUnsafe(`UPDATE ${table} SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, done);
+        }
+        if (failure) throw failure;
+        return done.length;
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    outbox: OutboxRelay;
+  }
+}
+
+/** Starts the relay once the app is ready, exports backlog metrics, and stops it before NATS drains. */
+export const outboxPlugin = fp(
+  async (app: FastifyInstance, opts: { schema: string; db: () => PrismaLike; pollIntervalMs?: number }) => {
+    const published = new Counter({
+      name: 'outbox_events_published_total',
+      help: 'Events relayed from the outbox to JetStream',
+      labelNames: ['subject'],
+      registers: [app.metrics],
+    });
+    const table = `${quoteIdent(opts.schema)}."outbox_events"`;
+    new Gauge({
+      name: 'outbox_backlog_events',
+      help: 'Events written but not yet acknowledged by JetStream',
+      registers: [app.metrics],
+      async collect() {
+        const [row] = await opts.db().$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table} WHERE "published_at" IS NULL`);
+        this.set(row?.n ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'outbox_oldest_unpublished_age_seconds',
+      help: 'Age of the oldest unpublished event (0 when none)',
+      registers: [app.metrics],
+      async collect() {
+        const [row] = await opts
+          .db()
+          .$queryRawUnsafe<Array<{ age: number | null }>>(
+            `SELECT EXTRACT(EPOCH FROM now() - min("created_at"))::float AS age FROM ${table} WHERE "published_at" IS NULL`,
+          );
+        this.set(row?.age ?? 0);
+      },
+    });
+    const relay = new OutboxRelay({ db: opts.db(), bus: app.bus, schema: opts.schema, log: app.log, pollIntervalMs: opts.pollIntervalMs }, published);
+    app.decorate('outbox', relay);
+    app.addHook('onReady', async () => relay.start());
+    // onClose (not preClose): requests still in flight during shutdown may write events the relay should send.
+    app.addHook('onClose', async () => {
+      await relay.stop();
+      await relay.publishBatch().catch(() => 0);
+    });
+  },
+  { name: 'pixel-atlas-outbox', dependencies: ['pixel-atlas-nats', 'pixel-atlas-metrics', 'pixel-atlas-database'] },
+);

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import swagger from '@fastify/swagger';
+import rateLimit from '@fastify/rate-limit';
+import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { AppError, errorHandlerPlugin } from './errors.ts';
+import { healthPlugin } from './health.ts';
+import { hasInternalToken, internalAuthPlugin } from './internal-auth.ts';
+import { metricsPlugin } from './metrics.ts';
+
+export type ServiceApp = FastifyInstance & { withTypeProvider<T = ZodTypeProvider>(): FastifyInstance };
+
+export interface CreateServiceAppOptions {
+  /** Service name: labels logs and metrics, titles the OpenAPI document. */
+  name: string;
+  internalToken: string;
+  logLevel?: string;
+  description?: string;
+  /**
+   * The gateway mints request ids; services adopt the gateway's id only when the internal token
+   * vouches for it, so nobody outside can inject ids into our logs.
+   */
+  trustRequestIdFrom: 'gateway' | 'nobody';
+  fastify?: Partial<FastifyServerOptions>;
+}
+
+const MAX_REQUEST_ID_LENGTH = 100;
+
+export function requestIdGenerator(internalToken: string, trust: 'gateway' | 'nobody') {
+  return (req: IncomingMessage): string => {
+    const presented = req.headers[INTERNAL_HEADERS.requestId];
+    if (
+      trust === 'gateway' &&
+      typeof presented === 'string' &&
+      presented.length > 0 &&
+      presented.length <= MAX_REQUEST_ID_LENGTH &&
+      hasInternalToken(req.headers, internalToken)
+    ) {
+      return presented;
+    }
+    return randomUUID();
+  };
+}
+
+/**
+ * The one way to make a service: Fastify with JSON logs carrying the request id, zod validation and
+ * serialisation, an OpenAPI document at /openapi.json, the error shape, metrics, health and rate limits.
+ * Service plugins are registered on the returned instance.
+ */
+export async function createServiceApp(options: CreateServiceAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel ?? 'info',
+      base: { service: options.name },
+      redact: { paths: ['req.headers.cookie', 'req.headers.authorization', `req.headers["${INTERNAL_HEADERS.token}"]`], remove: true },
+    },
+    genReqId: requestIdGenerator(options.internalToken, options.trustRequestIdFrom),
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    trustProxy: false,
+    bodyLimit: 2 * 1024 * 1024,
+    forceCloseConnections: 'idle',
+    ...options.fastify,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header(INTERNAL_HEADERS.requestId, request.id);
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(internalAuthPlugin, { internalToken: options.internalToken });
+  await app.register(metricsPlugin, { service: options.name });
+  await app.register(healthPlugin);
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => request.clientIp || request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `${options.name} service`, description: options.description, version: '1.0.0' },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,76 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
+import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase } from '@pixel-atlas/service-kit/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadEnv } from '../env.ts';
+
+// The broker is this test's own nats-server, so killing it disturbs nobody else.
+let nats: TestNatsServer;
+let db: TestDatabase;
+let app: FastifyInstance;
+let streamName: string;
+
+beforeAll(async () => {
+  nats = await TestNatsServer.start();
+  db = await createTestDatabase();
+  const stream = await createTestStream(nats.url);
+  streamName = stream.stream;
+  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream, nats.url), CONTACT_RATE_LIMIT_MAX: '1000' }));
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await nats?.destroy();
+  await db?.drop();
+});
+
+async function eventIdsInStream(): Promise<string[]> {
+  const nc = await connect({ servers: nats.url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info(streamName);
+    const ids: string[] = [];
+    for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
+      const message = await jsm.streams.getMessage(streamName, { seq });
+      if (message) ids.push(message.json<{ id: string }>().id);
+    }
+    return ids;
+  } finally {
+    await nc.close();
+  }
+}
+
+it('loses no contact message while NATS is down: the outbox delivers each exactly once after it returns', async () => {
+  const before = await app.inject({ method: 'POST', url: '/api/contact', payload: { name: 'Before', email: 'b@example.com', subject: 'general', message: 'one' } });
+  expect(before.statusCode).toBe(201);
+  await eventually(async () => (await eventIdsInStream()).length === 1);
+
+  await nats.stop();
+  const during = [];
+  for (let i = 0; i < 20; i++) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: `Visitor ${i}`, email: `v${i}@example.com`, subject: 'other', message: `while NATS was down #${i}` },
+    });
+    during.push(response.statusCode);
+  }
+  expect(during.every((s) => s === 201)).toBe(true);
+  expect(await app.db.outboxEvent.count({ where: { publishedAt: null } })).toBe(20);
+
+  await nats.resume();
+  const ids = await eventually(async () => {
+    const found = await eventIdsInStream();
+    return found.length >= 21 ? found : null;
+  }, 30_000);
+  const outboxIds = (await app.db.outboxEvent.findMany({ select: { id: true } })).map((r) => r.id);
+  expect(ids).toHaveLength(21);
+  expect(new Set(ids).size).toBe(21);
+  expect(new Set(ids)).toEqual(new Set(outboxIds));
+  expect(await app.db.outboxEvent.count({ where: { publishedAt: null } })).toBe(0);
+  expect(await app.db.contactSubmission.count()).toBe(21);
+});

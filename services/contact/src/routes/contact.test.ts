@@ -1,0 +1,109 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, testInfra, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadEnv } from '../env.ts';
+
+let db: TestDatabase;
+let stream: TestStream;
+let app: FastifyInstance;
+
+let clientCounter = 0;
+/** Requests through the gateway carry the visitor's address; each case gets its own visitor. */
+function asNewClient(): Record<string, string> {
+  clientCounter += 1;
+  return { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-client-ip': `198.51.100.${clientCounter}` };
+}
+
+const valid = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' };
+
+async function streamMessages(): Promise<Array<{ subject: string; data: any }>> {
+  const nc = await connect({ servers: testInfra().natsUrl });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info(stream.stream);
+    const out = [];
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+      const m = await jsm.streams.getMessage(stream.stream, { seq });
+      if (m) out.push({ subject: m.subject, data: m.json() });
+    }
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  stream = await createTestStream();
+  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_RATE_LIMIT_MAX: '3' }));
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await stream?.remove();
+  await db?.drop();
+});
+
+describe('POST /api/contact', () => {
+  it('stores the message and publishes contact.message.received', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: asNewClient() });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json();
+    const rows = await app.db.contactSubmission.findMany();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id, name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' });
+    const events = await eventually(async () => {
+      const msgs = await streamMessages();
+      return msgs.length ? msgs : null;
+    });
+    expect(events[0].subject).toBe(`${stream.subjectPrefix}contact.message.received`);
+    expect(events[0].data.data).toMatchObject({ id, email: 'ada@example.com', subject: 'feedback' });
+  });
+
+  it.each([
+    [{ ...valid, email: 'not-an-email' }, 'email: Please enter a valid email address'],
+    [{ ...valid, subject: 'spam' }, 'subject: Please choose a subject from the list'],
+    [{ ...valid, message: 'x'.repeat(5001) }, 'message: Message must be at most 5000 characters'],
+    [{ ...valid, name: '   ' }, 'name: Name is required'],
+    [{ name: 'A', email: 'a@b.co', subject: 'general' }, 'message'],
+  ])('rejects a bad payload with 400 and writes nothing (%#)', async (payload, message) => {
+    const before = await app.db.contactSubmission.count();
+    const response = await app.inject({ method: 'POST', url: '/api/contact', payload, headers: asNewClient() });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('VALIDATION_FAILED');
+    expect(response.json().error.message).toContain(message);
+    expect(await app.db.contactSubmission.count()).toBe(before);
+  });
+
+  it('rate-limits one client with a clear 429', async () => {
+    const fromClient = asNewClient();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: fromClient })).statusCode);
+    }
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const limited = await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: fromClient });
+    expect(limited.json().error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(limited.json().error.message).toMatch(/Too many requests/);
+    // Another client is not affected.
+    const other = await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: asNewClient() });
+    expect(other.statusCode).toBe(201);
+  });
+
+  it('publishes an OpenAPI document generated from the zod schemas', async () => {
+    const doc = (await app.inject('/openapi.json')).json();
+    expect(doc.paths['/api/contact'].post.requestBody.content['application/json'].schema).toBeDefined();
+    expect(JSON.stringify(doc)).toContain('ContactRequest');
+  });
+
+  it('reports ready, serves metrics by route template', async () => {
+    expect((await app.inject('/readyz')).json()).toMatchObject({ status: 'ready', checks: { database: 'ok', nats: 'ok' } });
+    const metrics = (await app.inject('/metrics')).body;
+    expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/api\/contact",status_code="201",service="contact"\}/);
+    expect(metrics).toContain('outbox_backlog_events');
+  });
+});
