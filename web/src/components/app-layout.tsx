@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteHeader } from './site-header.tsx';
+
+export function AppLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 bg-gold px-4 py-3 font-pixel text-xs text-ink-dark focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <ScrollRestoration />
+    </div>
+  );
+}
+
+/** Top padding clears the fixed 64 px header on every static screen. */
+export function PageContainer({ children, className = '' }: { children: ReactNode; className?: string }) {
+  return <div className={`mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 ${className}`}>{children}</div>;
+}

@@ -1,0 +1,42 @@
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import type { ComponentPropsWithoutRef, ReactNode } from 'react';
+
+interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof DialogPrimitive.Content>, 'title'> {
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * The shared dialog surface: a bottom sheet under 768 px and a centred card above (ARCHITECTURE.md
+ * section 8). Use inside <Dialog.Root>; clicking the dark backdrop or pressing Escape closes it.
+ */
+export function PixelDialogContent({ title, description, children, className = '', ...props }: PixelDialogContentProps) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/75" />
+      <DialogPrimitive.Content
+        {...props}
+        className={
+          'dialog-content fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto border-2 border-b-0 border-border bg-panel p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))] text-ink shadow-pixel ' +
+          'md:inset-x-auto md:bottom-auto md:top-1/2 md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 md:border-b-2 md:p-6 ' +
+          className
+        }
+      >
+        <div className="mb-4 flex items-start justify-between gap-4">
+          <DialogPrimitive.Title className="font-pixel text-sm leading-relaxed text-gold">{title}</DialogPrimitive.Title>
+          <DialogPrimitive.Close
+            aria-label="Close"
+            className="-mt-2 -mr-2 grid size-11 shrink-0 place-items-center border-2 border-transparent text-xl hover:border-border"
+          >
+            <span aria-hidden="true">×</span>
+          </DialogPrimitive.Close>
+        </div>
+        {description ? (
+          <DialogPrimitive.Description className="mb-4 text-sm text-ink-muted">{description}</DialogPrimitive.Description>
+        ) : null}
+        {children}
+      </DialogPrimitive.Content>
+    </DialogPrimitive.Portal>
+  );
+}

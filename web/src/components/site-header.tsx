@@ -1,0 +1,91 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { SITE_NAME } from '../lib/site.ts';
+import { ClaimYourTileButton } from './claim-your-tile-button.tsx';
+
+const NAV_ITEMS = [
+  { to: '/about', label: 'About' },
+  { to: '/faq', label: 'FAQ' },
+  { to: '/contact', label: 'Contact' },
+] as const;
+
+const navLinkClassName = ({ isActive }: { isActive: boolean }) =>
+  `inline-flex min-h-11 items-center px-3 text-sm font-semibold underline-offset-4 hover:text-gold hover:underline ${
+    isActive ? 'text-gold underline' : 'text-ink'
+  }`;
+
+export function SiteHeader() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const { pathname } = useLocation();
+
+  // A route change means the person picked something: the menu has done its job.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 border-b-2 border-border bg-night/95 backdrop-blur-sm">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+        <Link to="/" className="inline-flex min-h-11 items-center font-pixel text-xs text-gold sm:text-sm">
+          {SITE_NAME}
+        </Link>
+
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {NAV_ITEMS.map((item) => (
+            <NavLink key={item.to} to={item.to} className={navLinkClassName}>
+              {item.label}
+            </NavLink>
+          ))}
+          <ClaimYourTileButton className="ml-3" />
+        </nav>
+
+        <button
+          type="button"
+          className="grid size-11 place-items-center border-2 border-border bg-panel md:hidden"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <MenuIcon open={menuOpen} />
+        </button>
+      </div>
+
+      {menuOpen ? (
+        <nav id={menuId} aria-label="Mobile" className="border-t-2 border-border bg-panel px-4 pb-4 md:hidden">
+          <ul className="flex flex-col">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className={navLinkClassName} onClick={() => setMenuOpen(false)}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <ClaimYourTileButton className="mt-2 w-full" onActivate={() => setMenuOpen(false)} />
+        </nav>
+      ) : null}
+    </header>
+  );
+}
+
+function MenuIcon({ open }: { open: boolean }) {
+  // Drawn on a pixel grid so it stays crisp with the rest of the chrome.
+  return (
+    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 10 10" shapeRendering="crispEdges" fill="currentColor">
+      {open ? (
+        <path d="M1 1h2v1h1v1h2V2h1V1h2v2H8v1H7v2h1v1h1v2H7V8H6V7H4v1H3v1H1V7h1V6h1V4H2V3H1z" />
+      ) : (
+        <path d="M1 2h8v1.5H1zM1 4.25h8v1.5H1zM1 6.5h8V8H1z" />
+      )}
+    </svg>
+  );
+}

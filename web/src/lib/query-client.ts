@@ -1,0 +1,20 @@
+import { QueryClient } from '@tanstack/react-query';
+import { getQueryFn } from './api.ts';
+
+/** Spec section 7: no refetch interval, no refetch on focus, never stale, no retries. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        staleTime: Infinity,
+        retry: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();

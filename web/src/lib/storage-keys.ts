@@ -1,0 +1,4 @@
+/** Browser storage keys named in spec section 3; the claim flow and the housekeeping share them. */
+export const SELECTED_TIER_KEY = 'selectedTier';
+export const TEMP_CLAIM_DATA_KEY = 'tempClaimData';
+export const APP_INITIALIZED_KEY = 'app_initialized';

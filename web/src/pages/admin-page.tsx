@@ -1,0 +1,89 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminMe } from '@pixel-atlas/contracts/admin';
+import { PageContainer } from '../components/app-layout.tsx';
+import { buttonClassName } from '../components/button-styles.ts';
+import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { useToast } from '../hooks/use-toast.ts';
+import { apiRequest, errorMessageForDisplay, getQueryFn } from '../lib/api.ts';
+import { SITE_NAME } from '../lib/site.ts';
+import { ADMIN_API_PREFIX, ADMIN_ME_QUERY_KEY } from './admin/admin-query-keys.ts';
+import { AdminSignInForm } from './admin/admin-sign-in-form.tsx';
+import { AdminSections } from './admin/sections.tsx';
+
+const PAGE_TITLE = 'Atlas Map Administration';
+
+export function AdminPage() {
+  usePageMeta(`${PAGE_TITLE} - ${SITE_NAME}`);
+  const session = useQuery<AdminMe | null>({
+    queryKey: ADMIN_ME_QUERY_KEY,
+    queryFn: getQueryFn<AdminMe>({ on401: 'returnNull' }),
+  });
+
+  return (
+    <PageContainer className="max-w-5xl">
+      <h1 className="mb-8 text-lg text-gold md:text-2xl">{PAGE_TITLE}</h1>
+      {session.isPending ? (
+        <p role="status" className="text-ink-muted">
+          Checking your session…
+        </p>
+      ) : session.isError ? (
+        <div role="alert" className="pixel-panel p-6">
+          <p className="text-ink">
+            {errorMessageForDisplay(session.error, 'Could not reach the administration service.')}
+          </p>
+          <button type="button" className={buttonClassName('secondary', 'sm', 'mt-4')} onClick={() => void session.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : session.data === null ? (
+        <AdminSignInForm />
+      ) : (
+        <SignedInAdmin admin={session.data} />
+      )}
+    </PageContainer>
+  );
+}
+
+function SignedInAdmin({ admin }: { admin: AdminMe }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const signOut = useMutation({
+    mutationFn: () => apiRequest('POST', '/api/admin/logout'),
+    onSuccess: () => {
+      // Admin data must not outlive the session that was allowed to see it.
+      queryClient.removeQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(ADMIN_API_PREFIX) });
+      queryClient.setQueryData(ADMIN_ME_QUERY_KEY, null);
+    },
+    onError: (error) => {
+      toast({ title: 'Sign out failed', description: errorMessageForDisplay(error, 'Please try again.'), variant: 'destructive' });
+    },
+  });
+
+  return (
+    <>
+      <div className="pixel-panel mb-8 flex flex-wrap items-center justify-between gap-4 p-4">
+        <p className="text-ink">
+          Signed in as <strong className="font-semibold text-gold">{admin.username}</strong>
+        </p>
+        <button
+          type="button"
+          className={buttonClassName('secondary', 'sm')}
+          disabled={signOut.isPending}
+          onClick={() => signOut.mutate()}
+        >
+          {signOut.isPending ? 'Signing out...' : 'Sign out'}
+        </button>
+      </div>
+      <div className="grid gap-8">
+        {AdminSections.map(({ id, title, Component }) => (
+          <section key={id} data-testid={`admin-${id}`} aria-labelledby={`admin-${id}-heading`} className="pixel-panel p-6">
+            <h2 id={`admin-${id}-heading`} className="mb-4 text-sm text-gold">
+              {title}
+            </h2>
+            <Component />
+          </section>
+        ))}
+      </div>
+    </>
+  );
+}

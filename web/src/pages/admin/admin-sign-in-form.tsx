@@ -1,0 +1,94 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { adminLoginRequestSchema, adminMeResponseSchema, type AdminLoginRequest } from '@pixel-atlas/contracts/admin';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { FormField, inputClassName } from '../../components/form-field.tsx';
+import { apiJson, errorMessageForDisplay, errorStatus } from '../../lib/api.ts';
+import { ADMIN_ME_QUERY_KEY } from './admin-query-keys.ts';
+
+type FieldErrors = Partial<Record<keyof AdminLoginRequest, string>>;
+
+function signInFailureMessage(error: unknown): string {
+  const fallback = errorStatus(error) === 401 ? 'Invalid username or password' : 'Could not sign in. Please try again.';
+  return errorMessageForDisplay(error, fallback);
+}
+
+export function AdminSignInForm() {
+  const queryClient = useQueryClient();
+  const [credentials, setCredentials] = useState<AdminLoginRequest>({ username: '', password: '' });
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+
+  const signIn = useMutation({
+    mutationFn: (request: AdminLoginRequest) => apiJson<unknown>('POST', '/api/admin/login', request),
+    onSuccess: async (response) => {
+      const me = adminMeResponseSchema.safeParse(response);
+      // Use the login reply when it already says who signed in; otherwise ask the server.
+      if (me.success) queryClient.setQueryData(ADMIN_ME_QUERY_KEY, me.data);
+      else await queryClient.invalidateQueries({ queryKey: ADMIN_ME_QUERY_KEY });
+    },
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (signIn.isPending) return;
+    const parsed = adminLoginRequestSchema.safeParse(credentials);
+    if (!parsed.success) {
+      const errors: FieldErrors = {};
+      for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AdminLoginRequest] ??= issue.message;
+      setFieldErrors(errors);
+      return;
+    }
+    setFieldErrors({});
+    signIn.mutate(parsed.data);
+  };
+
+  const update = (field: keyof AdminLoginRequest, value: string) => {
+    setCredentials((current) => ({ ...current, [field]: value }));
+    setFieldErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  };
+
+  return (
+    <form noValidate onSubmit={submit} aria-labelledby="admin-sign-in-heading" className="pixel-panel mx-auto grid max-w-md gap-5 p-6">
+      <h2 id="admin-sign-in-heading" className="text-sm text-gold">
+        Admin sign in
+      </h2>
+      <FormField id="admin-username" label="Username" error={fieldErrors.username}>
+        {({ id, errorId, invalid }) => (
+          <input
+            id={id}
+            name="username"
+            autoComplete="username"
+            className={inputClassName}
+            value={credentials.username}
+            onChange={(event) => update('username', event.target.value)}
+            aria-invalid={invalid || undefined}
+            aria-describedby={errorId}
+          />
+        )}
+      </FormField>
+      <FormField id="admin-password" label="Password" error={fieldErrors.password}>
+        {({ id, errorId, invalid }) => (
+          <input
+            id={id}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            className={inputClassName}
+            value={credentials.password}
+            onChange={(event) => update('password', event.target.value)}
+            aria-invalid={invalid || undefined}
+            aria-describedby={errorId}
+          />
+        )}
+      </FormField>
+      {signIn.isError ? (
+        <p role="alert" className="border-2 border-danger-edge bg-danger/20 p-3 text-sm text-ink">
+          {signInFailureMessage(signIn.error)}
+        </p>
+      ) : null}
+      <button type="submit" className={buttonClassName('primary', 'md', 'w-full')} disabled={signIn.isPending}>
+        {signIn.isPending ? 'Signing in...' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation.ts';
+import { SITE_NAME, SITE_TAGLINE } from '../lib/site.ts';
+import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
+import { ClaimSection } from './home/claim-section.tsx';
+import { MapPlaceholder } from './home/map-placeholder.tsx';
+
+const HOME_DESCRIPTION = `${SITE_NAME} is a pixel-art fantasy map of the internet. Explore creators' plots, then claim your own tile with an avatar, a message and a link to your site.`;
+
+export function HomePage() {
+  usePageMeta(`${SITE_NAME} - ${SITE_TAGLINE}`, HOME_DESCRIPTION);
+  useRunPendingTierGuidance();
+  useScrollToHashTarget();
+
+  return (
+    <>
+      <section id={MAP_ELEMENT_ID} aria-label="Atlas map" className="relative h-dvh pt-16">
+        <MapPlaceholder />
+      </section>
+      <ClaimSection />
+    </>
+  );
+}
+
+/** Links such as /#claim-tile land on the section: the router does not scroll to hashes itself. */
+function useScrollToHashTarget(): void {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ behavior: 'smooth' });
+  }, [hash]);
+}
