@@ -52,7 +52,7 @@ function describeValidation(issues: ZodIssueLike[], context: string | undefined)
 
 /** Every error leaves as `{ error: { code, message } }`; 5xx messages are masked and logged in full. */
 export const errorHandlerPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { jsonNotFound?: boolean }) => {
     app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
       if (isAppError(error)) {
         if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
@@ -74,6 +74,7 @@ export const errorHandlerPlugin = fp(
       }
       return reply.status(status).send({ error: { code: codeForStatus(status), message: error.message } });
     });
+    if (opts.jsonNotFound === false) return;
     app.setNotFoundHandler((request, reply) => {
       reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
     });

@@ -30,6 +30,8 @@ export interface CreateServiceAppOptions {
    */
   trustRequestIdFrom: 'gateway' | 'nobody';
   fastify?: Partial<FastifyServerOptions>;
+  /** false when the service answers unknown paths itself (the gateway serves the SPA there). */
+  jsonNotFound?: boolean;
 }
 
 const MAX_REQUEST_ID_LENGTH = 100;
@@ -76,7 +78,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     reply.header(INTERNAL_HEADERS.requestId, request.id);
   });
 
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, { jsonNotFound: options.jsonNotFound });
   await app.register(internalAuthPlugin, { internalToken: options.internalToken });
   await app.register(metricsPlugin, { service: options.name });
   await app.register(healthPlugin);

@@ -1,0 +1,201 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp as buildContactApp } from '@pixel-atlas/contact-service/app';
+import { loadEnv as loadContactEnv } from '@pixel-atlas/contact-service/env';
+import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app.ts';
+import { loadEnv } from './env.ts';
+
+let db: TestDatabase;
+let stream: TestStream;
+let gateway: FastifyInstance;
+let contact: FastifyInstance;
+let echo: FastifyInstance;
+let webDir: string;
+
+const ADMIN = { username: 'warden', password: 'correct horse battery' };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  stream = await createTestStream();
+  webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
+  await mkdir(path.join(webDir, 'assets'));
+  await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Pixel Atlas</title><div id="root"></div>');
+  await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+
+  contact = await buildContactApp(loadContactEnv(testServiceEnv(db, stream)));
+  await contact.listen({ port: 0, host: '127.0.0.1' });
+  // Stands in for a service so the test can see exactly which headers the gateway forwards.
+  echo = Fastify();
+  echo.all('/api/*', async (request) => ({ url: request.url, headers: request.headers }));
+  await echo.listen({ port: 0, host: '127.0.0.1' });
+
+  gateway = await buildApp(
+    loadEnv({
+      ...testServiceEnv(db, stream),
+      CONTACT_URL: `http://127.0.0.1:${(contact.server.address() as { port: number }).port}`,
+      MAP_URL: `http://127.0.0.1:${(echo.server.address() as { port: number }).port}`,
+      PLOTS_URL: 'http://127.0.0.1:9', // nothing listens there
+      WEB_DIST_DIR: webDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    }),
+  );
+  await gateway.ready();
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await contact?.close();
+  await echo?.close();
+  await stream?.remove();
+  await db?.drop();
+  await rm(webDir, { recursive: true, force: true });
+});
+
+async function signIn(credentials = ADMIN) {
+  return gateway.inject({ method: 'POST', url: '/api/admin/login', payload: credentials, headers: { 'sec-fetch-site': 'same-origin' } });
+}
+
+function sessionCookie(response: { headers: Record<string, unknown> }): string {
+  const raw = response.headers['set-cookie'];
+  const header = Array.isArray(raw) ? raw[0] : String(raw);
+  return header.split(';')[0];
+}
+
+describe('the SPA', () => {
+  it('serves index.html for app routes (history fallback) and never caches it', async () => {
+    for (const url of ['/', '/faq', '/plot/123', '/no/such/page']) {
+      const response = await gateway.inject(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.body).toContain('<div id="root">');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+  it('caches hashed assets for a year', async () => {
+    const response = await gateway.inject('/assets/app-abc123.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toContain('immutable');
+  });
+  it('answers unknown API paths with a JSON 404', async () => {
+    const response = await gateway.inject('/api/nothing-here');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No route for GET /api/nothing-here' } });
+  });
+  it('sets a CSP allowing own scripts and data: images, without upgrade-insecure-requests over http', async () => {
+    const csp = String((await gateway.inject('/')).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/img-src 'self' data:/);
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+});
+
+describe('the proxy', () => {
+  it('forwards a contact message to the contact service with the gateway request id', async () => {
+    const response = await gateway.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'Grace', email: 'grace@example.com', subject: 'general', message: 'Hello from the gateway' },
+    });
+    expect(response.statusCode).toBe(201);
+    const requestId = response.headers['x-request-id'];
+    expect(requestId).toBeTruthy();
+    const outbox = await contact.db.outboxEvent.findMany();
+    expect(outbox.map((row) => row.requestId)).toContain(requestId);
+  });
+  it('passes a 400 from the service through unchanged', async () => {
+    const response = await gateway.inject({ method: 'POST', url: '/api/contact', payload: { name: 'x' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('VALIDATION_FAILED');
+  });
+  it('strips identity headers sent from outside and adds its own', async () => {
+    const response = await gateway.inject({
+      url: '/api/map-layout',
+      headers: { 'x-admin-user': 'mallory', 'x-internal-token': 'guess', 'x-request-id': 'forged', 'x-client-ip': '1.2.3.4' },
+    });
+    const { headers } = response.json();
+    expect(headers['x-internal-token']).toBe(TEST_INTERNAL_TOKEN);
+    expect(headers['x-admin-user']).toBeUndefined();
+    expect(headers['x-request-id']).toBe(response.headers['x-request-id']);
+    expect(headers['x-request-id']).not.toBe('forged');
+    expect(headers['x-client-ip']).toBe('127.0.0.1');
+  });
+  it('answers 502 with a clear message when a service is down', async () => {
+    const response = await gateway.inject('/api/plots');
+    expect(response.statusCode).toBe(502);
+    expect(response.json().error).toEqual({ code: 'UPSTREAM_UNAVAILABLE', message: 'The plots service is not available right now. Please try again.' });
+  });
+  it('serves one merged OpenAPI document and a browsable reference', async () => {
+    const doc = (await gateway.inject('/api/openapi.json')).json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/contact', '/api/admin/login', '/api/admin/me']));
+    const ui = await gateway.inject('/api/docs/');
+    expect(ui.statusCode).toBe(200);
+    expect(ui.body).toContain('swagger');
+  });
+});
+
+describe('admin sign-in', () => {
+  it('refuses a wrong password with 401 and opens no session', async () => {
+    const before = await gateway.db.adminSession.count();
+    const response = await signIn({ username: ADMIN.username, password: 'wrong password!!' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.message).toBe('Invalid username or password');
+    expect(response.headers['set-cookie']).toBeUndefined();
+    expect(await gateway.db.adminSession.count()).toBe(before);
+  });
+  it('opens a server-side session with an httpOnly SameSite=Strict cookie', async () => {
+    const response = await signIn();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ username: ADMIN.username });
+    const setCookie = String(response.headers['set-cookie']);
+    expect(setCookie).toMatch(/^pa_admin=/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    const me = await gateway.inject({ url: '/api/admin/me', headers: { cookie: sessionCookie(response) } });
+    expect(me.json()).toEqual({ username: ADMIN.username });
+  });
+  it('answers 401 on any admin route without a session', async () => {
+    for (const [method, url] of [['GET', '/api/admin/anything'], ['POST', '/api/admin/generate-map'], ['GET', '/api/admin/me']] as const) {
+      const response = await gateway.inject({ method, url, headers: { 'sec-fetch-site': 'same-origin' } });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json().error.code).toBe('UNAUTHENTICATED');
+    }
+  });
+  it('refuses a cross-site state-changing request even with a valid cookie (403)', async () => {
+    const cookie = sessionCookie(await signIn());
+    const crossSite = await gateway.inject({ method: 'POST', url: '/api/admin/generate-map', headers: { cookie, 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.statusCode).toBe(403);
+    const foreignOrigin = await gateway.inject({ method: 'POST', url: '/api/admin/generate-map', headers: { cookie, origin: 'https://evil.example' } });
+    expect(foreignOrigin.statusCode).toBe(403);
+    const sameSite = await gateway.inject({ method: 'POST', url: '/api/admin/generate-map', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(sameSite.statusCode).toBe(200);
+    expect(sameSite.json().headers['x-admin-user']).toBe(ADMIN.username);
+    expect(sameSite.json().headers.cookie).toBeUndefined();
+  });
+  it('revokes the session on the server at logout', async () => {
+    const cookie = sessionCookie(await signIn());
+    const logout = await gateway.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(logout.statusCode).toBe(204);
+    // Replaying the old cookie does not work: the server forgot it, not just the browser.
+    const me = await gateway.inject({ url: '/api/admin/me', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+  });
+  it('ends a session idle for more than 30 minutes', async () => {
+    const cookie = sessionCookie(await signIn());
+    await gateway.db.adminSession.updateMany({ where: { revokedAt: null }, data: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } });
+    expect((await gateway.inject({ url: '/api/admin/me', headers: { cookie } })).statusCode).toBe(401);
+  });
+  it('locks a username after 5 failures, even for the right password', async () => {
+    await gateway.db.loginThrottle.deleteMany();
+    for (let i = 0; i < 5; i++) expect((await signIn({ username: ADMIN.username, password: `nope-${i}-nope-nope` })).statusCode).toBe(401);
+    const locked = await signIn();
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error.message).toMatch(/Too many failed sign-in attempts/);
+    await gateway.db.loginThrottle.deleteMany();
+    expect((await signIn()).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { databasePlugin } from '@pixel-atlas/service-kit/database';
+import { natsPlugin } from '@pixel-atlas/service-kit/nats';
+import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import type { FastifyInstance } from 'fastify';
+import { PrismaClient, SCHEMA } from './db.ts';
+import { createAdminUser } from './domain/create-admin-user.ts';
+import type { GatewayEnv } from './env.ts';
+import { adminAuthPlugin } from './plugins/admin-auth.ts';
+import { apiDocsPlugin } from './plugins/api-docs.ts';
+import { proxyPlugin } from './plugins/proxy.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { spaPlugin } from './plugins/spa.ts';
+import { adminSessionRoutes } from './routes/admin-session.ts';
+
+const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
+
+/** The front door: security headers, admin identity, the API proxy, the API reference and the SPA. */
+export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
+  const https = env.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
+  const app = await createServiceApp({
+    name: 'gateway',
+    description: 'Admin identity and the front door',
+    internalToken: env.INTERNAL_TOKEN,
+    logLevel: env.LOG_LEVEL,
+    trustRequestIdFrom: 'nobody',
+    jsonNotFound: false,
+    fastify: { trustProxy: env.TRUST_PROXY },
+  });
+  await app.register(securityPlugin, { https });
+  await app.register(databasePlugin, {
+    connectionString: env.DATABASE_URL,
+    schema: SCHEMA,
+    migrationsDir,
+    createClient: (adapter) => new PrismaClient({ adapter }),
+  });
+  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'gateway' });
+  if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {
+    const { created } = await createAdminUser({ db: app.db, username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD });
+    if (created) app.log.info({ username: env.ADMIN_USERNAME }, 'created the first admin from ADMIN_USERNAME');
+  }
+  await app.register(adminAuthPlugin, {
+    secure: https,
+    publicOrigin: env.PUBLIC_ORIGIN,
+    policy: { idleMinutes: env.ADMIN_SESSION_IDLE_MINUTES, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS },
+  });
+  await app.register(adminSessionRoutes, { absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS });
+  await app.register(proxyPlugin, {
+    upstreams: { contact: env.CONTACT_URL, map: env.MAP_URL, plots: env.PLOTS_URL, payments: env.PAYMENTS_URL, moderation: env.MODERATION_URL },
+    internalToken: env.INTERNAL_TOKEN,
+    adminCookieName: app.adminCookie.name,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+  });
+  await app.register(apiDocsPlugin, { siteName: env.SITE_NAME });
+  await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });
+  return app;
+}

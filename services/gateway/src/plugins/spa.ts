@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Serves the built SPA. Hashed assets are cached for a year; index.html never, so a deploy shows at
+ * once. Unknown non-API paths get index.html (the SPA routes them, including its 404 screen);
+ * unknown /api paths get a JSON 404.
+ */
+export const spaPlugin = fp(
+  async (app: FastifyInstance, opts: { distDir: string }) => {
+    const indexFile = path.join(opts.distDir, 'index.html');
+    const built = existsSync(indexFile);
+    if (built) {
+      await app.register(fastifyStatic, {
+        root: opts.distDir,
+        wildcard: false,
+        index: false,
+        setHeaders(res, filePath) {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    } else {
+      app.log.warn({ distDir: opts.distDir }, 'web app not built: run `npm run build -w @pixel-atlas/web`');
+    }
+    app.setNotFoundHandler(async (request, reply) => {
+      const urlPath = request.url.split('?')[0];
+      if (urlPath.startsWith('/api/') || urlPath === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${urlPath}` } });
+      }
+      if (!built) {
+        return reply.status(503).type('text/plain').send('The web app is not built yet. Run `npm run build -w @pixel-atlas/web`.');
+      }
+      // A file-looking path that isn't there is a missing asset, not an app route.
+      const file = path.posix.join(opts.distDir, urlPath);
+      if (path.extname(urlPath) && file !== indexFile) return reply.status(404).type('text/plain').send('Not found');
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    });
+  },
+  { name: 'gateway-spa' },
+);

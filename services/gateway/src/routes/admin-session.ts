@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { adminLoginRequestSchema, adminMeResponseSchema } from '@pixel-atlas/contracts/admin';
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { AppError } from '@pixel-atlas/service-kit/errors';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { revokeAdminSession } from '../domain/admin-sessions.ts';
+import { signInAdmin } from '../domain/sign-in-admin.ts';
+
+export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteHours: number }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const cookieOptions = () => ({
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: app.adminCookie.secure,
+  });
+
+  routes.post(
+    '/api/admin/login',
+    {
+      config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+      schema: {
+        summary: 'Sign in as an admin',
+        tags: ['admin'],
+        body: adminLoginRequestSchema,
+        response: { 200: adminMeResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { token, username } = await signInAdmin({
+        db: app.db,
+        username: request.body.username,
+        password: request.body.password,
+        clientIp: request.clientIp,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      reply.setCookie(app.adminCookie.name, token, { ...cookieOptions(), maxAge: opts.absoluteHours * 3600 });
+      return { username };
+    },
+  );
+
+  routes.post(
+    '/api/admin/logout',
+    { schema: { summary: 'Sign out (revokes the session on the server)', tags: ['admin'], response: { 204: z.null() } } },
+    async (request, reply) => {
+      const token = request.cookies[app.adminCookie.name];
+      if (token) await revokeAdminSession({ db: app.db, token });
+      reply.clearCookie(app.adminCookie.name, cookieOptions());
+      return reply.status(204).send();
+    },
+  );
+
+  routes.get(
+    '/api/admin/me',
+    { schema: { summary: 'The signed-in admin', tags: ['admin'], response: { 200: adminMeResponseSchema, 401: errorBodySchema } } },
+    async (request) => {
+      if (!request.adminSession) throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
+      return { username: request.adminSession.username };
+    },
+  );
+}
