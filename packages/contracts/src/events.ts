@@ -43,6 +43,8 @@ export const EVENTS = {
     currency: z.string(),
     footprint: footprint.nullable(),
   }),
+  /** The checkout session ended unpaid: its footprint hold can go. */
+  'payments.checkout.expired': z.object({ sessionId: z.string() }),
   'plots.plot.claimed': plotSnapshot.extend({
     sessionId: z.string(),
     size: z.number().int(),
@@ -61,11 +63,3 @@ export const EVENTS = {
 
 export type EventType = keyof typeof EVENTS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENTS)[T]>;
-
-/** Request/reply subjects (behind the deployment's subject prefix), answered by queue groups. */
-export const QUERIES = {
-  footprintIsLand: 'query.map.footprint-is-land',
-  sessionEntitlement: 'query.payments.session-entitlement',
-  screenContent: 'query.moderation.screen-content',
-  holdFootprint: 'command.plots.hold-footprint',
-} as const;

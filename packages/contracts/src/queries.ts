@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { tierSchema } from './tiers.ts';
+
+/**
+ * Request/reply between services over NATS (queue groups, behind the deployment's subject prefix).
+ * Each entry: subject, request schema, reply schema. Errors come back as `{ ok: false, error: { code, message } }`.
+ */
+const footprint = z.object({ x: z.number().int(), y: z.number().int(), size: z.number().int().min(1).max(4) });
+
+export const footprintIsLandQuery = {
+  subject: 'query.map.footprint-is-land',
+  request: footprint,
+  reply: z.object({ mapExists: z.boolean(), land: z.boolean() }),
+};
+
+export const sessionEntitlementQuery = {
+  subject: 'query.payments.session-entitlement',
+  request: z.object({ sessionId: z.string().min(1) }),
+  /** paid: the provider confirmed payment (amount and currency matched the tier). */
+  reply: z.object({
+    sessionId: z.string(),
+    paid: z.boolean(),
+    tier: tierSchema.nullable(),
+    footprint: footprint.nullable(),
+  }),
+};
+
+/** Payments asks plots to keep a footprint free for the life of a checkout session. */
+export const holdFootprintCommand = {
+  subject: 'command.plots.hold-footprint',
+  request: z.object({
+    holdId: z.string().min(1),
+    tier: tierSchema,
+    x: z.number().int(),
+    y: z.number().int(),
+    expiresAt: z.string(),
+  }),
+  reply: z.object({ held: z.literal(true) }),
+};
+
+/** Payments moves a hold from its provisional id to the checkout session id once the provider made one. */
+export const attachHoldCommand = {
+  subject: 'command.plots.attach-hold',
+  request: z.object({ holdId: z.string().min(1), sessionId: z.string().min(1) }),
+  reply: z.object({ attached: z.boolean() }),
+};
+
+export const releaseHoldCommand = {
+  subject: 'command.plots.release-hold',
+  request: z.object({ holdId: z.string().min(1) }),
+  reply: z.object({ released: z.boolean() }),
+};
+
+export const screenContentQuery = {
+  subject: 'query.moderation.screen-content',
+  request: z.object({ texts: z.array(z.string()), linkHost: z.string().nullable() }),
+  reply: z.object({ flagged: z.boolean(), words: z.array(z.string()) }),
+};
