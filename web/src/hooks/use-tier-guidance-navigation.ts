@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { startTierGuidance, type TierGuidanceDetail } from '../lib/tier-guidance.ts';
 
@@ -29,10 +29,13 @@ export function useRunPendingTierGuidance(): void {
   const navigate = useNavigate();
   const location = useLocation();
   const pending = (location.state as Record<string, TierGuidanceDetail> | null)?.[PENDING_GUIDANCE_STATE];
+  // Effects may run twice for one navigation (StrictMode); the guidance must fire once.
+  const handledNavigationKey = useRef<string | null>(null);
   useEffect(() => {
-    if (!pending) return;
+    if (!pending || handledNavigationKey.current === location.key) return;
+    handledNavigationKey.current = location.key;
     startTierGuidance(pending);
     // Forget it so going back/forward does not reopen the guidance.
     navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state: null });
-  }, [pending, navigate, location.pathname, location.hash]);
+  }, [pending, navigate, location.key, location.pathname, location.hash]);
 }

@@ -59,10 +59,13 @@ export function errorMessageForDisplay(error: unknown, fallback: string): string
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** The default loader: fetches queryKey[0] as a URL and parses JSON. */
+/**
+ * The default loader: fetches queryKey[0] as a URL and parses JSON. It deliberately ignores the abort
+ * signal: consuming it makes TanStack cancel and re-send a request whenever its last observer remounts.
+ */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const response = await fetch(String(queryKey[0]), { credentials: 'include', signal });
+  return async ({ queryKey }) => {
+    const response = await fetch(String(queryKey[0]), { credentials: 'include' });
     if (options.on401 === 'returnNull' && response.status === 401) return null;
     await throwIfNotOk(response);
     return (await response.json()) as T;

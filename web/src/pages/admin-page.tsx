@@ -51,7 +51,12 @@ function SignedInAdmin({ admin }: { admin: AdminMe }) {
     mutationFn: () => apiRequest('POST', '/api/admin/logout'),
     onSuccess: () => {
       // Admin data must not outlive the session that was allowed to see it.
-      queryClient.removeQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(ADMIN_API_PREFIX) });
+      queryClient.removeQueries({
+        predicate: (query) => {
+          const url = String(query.queryKey[0]);
+          return url.startsWith(ADMIN_API_PREFIX) && url !== ADMIN_ME_QUERY_KEY[0];
+        },
+      });
       queryClient.setQueryData(ADMIN_ME_QUERY_KEY, null);
     },
     onError: (error) => {

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetToastsForTests } from '../hooks/use-toast.ts';
 
 // jsdom lacks these; Radix Select/Tooltip/Toast call them while positioning and handling pointers.
 class ResizeObserverStub {
@@ -17,6 +18,7 @@ window.scrollBy = (() => {}) as typeof window.scrollBy;
 
 afterEach(() => {
   cleanup();
+  resetToastsForTests();
   localStorage.clear();
   sessionStorage.clear();
 });

@@ -1,0 +1,125 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderApp } from '../test/render-app.tsx';
+
+type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
+
+/** A fake gateway: one handler list per "METHOD url", answered in order (the last one repeats). */
+function fakeGateway(routes: Record<string, Handler[]>) {
+  const calls: Array<{ route: string; body: unknown }> = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const route = `${init?.method ?? 'GET'} ${String(input)}`;
+    calls.push({ route, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const handlers = routes[route];
+    if (!handlers) throw new Error(`unexpected request ${route}`);
+    const handler = handlers.length > 1 ? handlers.shift()! : handlers[0];
+    return handler(init);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, countOf: (route: string) => calls.filter((call) => call.route === route).length };
+}
+
+const unauthenticated = () => jsonResponse({ error: { code: 'UNAUTHENTICATED', message: 'Sign in first' } }, { status: 401 });
+const signedInAs = (username: string) => () => jsonResponse({ username });
+
+describe('admin page', () => {
+  it('shows the title and the sign-in form when /api/admin/me answers 401', async () => {
+    const gateway = fakeGateway({ 'GET /api/admin/me': [unauthenticated] });
+    renderApp('/admin');
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Atlas Map Administration' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
+    expect(screen.getByLabelText('Username')).toBeTruthy();
+    expect(screen.getByLabelText('Password').getAttribute('type')).toBe('password');
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+    expect(gateway.countOf('GET /api/admin/me')).toBe(1);
+  });
+
+  it("shows the server's message inline when the credentials are wrong", async () => {
+    const user = userEvent.setup();
+    fakeGateway({
+      'GET /api/admin/me': [unauthenticated],
+      'POST /api/admin/login': [
+        () => jsonResponse({ error: { code: 'INVALID_CREDENTIALS', message: 'Invalid username or password' } }, { status: 401 }),
+      ],
+    });
+    renderApp('/admin');
+
+    await user.type(await screen.findByLabelText('Username'), 'warden');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid username or password');
+    expect(screen.getByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
+  });
+
+  it('asks for both fields before calling the server', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({ 'GET /api/admin/me': [unauthenticated] });
+    renderApp('/admin');
+
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+
+    expect(screen.getByText('Username is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(gateway.countOf('POST /api/admin/login')).toBe(0);
+  });
+
+  it('shows who is signed in after a successful login, then signs out back to the form', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({
+      // The login reply carries no body here, so the page must ask /me again.
+      'GET /api/admin/me': [unauthenticated, signedInAs('warden')],
+      'POST /api/admin/login': [() => new Response(null, { status: 204 })],
+      'POST /api/admin/logout': [() => new Response(null, { status: 204 })],
+    });
+    const { queryClient } = renderApp('/admin');
+
+    await user.type(await screen.findByLabelText('Username'), 'warden');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect(await screen.findByText('warden')).toBeTruthy();
+    expect(screen.getByText(/Signed in as/)).toBeTruthy();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(gateway.calls.find((call) => call.route === 'POST /api/admin/login')?.body).toEqual({
+      username: 'warden',
+      password: 'correct horse',
+    });
+
+    queryClient.setQueryData(['/api/admin/flagged-plots'], [{ id: 'cached' }]);
+    queryClient.setQueryData(['/api/plots'], []);
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+
+    expect(await screen.findByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
+    expect(gateway.countOf('POST /api/admin/logout')).toBe(1);
+    // Admin data must not outlive the session; public data stays cached.
+    expect(queryClient.getQueryData(['/api/admin/flagged-plots'])).toBeUndefined();
+    expect(queryClient.getQueryData(['/api/plots'])).toEqual([]);
+  });
+
+  it('uses the login reply directly when it names the admin', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({
+      'GET /api/admin/me': [unauthenticated],
+      'POST /api/admin/login': [signedInAs('keeper')],
+    });
+    renderApp('/admin');
+
+    await user.type(await screen.findByLabelText('Username'), 'keeper');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect(await screen.findByText('keeper')).toBeTruthy();
+    expect(gateway.countOf('GET /api/admin/me')).toBe(1);
+  });
+
+  it('goes straight to the signed-in view when the session cookie is still valid', async () => {
+    fakeGateway({ 'GET /api/admin/me': [signedInAs('warden')] });
+    renderApp('/admin');
+
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy());
+    expect(screen.queryByLabelText('Username')).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../test/render-app.tsx';
+
+describe('home page', () => {
+  it('sets the title and meta description', () => {
+    renderApp('/');
+
+    expect(document.title).toBe('Pixel Atlas - An Interactive Fantasy Map of the Internet');
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(/fantasy map of the internet/);
+  });
+
+  it('shows the map area first, then the claim section with four benefits and four tier cards', () => {
+    renderApp('/');
+
+    const map = document.getElementById('atlas-map');
+    expect(map?.textContent).toContain('Loading the atlas…');
+    const claim = screen.getByRole('region', { name: 'Claim Your Place in Pixel Atlas' });
+    expect(map!.compareDocumentPosition(claim) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(claim).getAllByRole('listitem')).toHaveLength(4);
+
+    const cards = within(claim).getAllByRole('article');
+    expect(cards.map((card) => within(card).getByRole('heading').textContent)).toEqual([
+      'Basic Plot',
+      'Featured Plot',
+      'Prime Plot',
+      'Premium Plot',
+    ]);
+    const premium = within(claim).getByRole('article', { name: 'Premium Plot' });
+    expect(within(premium).getByText('Most popular')).toBeTruthy();
+    expect(within(premium).getByText('$100')).toBeTruthy();
+    expect(within(premium).getByText('4x4 plot')).toBeTruthy();
+    expect(within(premium).getByText('Rule your domain with a monument')).toBeTruthy();
+    const basic = within(claim).getByRole('article', { name: 'Basic Plot' });
+    expect(within(basic).getByText('$25')).toBeTruthy();
+    expect(within(basic).queryByText('Most popular')).toBeNull();
+  });
+
+  it('SELECT stores the tier, raises tierGuidance with it and scrolls to the map after 100 ms', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      renderApp('/');
+      const details: unknown[] = [];
+      const listener = (event: Event) => details.push((event as CustomEvent).detail);
+      window.addEventListener('tierGuidance', listener);
+      const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView');
+
+      fireEvent.click(screen.getByRole('button', { name: 'Select Prime Plot' }));
+
+      expect(localStorage.getItem('selectedTier')).toBe('prime');
+      expect(details).toEqual([{ tier: 'prime' }]);
+      const scrolledToMap = () => scrollIntoView.mock.contexts.some((element) => (element as Element).id === 'atlas-map');
+      expect(scrolledToMap()).toBe(false);
+      vi.advanceTimersByTime(100);
+      expect(scrolledToMap()).toBe(true);
+      window.removeEventListener('tierGuidance', listener);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { AppProviders } from '../app-providers.tsx';
+import { appRoutes } from '../app-routes.tsx';
+import { createQueryClient } from '../lib/query-client.ts';
+
+/** Renders the real route table at `path` with fresh providers, as the browser would. */
+export function renderApp(path = '/') {
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  // StrictMode as in main.tsx, so effects that misbehave when run twice fail here too.
+  const result = render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  return { ...result, router, queryClient };
+}
+
+/** A fetch Response with a JSON body. */
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  });
+}
