@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { MapLayout } from '@pixel-atlas/contracts/map';
+import type { Region } from '@pixel-atlas/contracts/regions';
+import type { PrismaClient } from '../db.ts';
+import { createLandMask, type LandMask } from './land-mask.ts';
+
+/** The serialised layout, compressed once per change rather than once per request. */
+export interface CachedLayout {
+  etag: string;
+  identity: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  tileCount: number;
+  landMask: LandMask;
+}
+
+/**
+ * The layout as every replica serves it: loaded from the database on first use and again whenever a
+ * `map.layout.*` event says it changed (on any replica), so scaled-out readers never serve a stale world.
+ */
+export class LayoutCache {
+  private current: Promise<CachedLayout | null> | null = null;
+
+  constructor(private readonly db: PrismaClient) {}
+
+  get(): Promise<CachedLayout | null> {
+    this.current ??= this.load().catch((error) => {
+      this.current = null;
+      throw error;
+    });
+    return this.current;
+  }
+
+  invalidate(): void {
+    this.current = null;
+  }
+
+  private async load(): Promise<CachedLayout | null> {
+    const layout = await this.db.mapLayout.findUnique({ where: { id: 1 } });
+    if (!layout) return null;
+    const rows = await this.db.mapTile.findMany({ orderBy: [{ y: 'asc' }, { x: 'asc' }] });
+    const body: MapLayout = {
+      tiles: rows.map((t) => ({ x: t.x, y: t.y, zone_value: t.zoneValue, zone_name: t.zoneName, is_land: t.isLand })),
+      regions: layout.regions as unknown as Region[],
+      seed: layout.seed,
+      generatedAt: layout.generatedAt.toISOString(),
+    };
+    const identity = Buffer.from(JSON.stringify(body));
+    return {
+      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+      identity,
+      gzip: gzipSync(identity, { level: 6 }),
+      brotli: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
+      tileCount: rows.length,
+      landMask: createLandMask(body.tiles),
+    };
+  }
+}
