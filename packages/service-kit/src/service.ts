@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -66,7 +66,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     },
     genReqId: requestIdGenerator(options.internalToken, options.trustRequestIdFrom),
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: false,
     bodyLimit: 2 * 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -93,6 +93,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
       openapi: '3.1.0',
       info: { title: `${options.name} service`, description: options.description, version: '1.0.0' },
     },
+    // Routes without tags (the gateway's proxy routes, health, metrics) stay out of the API reference.
+    hideUntagged: true,
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });

@@ -1,18 +1,18 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp as buildContactApp } from '@pixel-atlas/contact-service/app';
-import { loadEnv as loadContactEnv } from '@pixel-atlas/contact-service/env';
+import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
+import type { PrismaClient } from './db.ts';
 import { loadEnv } from './env.ts';
 
 let db: TestDatabase;
 let stream: TestStream;
 let gateway: FastifyInstance;
-let contact: FastifyInstance;
+let contact: ServiceProcess;
 let echo: FastifyInstance;
 let webDir: string;
 
@@ -26,8 +26,8 @@ beforeAll(async () => {
   await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Pixel Atlas</title><div id="root"></div>');
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
 
-  contact = await buildContactApp(loadContactEnv(testServiceEnv(db, stream)));
-  await contact.listen({ port: 0, host: '127.0.0.1' });
+  // The real contact service, in its own process as in production.
+  contact = await startServiceProcess('contact', { ...testServiceEnv(db, stream), LOG_LEVEL: 'info' });
   // Stands in for a service so the test can see exactly which headers the gateway forwards.
   echo = Fastify();
   echo.all('/api/*', async (request) => ({ url: request.url, headers: request.headers }));
@@ -36,7 +36,7 @@ beforeAll(async () => {
   gateway = await buildApp(
     loadEnv({
       ...testServiceEnv(db, stream),
-      CONTACT_URL: `http://127.0.0.1:${(contact.server.address() as { port: number }).port}`,
+      CONTACT_URL: contact.url,
       MAP_URL: `http://127.0.0.1:${(echo.server.address() as { port: number }).port}`,
       PLOTS_URL: 'http://127.0.0.1:9', // nothing listens there
       WEB_DIST_DIR: webDir,
@@ -49,12 +49,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  await contact?.close();
+  await contact?.stop();
   await echo?.close();
   await stream?.remove();
   await db?.drop();
   await rm(webDir, { recursive: true, force: true });
 });
+
+const gatewayDb = () => gateway.db as unknown as PrismaClient;
 
 async function signIn(credentials = ADMIN) {
   return gateway.inject({ method: 'POST', url: '/api/admin/login', payload: credentials, headers: { 'sec-fetch-site': 'same-origin' } });
@@ -104,8 +106,13 @@ describe('the proxy', () => {
     expect(response.statusCode).toBe(201);
     const requestId = response.headers['x-request-id'];
     expect(requestId).toBeTruthy();
-    const outbox = await contact.db.outboxEvent.findMany();
-    expect(outbox.map((row) => row.requestId)).toContain(requestId);
+    const [row] = await gatewayDb().$queryRawUnsafe<Array<{ request_id: string }>>(
+      `SELECT "request_id" FROM "contact"."outbox_events" WHERE "payload"->'data'->>'id' = $1`,
+      response.json().id,
+    );
+    expect(row.request_id).toBe(requestId);
+    // The contact service logged the same id for the same request.
+    expect(contact.output()).toContain(`"requestId":"${requestId}"`);
   });
   it('passes a 400 from the service through unchanged', async () => {
     const response = await gateway.inject({ method: 'POST', url: '/api/contact', payload: { name: 'x' } });
@@ -140,12 +147,12 @@ describe('the proxy', () => {
 
 describe('admin sign-in', () => {
   it('refuses a wrong password with 401 and opens no session', async () => {
-    const before = await gateway.db.adminSession.count();
+    const before = await gatewayDb().adminSession.count();
     const response = await signIn({ username: ADMIN.username, password: 'wrong password!!' });
     expect(response.statusCode).toBe(401);
     expect(response.json().error.message).toBe('Invalid username or password');
     expect(response.headers['set-cookie']).toBeUndefined();
-    expect(await gateway.db.adminSession.count()).toBe(before);
+    expect(await gatewayDb().adminSession.count()).toBe(before);
   });
   it('opens a server-side session with an httpOnly SameSite=Strict cookie', async () => {
     const response = await signIn();
@@ -186,16 +193,16 @@ describe('admin sign-in', () => {
   });
   it('ends a session idle for more than 30 minutes', async () => {
     const cookie = sessionCookie(await signIn());
-    await gateway.db.adminSession.updateMany({ where: { revokedAt: null }, data: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } });
+    await gatewayDb().adminSession.updateMany({ where: { revokedAt: null }, data: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } });
     expect((await gateway.inject({ url: '/api/admin/me', headers: { cookie } })).statusCode).toBe(401);
   });
   it('locks a username after 5 failures, even for the right password', async () => {
-    await gateway.db.loginThrottle.deleteMany();
+    await gatewayDb().loginThrottle.deleteMany();
     for (let i = 0; i < 5; i++) expect((await signIn({ username: ADMIN.username, password: `nope-${i}-nope-nope` })).statusCode).toBe(401);
     const locked = await signIn();
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error.message).toMatch(/Too many failed sign-in attempts/);
-    await gateway.db.loginThrottle.deleteMany();
+    await gatewayDb().loginThrottle.deleteMany();
     expect((await signIn()).statusCode).toBe(200);
   });
 });

@@ -1,29 +1,7 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-
-type OpenApiDoc = {
-  openapi: string;
-  info: Record<string, unknown>;
-  paths: Record<string, unknown>;
-  components?: { schemas?: Record<string, unknown> };
-  tags?: Array<{ name: string }>;
-};
-
-/** Joins the gateway's document with every service's `/openapi.json` into one API reference. */
-export function mergeOpenApi(own: OpenApiDoc, others: OpenApiDoc[], title: string): OpenApiDoc {
-  const merged: OpenApiDoc = {
-    openapi: own.openapi,
-    info: { title, version: '1.0.0', description: 'Every public endpoint of the site, as served through the gateway.' },
-    paths: { ...own.paths },
-    components: { schemas: { ...(own.components?.schemas ?? {}) } },
-  };
-  for (const doc of others) {
-    Object.assign(merged.paths, doc.paths);
-    Object.assign(merged.components!.schemas!, doc.components?.schemas ?? {});
-  }
-  return merged;
-}
+import { mergeOpenApi, type OpenApiDocument as OpenApiDoc } from '@pixel-atlas/service-kit/openapi';
 
 export const apiDocsPlugin = fp(
   async (app: FastifyInstance, opts: { siteName: string }) => {
@@ -39,7 +17,7 @@ export const apiDocsPlugin = fp(
           }
         }),
       );
-      cached = mergeOpenApi(app.swagger() as unknown as OpenApiDoc, docs.filter((d): d is OpenApiDoc => d !== null), `${opts.siteName} API`);
+      cached = mergeOpenApi([app.swagger() as unknown as OpenApiDoc, ...docs.filter((d): d is OpenApiDoc => d !== null)], `${opts.siteName} API`);
       return cached;
     };
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => refresh());

@@ -47,7 +47,7 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
       const token = request.cookies[app.adminCookie.name];
       if (token) await revokeAdminSession({ db: app.db, token });
       reply.clearCookie(app.adminCookie.name, cookieOptions());
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

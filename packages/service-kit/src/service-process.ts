@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './test-nats-server.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export interface ServiceProcess {
+  name: string;
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** What the process printed (JSON log lines), for assertions and failure messages. */
+  output(): string;
+  /** SIGTERM by default (graceful); SIGKILL to simulate a crash. Resolves when the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Runs a service exactly as production does (its own process, `src/server.ts`), on a spare port, and
+ * waits until `/readyz` answers 200. Tests use it to talk to other services over real HTTP and NATS
+ * and to kill them mid-flight.
+ */
+export async function startServiceProcess(
+  name: string,
+  env: Record<string, string>,
+  options: { port?: number; readyTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'services', name, 'src', 'server.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const service: ServiceProcess = {
+    name,
+    url,
+    port,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready:\n${output}`);
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return service;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await service.stop('SIGKILL');
+  throw new Error(`${name} was not ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${output}`);
+}
