@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet, ScrollRestoration, type Location } from 'react-router-dom';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 
@@ -17,7 +17,7 @@ export function AppLayout() {
         <Outlet />
       </main>
       <SiteFooter />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollPositionKey} />
     </div>
   );
 }
@@ -25,4 +25,12 @@ export function AppLayout() {
 /** Top padding clears the fixed 64 px header on every static screen. */
 export function PageContainer({ children, className = '' }: { children: ReactNode; className?: string }) {
   return <div className={`mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 ${className}`}>{children}</div>;
+}
+
+/**
+ * React Router gives every fresh page load the key "default", so without this a position saved on one
+ * page would be restored on the next full load of any other (e.g. /#claim-tile landing mid-FAQ).
+ */
+function scrollPositionKey(location: Location): string {
+  return location.key === 'default' ? `initial:${location.pathname}${location.search}${location.hash}` : location.key;
 }

@@ -8,6 +8,7 @@ import {
   tierPlotLabel,
   type Tier,
 } from '@pixel-atlas/contracts/tiers';
+import { TIER_TEXT_ON_DARK } from '../lib/tier-text-color.ts';
 import { buttonClassName } from './button-styles.ts';
 
 interface TierCardProps {
@@ -33,7 +34,7 @@ export function TierCard({ tier, onSelect }: TierCardProps) {
         </p>
       ) : null}
       <TierFootprint size={size} color={color} />
-      <h3 id={headingId} className="mt-4 text-sm" style={{ color }}>
+      <h3 id={headingId} className="mt-4 text-sm" style={{ color: TIER_TEXT_ON_DARK[tier] }}>
         {tierPlotLabel(tier)}
       </h3>
       <p className="mt-2 font-pixel text-lg text-ink">{formatPrice(DEFAULT_TIER_PRICE_CENTS[tier])}</p>

@@ -122,4 +122,18 @@ describe('admin page', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy());
     expect(screen.queryByLabelText('Username')).toBeNull();
   });
+
+  it('says the service is unreachable and retries on request when /api/admin/me fails', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({
+      'GET /api/admin/me': [() => new Response('', { status: 502, statusText: 'Bad Gateway' }), unauthenticated],
+    });
+    renderApp('/admin');
+
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not reach the administration service.');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
+    expect(gateway.countOf('GET /api/admin/me')).toBe(2);
+  });
 });
