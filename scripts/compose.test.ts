@@ -1,0 +1,304 @@
+// Static checks of docker-compose.yml, the Dockerfiles and deploy/prometheus.yml against the services that exist
+// (services/<name>/src/server.ts). No Docker engine runs here, so this is what keeps the compose setup honest.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { dockerfileFor, rootTsxVersion } from './dockerfile.mjs';
+import { ROOT, SERVICE_PORTS, discoverServices } from './lib/workspace.mjs';
+
+type Service = { name: string; port: number; upstreamEnv: string | null };
+type ComposeService = {
+  image?: string;
+  build?: { context?: string; dockerfile?: string; args?: Record<string, unknown> } | string;
+  environment?: Record<string, unknown> | string[];
+  ports?: unknown[];
+  expose?: unknown[];
+  healthcheck?: { test?: string | string[] };
+  depends_on?: Record<string, { condition?: string }> | string[];
+  restart?: string;
+  deploy?: { resources?: { limits?: Record<string, unknown> }; replicas?: number };
+  container_name?: string;
+  command?: string | string[];
+  volumes?: string[];
+  profiles?: string[];
+};
+
+const read = (p: string) => readFileSync(path.join(ROOT, p), 'utf8');
+const composeText = read('docker-compose.yml');
+const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
+const services: Service[] = discoverServices(ROOT);
+const INFRA = new Set(['postgres', 'nats', 'prometheus']);
+const appServiceNames = Object.keys(compose.services).filter((n) => !INFRA.has(n));
+
+/** Environment as a map; list form `KEY=value` / `KEY` becomes { KEY: value | null }. */
+function envOf(svc: ComposeService): Record<string, unknown> {
+  const env = svc.environment ?? {};
+  if (!Array.isArray(env)) return env;
+  return Object.fromEntries(
+    env.map((entry) => {
+      const i = entry.indexOf('=');
+      return i === -1 ? [entry, null] : [entry.slice(0, i), entry.slice(i + 1)];
+    }),
+  );
+}
+const commandText = (c: string | string[] | undefined) => (Array.isArray(c) ? c.join(' ') : (c ?? ''));
+const dependsOn = (svc: ComposeService) =>
+  Array.isArray(svc.depends_on) ? Object.fromEntries(svc.depends_on.map((n) => [n, {}])) : (svc.depends_on ?? {});
+
+/** What an operator puts in .env for `docker compose up` (docs/operations.md). */
+const OPERATOR_ENV: Record<string, string> = {
+  INTERNAL_TOKEN: 'compose-test-internal-token-0123456789',
+  STRIPE_SECRET_KEY: 'sk_test_compose',
+  STRIPE_WEBHOOK_SECRET: 'whsec_compose',
+};
+
+/** Compose's variable interpolation: $$, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
+function interpolate(text: string, vars: Record<string, string | undefined>): string {
+  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|-|:\?|\?)([^}]*))?\}/g, (match, name, op, arg) => {
+    if (match === '$$') return '$';
+    const value = vars[name];
+    if (op === ':-') return value ? value : arg;
+    if (op === '-') return value ?? arg;
+    if (op === ':?' || op === '?') {
+      if (op === ':?' ? !value : value === undefined) throw new Error(`${name}: ${arg}`);
+      return value!;
+    }
+    return value ?? '';
+  });
+}
+
+/** The environment a container gets: interpolated values; keys without a value come from the operator's env or stay unset. */
+function containerEnv(svc: ComposeService, vars: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(envOf(svc))) {
+    if (value === null || value === undefined) {
+      if (vars[key] !== undefined) out[key] = vars[key]!;
+    } else {
+      out[key] = interpolate(String(value), vars);
+    }
+  }
+  return out;
+}
+
+type EnvSchema = {
+  shape?: Record<string, { safeParse(v: unknown): { success: boolean } }>;
+  safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+};
+async function envSchemaOf(name: string): Promise<EnvSchema | undefined> {
+  const file = path.join(ROOT, 'services', name, 'src', 'env.ts');
+  if (!existsSync(file)) return undefined;
+  return ((await import(pathToFileURL(file).href)) as { envSchema?: EnvSchema }).envSchema;
+}
+
+/** Keys a service's env schema requires (no default, not optional); undefined when it exports no envSchema yet. */
+async function requiredEnvKeys(name: string): Promise<{ required: string[]; all: string[] } | undefined> {
+  const shape = (await envSchemaOf(name))?.shape;
+  if (!shape) return undefined;
+  const all = Object.keys(shape);
+  return { all, required: all.filter((key) => !shape[key].safeParse(undefined).success) };
+}
+
+/** Paths the service kit's health plugin serves. */
+const healthSource = existsSync(path.join(ROOT, 'packages/service-kit/src/health.ts')) ? read('packages/service-kit/src/health.ts') : '';
+
+describe('docker-compose.yml: the app services are exactly the services with src/server.ts', () => {
+  it('has a compose service for every services/<name>/src/server.ts', () => {
+    const missing = services.map((s) => s.name).filter((n) => !compose.services[n]);
+    expect(missing, `add these to docker-compose.yml: ${missing.join(', ')}`).toEqual([]);
+  });
+
+  it('declares no app service whose services/<name>/src/server.ts does not exist (its image could not start)', () => {
+    const existing = new Set(services.map((s) => s.name));
+    expect(appServiceNames.filter((n) => !existing.has(n))).toEqual([]);
+  });
+
+  it('lets services scale: no container_name anywhere', () => {
+    for (const [name, svc] of Object.entries(compose.services)) expect(svc.container_name, name).toBeUndefined();
+  });
+
+  it('publishes a port only on the gateway, and maps it to 8080 (PORT defaults to 8080)', () => {
+    for (const [name, svc] of Object.entries(compose.services)) {
+      if (name === 'gateway') continue;
+      expect(svc.ports, `${name} must not publish a port`).toBeUndefined();
+    }
+    if (compose.services.gateway) {
+      expect(compose.services.gateway.ports).toEqual(['${PORT:-8080}:8080']);
+    }
+  });
+
+  it('requires INTERNAL_TOKEN instead of defaulting it', () => {
+    expect(composeText).toMatch(/INTERNAL_TOKEN: \$\{INTERNAL_TOKEN:\?[^}]+\}/);
+  });
+});
+
+describe.each(services)('service $name', (service) => {
+  const svc = compose.services[service.name] ?? ({} as ComposeService);
+  const env = envOf(svc);
+  const build = typeof svc.build === 'string' ? { context: svc.build } : (svc.build ?? {});
+
+  it('builds from the repository root with its own Dockerfile, which exists', () => {
+    expect(build.context).toBe('.');
+    expect(build.dockerfile).toBe(`services/${service.name}/Dockerfile`);
+    expect(existsSync(path.join(ROOT, build.dockerfile ?? '-'))).toBe(true);
+  });
+
+  it('listens on its fixed port', () => {
+    expect(String(env.PORT)).toBe(String(service.port));
+    if (SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS]) expect(service.port).toBe(SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS]);
+  });
+
+  it('has a healthcheck on /readyz or /healthz of its own port, without curl (node fetch)', () => {
+    const test = commandText(svc.healthcheck?.test);
+    const match = test.match(/http:\/\/(?:127\.0\.0\.1|localhost):(\d+)(\/(?:readyz|healthz))/);
+    expect(match, `healthcheck: ${test}`).not.toBeNull();
+    expect(match![1]).toBe(String(service.port));
+    expect(test).toMatch(/^CMD node -e .*fetch\(/);
+    if (healthSource) expect(healthSource).toContain(`'${match![2]}'`);
+  });
+
+  it('waits for healthy postgres and nats, restarts, and has resource limits', () => {
+    const deps = dependsOn(svc) as Record<string, { condition?: string }>;
+    expect(deps.postgres?.condition).toBe('service_healthy');
+    expect(deps.nats?.condition).toBe('service_healthy');
+    expect(['unless-stopped', 'always', 'on-failure']).toContain(svc.restart);
+    expect(svc.deploy?.resources?.limits?.memory).toBeTruthy();
+    expect(svc.deploy?.resources?.limits?.cpus).toBeTruthy();
+  });
+
+  it('gets the settings every service reads', () => {
+    expect(String(env.DATABASE_URL)).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
+    expect(env.NATS_URL).toBe('nats://nats:4222');
+    expect(String(env.INTERNAL_TOKEN)).toContain('${INTERNAL_TOKEN:?');
+  });
+
+  it('sets every key its env schema requires (services/<name>/src/env.ts exports envSchema)', async () => {
+    const keys = await requiredEnvKeys(service.name);
+    if (!keys) return; // no exported envSchema yet: nothing to compare with
+    const missing = keys.required.filter((key) => env[key] === undefined || env[key] === null || env[key] === '');
+    expect(missing, `required by services/${service.name}/src/env.ts but not set in docker-compose.yml`).toEqual([]);
+  });
+
+  it('gets a container environment its env schema accepts (with what an operator sets in .env)', async () => {
+    const schema = await envSchemaOf(service.name);
+    if (!schema) return;
+    const result = schema.safeParse(containerEnv(svc, OPERATOR_ENV));
+    const problems = (result.error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses to start without INTERNAL_TOKEN (compose stops with a message)', () => {
+    expect(() => containerEnv(svc, {})).toThrow(/INTERNAL_TOKEN/);
+  });
+
+  it('documents every env key it reads in docs/operations.md', async () => {
+    const keys = await requiredEnvKeys(service.name);
+    if (!keys) return;
+    const doc = read('docs/operations.md');
+    expect(keys.all.filter((key) => !doc.includes(`\`${key}\``))).toEqual([]);
+  });
+
+  describe('Dockerfile', () => {
+    const file = path.join(ROOT, 'services', service.name, 'Dockerfile');
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const instructions = text.split('\n').filter((l) => /^[A-Z]+\s/.test(l));
+
+    it('is multi-stage (at least two FROM)', () => {
+      expect(instructions.filter((l) => l.startsWith('FROM ')).length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('runs as a non-root user', () => {
+      const users = instructions.filter((l) => l.startsWith('USER '));
+      expect(users.length).toBeGreaterThan(0);
+      expect(users.at(-1)!.split(/\s+/)[1]).not.toMatch(/^(root|0)(:.*)?$/);
+    });
+
+    it('runs the service with node --import tsx, with tsx pinned like the root devDependency', () => {
+      expect(text).toContain(`CMD ["node", "--import", "tsx", "services/${service.name}/src/server.ts"]`);
+      expect(text).toContain(`tsx@${rootTsxVersion(ROOT)}`);
+    });
+
+    it('generates the Prisma client at build time and exposes its port', () => {
+      expect(text).toMatch(/npm run generate/);
+      expect(text).toContain(`EXPOSE ${service.port}`);
+    });
+
+    it('matches the template in scripts/dockerfile.mjs (regenerate: node scripts/dockerfile.mjs ' + service.name + ')', () => {
+      expect(text).toBe(dockerfileFor(service.name, service.port, rootTsxVersion(ROOT)));
+    });
+  });
+});
+
+describe('gateway', () => {
+  const gateway = compose.services.gateway;
+  const others = services.filter((s) => s.name !== 'gateway');
+
+  it.runIf(gateway)('names every other service as an upstream by compose service name, and waits for it', () => {
+    const env = envOf(gateway!);
+    const deps = dependsOn(gateway!) as Record<string, { condition?: string }>;
+    for (const s of others) {
+      expect(env[s.upstreamEnv!], s.upstreamEnv!).toBe(`http://${s.name}:${s.port}`);
+      expect(deps[s.name]?.condition, `gateway depends_on ${s.name}`).toBe('service_healthy');
+    }
+  });
+
+  it.runIf(gateway)('builds the web into its image', () => {
+    const text = read('services/gateway/Dockerfile');
+    expect(text).toMatch(/npm run build --workspace=web/);
+    expect(text).toContain('COPY --from=web /app/web/dist /app/web/dist');
+  });
+});
+
+describe('infrastructure services', () => {
+  it('postgres:15 with a volume and a pg_isready healthcheck', () => {
+    const pg = compose.services.postgres;
+    expect(pg.image).toBe('postgres:15');
+    expect(pg.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
+    expect(commandText(pg.healthcheck?.test)).toContain('pg_isready');
+  });
+
+  it('nats with JetStream on a persistent volume and a /healthz healthcheck on the monitoring port', () => {
+    const nats = compose.services.nats;
+    expect(nats.image).toMatch(/^nats:2/);
+    const cmd = commandText(nats.command);
+    expect(cmd).toMatch(/(^| )(-js|--jetstream)( |$)/);
+    expect(cmd).toMatch(/(-sd|--store_dir) \/data/);
+    expect(cmd).toMatch(/(-m|--http_port) 8222/);
+    expect(nats.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
+    expect(commandText(nats.healthcheck?.test)).toContain('8222/healthz');
+  });
+
+  it('declares the named volumes it uses', () => {
+    expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(['postgres-data', 'nats-data']));
+  });
+});
+
+describe('monitoring profile', () => {
+  const prom = compose.services.prometheus;
+  const config = parse(read('deploy/prometheus.yml')) as {
+    scrape_configs: { job_name: string; metrics_path?: string; dns_sd_configs?: { names: string[]; type?: string; port: number }[] }[];
+  };
+
+  it('runs Prometheus only with --profile monitoring, configured from deploy/prometheus.yml', () => {
+    expect(prom.profiles).toEqual(['monitoring']);
+    expect(prom.volumes).toContain('./deploy/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+  });
+
+  it('scrapes every app service by DNS service discovery (all replicas) on its port', () => {
+    for (const name of appServiceNames) {
+      const port = services.find((s) => s.name === name)?.port;
+      const job = config.scrape_configs.find((j) => j.job_name === name);
+      expect(job, `deploy/prometheus.yml has no job for ${name}`).toBeDefined();
+      expect(job!.metrics_path ?? '/metrics').toBe('/metrics');
+      expect(job!.dns_sd_configs?.[0]).toMatchObject({ names: [name], type: 'A', port });
+    }
+  });
+});
+
+describe('.dockerignore', () => {
+  it('keeps host dependencies, build output and local data out of the build context', () => {
+    const lines = read('.dockerignore').split('\n').map((l) => l.trim());
+    for (const entry of ['**/node_modules', '.data', '.git', '**/dist', '**/src/generated', '.env']) expect(lines).toContain(entry);
+  });
+});

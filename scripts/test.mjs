@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm test`: every test (unit, integration against real PostgreSQL and NATS, browser tests) in one vitest run.
+//   infra (same detection as npm start) -> prisma generate -> web build (browser tests serve web/dist)
+//   -> vitest run (reporters default + json into .data/test-report.json; extra CLI args pass through)
+//   -> the plain line `tests: N passed, N failed, N skipped` -> exit with vitest's code, stopping started infra.
+// Tests get DATABASE_URL = the server's `postgres` database (helpers create a database per test file) and NATS_URL.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ensureInfra, InfraError } from './lib/infra.mjs';
+import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.mjs';
+import { ROOT, bin, buildWeb, runGenerate } from './lib/workspace.mjs';
+
+process.chdir(ROOT);
+const say = (message) => console.log(`[test] ${message}`);
+const REPORT = path.join(ROOT, '.data', 'test-report.json');
+
+let infra;
+let vitest;
+let stopping = false;
+
+async function finish(code) {
+  if (infra) await infra.stop();
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal} received, stopping`);
+    if (vitest && vitest.exitCode === null) vitest.kill(signal);
+    else finish(130);
+  });
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  infra = await ensureInfra({ root: ROOT, log: say });
+  await runGenerate(ROOT, { log: say });
+  // CI builds from scratch every time; locally only when web/dist is missing or older than its sources.
+  await buildWeb(ROOT, { force: process.env.CI === 'true', log: say });
+  if (stopping) return finish(130);
+
+  mkdirSync(path.dirname(REPORT), { recursive: true });
+  rmSync(REPORT, { force: true }); // never count a previous run's report
+
+  const env = {
+    ...process.env,
+    DATABASE_URL: infra.postgresUrl,
+    NATS_URL: infra.natsUrl,
+    TURBO_TELEMETRY_DISABLED: '1',
+    CHECKPOINT_DISABLE: '1',
+  };
+  const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...args];
+  say(`vitest ${vitestArgs.join(' ')}`);
+  vitest = spawn(bin(ROOT, 'vitest'), vitestArgs, { cwd: ROOT, env, stdio: 'inherit' });
+  const code = await new Promise((resolve) => {
+    vitest.once('error', (err) => {
+      say(`could not run vitest: ${err.message}`);
+      resolve(1);
+    });
+    vitest.once('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+  });
+
+  const report = readReport(REPORT);
+  console.log('');
+  if (!report) {
+    console.log(`tests: no report at ${path.relative(ROOT, REPORT)} (vitest exited with code ${code} before writing it)`);
+    return finish(code === 0 ? 1 : code);
+  }
+  for (const { file, message } of failedFilesWithoutFailedTests(report)) {
+    console.log(`failed file (no test ran): ${path.relative(ROOT, file)}${message ? `: ${message}` : ''}`);
+  }
+  console.log(summaryLine(report));
+  return finish(code);
+}
+
+main().catch(async (err) => {
+  console.error(err instanceof InfraError ? err.message : `[test] ${err instanceof Error ? err.message : String(err)}`);
+  await finish(1);
+});
