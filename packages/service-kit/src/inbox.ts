@@ -30,8 +30,7 @@ const DEFAULT_BACKOFF_MS = [500, 2000, 5000, 15000, 30000];
  * written in the same transaction as the handler's effect, so a redelivered event changes nothing.
  */
 export class InboxConsumer {
-  private messages: ConsumerMessages | null = null;
-  private loop: Promise<void> | null = null;
+  private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
   private stopped = false;
 
   constructor(
@@ -42,52 +41,71 @@ export class InboxConsumer {
     private readonly metrics: { handled: Counter; redelivered: Counter },
   ) {}
 
-  get subjects(): string[] {
-    return Object.keys(this.options.handlers).map((type) => this.bus.subject(type));
+  get name(): string {
+    return this.options.durable;
+  }
+
+  /**
+   * One JetStream durable per event type, each filtered on one subject: servers before 2.10 (Debian
+   * ships 2.9) cannot filter one consumer on several subjects. The inbox key stays the logical consumer.
+   */
+  private get streams(): Array<{ durable: string; subject: string }> {
+    return Object.keys(this.options.handlers).map((type) => ({
+      durable: `${this.options.durable}-${type.replaceAll('.', '-')}`,
+      subject: this.bus.subject(type),
+    }));
   }
 
   async ensure(): Promise<void> {
     const { jsm, settings } = this.bus;
-    const config = {
-      durable_name: this.options.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subjects: this.subjects,
-      max_deliver: this.options.maxDeliver ?? 10,
-      ack_wait: nanos(30_000),
-    };
-    try {
-      await jsm.consumers.add(settings.stream, config);
-    } catch (error) {
-      // Exists with another config (a new handler was added): update the filter in place.
-      await jsm.consumers.update(settings.stream, this.options.durable, { filter_subjects: config.filter_subjects, max_deliver: config.max_deliver }).catch(() => {
-        throw error;
-      });
+    for (const { durable, subject } of this.streams) {
+      const config = {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: subject,
+        max_deliver: this.options.maxDeliver ?? 10,
+        ack_wait: nanos(30_000),
+      };
+      try {
+        await jsm.consumers.add(settings.stream, config);
+      } catch (error) {
+        // Exists with an older config (say, another max_deliver): bring it up to date.
+        await jsm.consumers.update(settings.stream, durable, { max_deliver: config.max_deliver, ack_wait: config.ack_wait }).catch(() => {
+          throw error;
+        });
+      }
     }
   }
 
   async start(): Promise<void> {
     await this.ensure();
-    const consumer = await this.bus.js.consumers.get(this.bus.settings.stream, this.options.durable);
-    this.messages = await consumer.consume({ max_messages: 64 });
-    this.loop = (async () => {
-      for await (const message of this.messages!) {
-        await this.handle(message);
-      }
-    })().catch((error) => {
-      if (!this.stopped) this.log.error({ err: error, durable: this.options.durable }, 'consumer stopped unexpectedly');
-    });
+    for (const { durable } of this.streams) {
+      const consumer = await this.bus.js.consumers.get(this.bus.settings.stream, durable);
+      const messages = await consumer.consume({ max_messages: 64 });
+      const loop = (async () => {
+        for await (const message of messages) await this.handle(message);
+      })().catch((error) => {
+        if (!this.stopped) this.log.error({ err: error, durable }, 'consumer stopped unexpectedly');
+      });
+      this.running.push({ messages, loop });
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.messages?.close().catch(() => undefined);
-    await this.loop;
+    await Promise.all(this.running.map(({ messages }) => messages.close().catch(() => undefined)));
+    await Promise.all(this.running.map(({ loop }) => loop));
   }
 
+  /** Events delivered but not yet acknowledged, plus those waiting: the consumer's lag. */
   async pending(): Promise<number> {
-    const info = await this.bus.jsm.consumers.info(this.bus.settings.stream, this.options.durable);
-    return info.num_pending + info.num_ack_pending;
+    let total = 0;
+    for (const { durable } of this.streams) {
+      const info = await this.bus.jsm.consumers.info(this.bus.settings.stream, durable);
+      total += info.num_pending + info.num_ack_pending;
+    }
+    return total;
   }
 
   private async handle(message: JsMsg): Promise<void> {
@@ -173,7 +191,7 @@ export const inboxPlugin = fp(
       registers: [app.metrics],
       async collect() {
         for (const consumer of consumers) {
-          this.set({ consumer: consumer['options'].durable }, await consumer.pending().catch(() => -1));
+          this.set({ consumer: consumer.name }, await consumer.pending().catch(() => -1));
         }
       },
     });

@@ -24,6 +24,8 @@ function withDatabase(url: string, database: string): string {
 export interface TestDatabase {
   name: string;
   url: string;
+  /** Runs SQL against the test database (any service's schema): tests check what really got written. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   drop(): Promise<void>;
 }
 
@@ -34,9 +36,19 @@ export async function createTestDatabase(serverUrl = testInfra().databaseUrl): P
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
+  const url = withDatabase(serverUrl, name);
   return {
     name,
-    url: withDatabase(serverUrl, name),
+    url,
+    async query<T>(sql: string, params: unknown[] = []) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows as T[];
+      } finally {
+        await client.end();
+      }
+    },
     async drop() {
       const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
       await client.connect();
