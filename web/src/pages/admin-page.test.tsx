@@ -1,24 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fakeGateway } from '../test/fake-gateway.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
-
-type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
-
-/** A fake gateway: one handler list per "METHOD url", answered in order (the last one repeats). */
-function fakeGateway(routes: Record<string, Handler[]>) {
-  const calls: Array<{ route: string; body: unknown }> = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const route = `${init?.method ?? 'GET'} ${String(input)}`;
-    calls.push({ route, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    const handlers = routes[route];
-    if (!handlers) throw new Error(`unexpected request ${route}`);
-    const handler = handlers.length > 1 ? handlers.shift()! : handlers[0];
-    return handler(init);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, countOf: (route: string) => calls.filter((call) => call.route === route).length };
-}
 
 const unauthenticated = () => jsonResponse({ error: { code: 'UNAUTHENTICATED', message: 'Sign in first' } }, { status: 401 });
 const signedInAs = (username: string) => () => jsonResponse({ username });

@@ -8,7 +8,7 @@ import { apiRequest, errorMessageForDisplay, getQueryFn } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { ADMIN_API_PREFIX, ADMIN_ME_QUERY_KEY } from './admin/admin-query-keys.ts';
 import { AdminSignInForm } from './admin/admin-sign-in-form.tsx';
-import { AdminSections } from './admin/sections.tsx';
+import { AdminSections, type AdminSection } from './admin/sections.tsx';
 
 const PAGE_TITLE = 'Atlas Map Administration';
 
@@ -80,15 +80,25 @@ function SignedInAdmin({ admin }: { admin: AdminMe }) {
         </button>
       </div>
       <div className="grid gap-8">
-        {AdminSections.map(({ id, title, Component }) => (
-          <section key={id} data-testid={`admin-${id}`} aria-labelledby={`admin-${id}-heading`} className="pixel-panel p-6">
-            <h2 id={`admin-${id}-heading`} className="mb-4 text-sm text-gold">
-              {title}
-            </h2>
-            <Component />
-          </section>
+        {AdminSections.map((section) => (
+          <AdminSectionFrame key={section.id} section={section} />
         ))}
       </div>
     </>
+  );
+}
+
+const alwaysVisible = () => true;
+
+function AdminSectionFrame({ section }: { section: AdminSection }) {
+  const { id, title, Component, useIsVisible = alwaysVisible } = section;
+  if (!useIsVisible()) return null;
+  return (
+    <section data-testid={`admin-${id}`} aria-labelledby={`admin-${id}-heading`} className="pixel-panel p-6">
+      <h2 id={`admin-${id}-heading`} className="mb-4 text-sm text-gold">
+        {title}
+      </h2>
+      <Component />
+    </section>
   );
 }

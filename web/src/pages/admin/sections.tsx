@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { DangerZone, MapGeneration, MapStatus, useMapExists } from './map-sections.tsx';
 
 export interface AdminSection {
   /** Becomes the container's data-testid `admin-<id>` (e.g. 'moderation', 'map'). */
@@ -7,10 +8,16 @@ export interface AdminSection {
   title: string;
   /** Rendered only for a signed-in admin, under the heading. */
   Component: ComponentType;
+  /** A hook deciding whether the section shows at all (e.g. Danger Zone only when a map exists). */
+  useIsVisible?: () => boolean;
 }
 
 /**
  * The sections of /admin, in display order. Each feature adds its own entry here when it ships
  * (spec section 2: Content Moderation, Map Status, Map Generation, Danger Zone).
  */
-export const AdminSections: AdminSection[] = [];
+export const AdminSections: AdminSection[] = [
+  { id: 'map', title: 'Map Status', Component: MapStatus },
+  { id: 'map-generation', title: 'Map Generation', Component: MapGeneration },
+  { id: 'danger-zone', title: 'Danger Zone', Component: DangerZone, useIsVisible: useMapExists },
+];
