@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
+import { databasePlugin } from '@pixel-atlas/service-kit/database';
+import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
+import { natsPlugin } from '@pixel-atlas/service-kit/nats';
+import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
+import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
+import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import type { FastifyInstance } from 'fastify';
+import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import { getSessionEntitlement } from './domain/get-session-entitlement.ts';
+import { recordUsedSession } from './domain/record-used-session.ts';
+import { settleExpiredCheckouts } from './domain/settle-expired-checkouts.ts';
+import { unlinkRemovedPlot } from './domain/unlink-removed-plot.ts';
+import { priceTable, type PaymentsEnv } from './env.ts';
+import { createPaymentsMetrics } from './metrics.ts';
+import type { CheckoutProvider } from './providers/provider.ts';
+import { StripeCheckoutProvider, createStripeClient } from './providers/stripe-provider.ts';
+import { TestCheckoutProvider } from './providers/test-checkout-provider.ts';
+import { checkoutRoutes } from './routes/checkout.ts';
+import { stripeWebhookRoutes } from './routes/stripe-webhook.ts';
+import { testCheckoutRoutes } from './routes/test-checkout.ts';
+
+const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    checkoutProvider: CheckoutProvider;
+  }
+}
+
+/** The payments service as an app, ready for `listen` (server.ts) or `inject` (tests). */
+export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
+  const app = await createServiceApp({
+    name: 'payments',
+    description: 'Checkout sessions, verification, the Stripe webhook, payment records, used sessions',
+    internalToken: env.INTERNAL_TOKEN,
+    logLevel: env.LOG_LEVEL,
+    trustRequestIdFrom: 'gateway',
+  });
+  await app.register(databasePlugin, {
+    connectionString: env.DATABASE_URL,
+    schema: SCHEMA,
+    migrationsDir,
+    createClient: (adapter) => new PrismaClient({ adapter }),
+  });
+  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'payments' });
+  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
+  app.decorate('paymentsMetrics', createPaymentsMetrics(app.metrics));
+
+  const prices = priceTable(env);
+  const stripe = env.STRIPE_SECRET_KEY
+    ? createStripeClient({ secretKey: env.STRIPE_SECRET_KEY, host: env.STRIPE_API_HOST, port: env.STRIPE_API_PORT, protocol: env.STRIPE_API_PROTOCOL })
+    : null;
+  const testCheckout = stripe ? null : new TestCheckoutProvider(app.db);
+  const provider: CheckoutProvider = stripe ? new StripeCheckoutProvider(stripe, env.PUBLIC_ORIGIN) : testCheckout!;
+  app.decorate('checkoutProvider', provider);
+  if (testCheckout) app.log.warn('no STRIPE_SECRET_KEY: using the built-in TEST checkout (no real money)');
+
+  await app.register(inboxPlugin, {
+    db: () => app.db,
+    consumers: [
+      {
+        durable: 'payments',
+        schema: SCHEMA,
+        handlers: {
+          'plots.plot.claimed': async (event, tx) =>
+            recordUsedSession({
+              tx: tx as unknown as Tx,
+              sessionId: event.data.sessionId,
+              plotId: event.data.plotId,
+              usedAt: new Date(event.data.createdAt),
+              ipAddress: event.data.clientIp,
+            }),
+          'plots.plot.removed': async (event, tx) => unlinkRemovedPlot({ tx: tx as unknown as Tx, plotId: event.data.plotId }),
+        },
+      },
+    ],
+  });
+  await app.register(queriesPlugin, {
+    queue: 'payments',
+    handlers: [
+      answer(sessionEntitlementQuery, async ({ sessionId }) => {
+        const entitlement = await getSessionEntitlement({ db: app.db, provider, sessionId, log: app.log, metrics: app.paymentsMetrics });
+        app.outbox.kick();
+        return entitlement;
+      }),
+    ],
+  });
+
+  await app.register(checkoutRoutes, {
+    provider,
+    prices,
+    siteName: env.SITE_NAME,
+    holdMarginSeconds: env.HOLD_MARGIN_SECONDS,
+    rateLimit: { max: env.CHECKOUT_RATE_LIMIT_MAX, timeWindow: env.CHECKOUT_RATE_LIMIT_WINDOW_MS },
+  });
+  await app.register(stripeWebhookRoutes, { stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider });
+  if (testCheckout) await app.register(testCheckoutRoutes, { provider: testCheckout, siteName: env.SITE_NAME });
+
+  if (env.EXPIRY_SWEEP_INTERVAL_MS > 0) {
+    let timer: NodeJS.Timeout | null = null;
+    let running: Promise<unknown> = Promise.resolve();
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        running = settleExpiredCheckouts({ db: app.db, provider, log: app.log, metrics: app.paymentsMetrics })
+          .then((n) => n && app.outbox.kick())
+          .catch((error) => app.log.warn({ err: error }, 'expiry sweep failed'));
+      }, env.EXPIRY_SWEEP_INTERVAL_MS);
+      timer.unref();
+    });
+    app.addHook('preClose', async () => {
+      if (timer) clearInterval(timer);
+      await running;
+    });
+  }
+  return app;
+}

@@ -1,0 +1,79 @@
+import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { DEFAULT_TIER_PRICE_CENTS, TIERS, type Tier } from '@pixel-atlas/contracts/tiers';
+import { z } from 'zod';
+
+const cents = z.number().int('must be whole cents').min(50, 'must be at least 50 cents (the card processor minimum)').max(99_999_999);
+
+/** `{"prime":10000,"premium":20000}`: any tier left out keeps its default price. */
+const tierPriceOverrides = z
+  .string()
+  .optional()
+  .transform((text, ctx): Partial<Record<Tier, number>> => {
+    if (!text?.trim()) return {};
+    try {
+      return JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON such as {"prime":10000,"premium":20000}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.strictObject(Object.fromEntries(TIERS.map((t) => [t, cents.optional()])) as Record<Tier, z.ZodOptional<typeof cents>>));
+
+export const envSchema = z
+  .object({
+    ...baseEnvShape,
+    PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+    /** The address buyers use (the gateway's); Stripe sends them back to `${PUBLIC_ORIGIN}/claim?session_id=...`. */
+    PUBLIC_ORIGIN: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://atlas.example.com' })
+      .default('http://localhost:8080')
+      .transform((s) => s.replace(/\/+$/, '')),
+    SITE_NAME: z.string().min(1).default('Pixel Atlas'),
+    /** Price overrides in US cents per tier; defaults $25 / $50 / $75 / $100 (ARCHITECTURE.md section 7). */
+    TIER_PRICES_CENTS: tierPriceOverrides,
+    /** With a key, real Stripe Checkout; without one, the built-in test checkout (refused in production). */
+    STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+    /** Point the SDK somewhere else (a local fake in tests); defaults are Stripe's own API. */
+    STRIPE_API_HOST: z.string().min(1).optional(),
+    STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+    /** Extra life of the footprint hold beyond the checkout session's, so a payment made in the last second still finds it. */
+    HOLD_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+    /** Checkout sessions one client may start per window: each one holds a footprint for 30 minutes. */
+    CHECKOUT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+    CHECKOUT_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+    /** How often pending checkouts past their expiry are settled (marked expired, hold released). 0 turns it off. */
+    EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.STRIPE_SECRET_KEY && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'is required when NODE_ENV=production: the built-in test checkout takes no real money and is refused in production',
+      });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required with STRIPE_SECRET_KEY: fulfilment must not depend on the buyer\'s browser coming back (set the signing secret of the webhook endpoint /api/payments/stripe-webhook)',
+      });
+    }
+  });
+export type PaymentsEnv = z.infer<typeof envSchema>;
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): PaymentsEnv {
+  return parseEnv(envSchema, source);
+}
+
+export interface PriceTable {
+  currency: 'usd';
+  cents: Record<Tier, number>;
+}
+
+/** The server-side price table: the contracts' defaults with the operator's overrides. */
+export function priceTable(env: PaymentsEnv): PriceTable {
+  return { currency: 'usd', cents: { ...DEFAULT_TIER_PRICE_CENTS, ...env.TIER_PRICES_CENTS } };
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { payTestCheckout } from '../domain/pay-test-checkout.ts';
+import { TEST_CHECKOUT_PATH, type TestCheckoutProvider } from '../providers/test-checkout-provider.ts';
+import {
+  TEST_CHECKOUT_CSP,
+  renderTestCheckoutExpired,
+  renderTestCheckoutNotFound,
+  renderTestCheckoutPage,
+} from './test-checkout-page.ts';
+
+const params = z.object({ sessionId: z.string().min(1).max(255) });
+
+function html(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', TEST_CHECKOUT_CSP)
+    .header('x-robots-tag', 'noindex')
+    .send(body);
+}
+
+/**
+ * The built-in test checkout (only registered without STRIPE_SECRET_KEY, never in production): an order
+ * page clearly marked as test mode and a plain form that "pays" and sends the buyer to /claim.
+ */
+export async function testCheckoutRoutes(app: FastifyInstance, opts: { provider: TestCheckoutProvider; siteName: string }) {
+  // The pay button posts an empty urlencoded form: accept it (in this scope only) and ignore the body.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    `${TEST_CHECKOUT_PATH}/:sessionId`,
+    { schema: { summary: 'Test checkout page (TEST MODE, no real money)', tags: ['payments'], params } },
+    async (request, reply) => {
+      const session = await opts.provider.get(request.params.sessionId);
+      if (!session) return html(reply, 404, renderTestCheckoutNotFound(opts.siteName));
+      return html(reply, 200, renderTestCheckoutPage(opts.siteName, session));
+    },
+  );
+
+  routes.post(
+    `${TEST_CHECKOUT_PATH}/:sessionId/pay`,
+    { schema: { summary: 'Pay a test checkout session (TEST MODE) and continue to /claim', tags: ['payments'], params } },
+    async (request, reply) => {
+      const result = await payTestCheckout({
+        db: app.db,
+        provider: opts.provider,
+        sessionId: request.params.sessionId,
+        log: request.log,
+        metrics: app.paymentsMetrics,
+        requestId: request.id,
+      });
+      app.outbox.kick();
+      if (result.state === 'not_found') return html(reply, 404, renderTestCheckoutNotFound(opts.siteName));
+      if (result.state === 'expired') return html(reply, 410, renderTestCheckoutExpired(opts.siteName, result.session));
+      return reply.status(303).header('cache-control', 'no-store').redirect(result.redirectTo, 303);
+    },
+  );
+}

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import qs from 'qs';
+
+/**
+ * A local fake of the slice of Stripe's HTTP API the payments service uses (Checkout Sessions), so tests
+ * drive the real `stripe` SDK: form-encoded bracketed bodies in, Stripe-shaped JSON out, Stripe-shaped
+ * errors (`{error: {type, code, message, param}}`), Idempotency-Key replay. Test hooks mark sessions paid,
+ * expired, or paid with a wrong amount, and can make the next create fail.
+ */
+export interface FakeCheckoutSession {
+  id: string;
+  object: 'checkout.session';
+  mode: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'paid' | 'unpaid' | 'no_payment_required';
+  amount_total: number;
+  amount_subtotal: number;
+  currency: string;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  url: string | null;
+  expires_at: number;
+  created: number;
+  livemode: false;
+  line_items_input: unknown;
+}
+
+export interface FakeStripe {
+  app: FastifyInstance;
+  host: string;
+  port: number;
+  sessions: Map<string, FakeCheckoutSession>;
+  /** Every API call the SDK made: method, path. */
+  calls: Array<{ method: string; path: string; idempotencyKey?: string }>;
+  /** The next N creates answer with this error (status, type, code, message). */
+  failNextCreates(count: number, error?: { status: number; type: string; code: string; message: string }): void;
+  /** As if the buyer paid on Stripe's page; override the amount/currency/payment_status to fake a tampered or unpaid session. */
+  complete(id: string, overrides?: Partial<Pick<FakeCheckoutSession, 'amount_total' | 'currency' | 'payment_status'>>): FakeCheckoutSession;
+  expire(id: string): FakeCheckoutSession;
+  /** A Stripe event object around the session's current state, as a webhook would deliver it. */
+  event(type: string, id: string): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+function stripeError(status: number, type: string, code: string, message: string, param?: string) {
+  return { status, body: { error: { type, code, message, param } } };
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const app = Fastify({ logger: false });
+  const sessions = new Map<string, FakeCheckoutSession>();
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const calls: FakeStripe['calls'] = [];
+  let failures: Array<{ status: number; type: string; code: string; message: string }> = [];
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, qs.parse(body as string, { depth: 10, arrayLimit: 100 }));
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    calls.push({ method: request.method, path: request.url.split('?')[0], idempotencyKey: request.headers['idempotency-key'] as string | undefined });
+    if (request.url.startsWith('/_test/')) return;
+    const auth = request.headers.authorization;
+    if (!auth || !/^Bearer sk_(test|live)_\S+$/.test(auth)) {
+      const e = stripeError(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided');
+      return reply.status(e.status).send(e.body);
+    }
+  });
+
+  const create = (body: Record<string, any>): { status: number; body: unknown } => {
+    const failure = failures.shift();
+    if (failure) return stripeError(failure.status, failure.type, failure.code, failure.message);
+    const now = Math.floor(Date.now() / 1000);
+    for (const param of ['mode', 'success_url', 'cancel_url']) {
+      if (!body[param]) return stripeError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
+    }
+    const items = Array.isArray(body.line_items) ? body.line_items : [];
+    if (!items.length) return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items.', 'line_items');
+    let amount = 0;
+    let currency = '';
+    for (const item of items) {
+      const unit = Number(item?.price_data?.unit_amount);
+      const quantity = Number(item?.quantity ?? 1);
+      if (!Number.isInteger(unit) || unit < 0) return stripeError(400, 'invalid_request_error', 'parameter_invalid_integer', 'Invalid integer: unit_amount', 'line_items[0][price_data][unit_amount]');
+      if (!item?.price_data?.product_data?.name) return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items[0][price_data][product_data][name].');
+      amount += unit * quantity;
+      currency = String(item.price_data.currency ?? '');
+    }
+    const expiresAt = body.expires_at ? Number(body.expires_at) : now + 24 * 3600;
+    if (expiresAt < now + 30 * 60 || expiresAt > now + 24 * 3600) {
+      return stripeError(400, 'invalid_request_error', 'parameter_invalid_integer', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', 'expires_at');
+    }
+    const id = `cs_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
+    const session: FakeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      mode: String(body.mode),
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: amount,
+      amount_subtotal: amount,
+      currency,
+      metadata: (body.metadata ?? {}) as Record<string, string>,
+      success_url: String(body.success_url),
+      cancel_url: String(body.cancel_url),
+      url: `https://checkout.stripe.com/c/pay/${id}`,
+      expires_at: expiresAt,
+      created: now,
+      livemode: false,
+      line_items_input: items,
+    };
+    sessions.set(id, session);
+    return { status: 200, body: session };
+  };
+
+  app.post('/v1/checkout/sessions', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (typeof key === 'string' && idempotent.has(key)) {
+      const replay = idempotent.get(key)!;
+      return reply.status(replay.status).header('idempotent-replayed', 'true').send(replay.body);
+    }
+    const result = create((request.body ?? {}) as Record<string, any>);
+    if (typeof key === 'string' && result.status < 500) idempotent.set(key, result);
+    return reply.status(result.status).send(result.body);
+  });
+
+  const view = (s: FakeCheckoutSession) => {
+    const { line_items_input: _ignored, ...rest } = s;
+    return { ...rest, url: s.status === 'open' ? s.url : null };
+  };
+
+  app.get('/v1/checkout/sessions/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const session = sessions.get(id);
+    if (!session) {
+      const e = stripeError(404, 'invalid_request_error', 'resource_missing', `No such checkout.session: '${id}'`, 'session');
+      return reply.status(e.status).send(e.body);
+    }
+    return view(session);
+  });
+
+  const get = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) throw new Error(`fake stripe: no session ${id}`);
+    return session;
+  };
+  const complete: FakeStripe['complete'] = (id, overrides = {}) => {
+    const session = get(id);
+    Object.assign(session, { status: 'complete', payment_status: 'paid' }, overrides);
+    return session;
+  };
+  const expire: FakeStripe['expire'] = (id) => {
+    const session = get(id);
+    Object.assign(session, { status: 'expired', payment_status: 'unpaid' });
+    return session;
+  };
+
+  // The same hooks over HTTP, for a fake running in another process.
+  app.post('/_test/sessions/:id/complete', async (request) => view(complete((request.params as { id: string }).id, (request.body ?? {}) as object)));
+  app.post('/_test/sessions/:id/expire', async (request) => view(expire((request.params as { id: string }).id)));
+
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    app,
+    host: '127.0.0.1',
+    port,
+    sessions,
+    calls,
+    failNextCreates(count, error = { status: 500, type: 'api_error', code: 'internal_error', message: 'An unknown error occurred' }) {
+      failures = Array.from({ length: count }, () => error);
+    },
+    complete,
+    expire,
+    event(type, id) {
+      return {
+        id: `evt_${randomBytes(12).toString('hex')}`,
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+        data: { object: view(get(id)) },
+      };
+    },
+    close: () => app.close(),
+  };
+}
