@@ -1,0 +1,108 @@
+import path from 'node:path';
+import compress from '@fastify/compress';
+import etag from '@fastify/etag';
+import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
+import { databasePlugin } from '@pixel-atlas/service-kit/database';
+import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
+import { natsPlugin } from '@pixel-atlas/service-kit/nats';
+import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
+import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
+import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import type { FastifyInstance } from 'fastify';
+import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import { attachHold } from './domain/attach-hold.ts';
+import { holdFootprint } from './domain/hold-footprint.ts';
+import { listVisiblePlots } from './domain/list-visible-plots.ts';
+import { recordEntitlement } from './domain/record-entitlement.ts';
+import { releaseHold, releaseSessionHold } from './domain/release-hold.ts';
+import type { PlotsEnv } from './env.ts';
+import { createPlotsMetrics } from './metrics.ts';
+import { listenForPlotChanges } from './plot-change-listener.ts';
+import { PlotListCache } from './plot-list-cache.ts';
+import { claimRoutes } from './routes/claim.ts';
+import { plotRoutes } from './routes/plots.ts';
+import { positionRoutes } from './routes/position.ts';
+
+const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    plotList: PlotListCache;
+  }
+}
+
+/** The plots service as an app, ready for `listen` (server.ts) or `inject` (tests). */
+export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
+  const app = await createServiceApp({
+    name: 'plots',
+    description: 'Plots, footprints and checkout holds, claims, position availability, user pages, avatars',
+    internalToken: env.INTERNAL_TOKEN,
+    logLevel: env.LOG_LEVEL,
+    trustRequestIdFrom: 'gateway',
+  });
+  await app.register(databasePlugin, {
+    connectionString: env.DATABASE_URL,
+    schema: SCHEMA,
+    migrationsDir,
+    createClient: (adapter) => new PrismaClient({ adapter }),
+  });
+  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'plots' });
+  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(etag, { weak: true });
+
+  const metrics = createPlotsMetrics(app.metrics);
+  const plotList = new PlotListCache(() => listVisiblePlots({ db: app.db }), env.PLOT_LIST_CACHE_MAX_AGE_MS, (error) =>
+    app.log.warn({ err: error }, 'plot list rebuild failed'),
+  );
+  app.decorate('plotList', plotList);
+  let stopListening: (() => void) | null = null;
+  app.addHook('onReady', async () => {
+    stopListening = listenForPlotChanges(app.bus, () => plotList.invalidate(), app.log);
+  });
+  app.addHook('preClose', async () => stopListening?.());
+
+  await app.register(inboxPlugin, {
+    db: () => app.db,
+    consumers: [
+      {
+        durable: 'plots',
+        schema: SCHEMA,
+        handlers: {
+          'payments.payment.verified': async (event, tx) =>
+            recordEntitlement({
+              db: tx as unknown as Tx,
+              entitlement: {
+                sessionId: event.data.sessionId,
+                tier: event.data.tier,
+                amountCents: event.data.amountCents,
+                currency: event.data.currency,
+                footprint: event.data.footprint,
+              },
+            }),
+          'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx: tx as unknown as Tx, sessionId: event.data.sessionId }),
+        },
+      },
+    ],
+  });
+  await app.register(queriesPlugin, {
+    queue: 'plots',
+    handlers: [
+      answer(holdFootprintCommand, (request) => holdFootprint({ db: app.db, bus: app.bus, ...request, maxHoldSeconds: env.HOLD_MAX_SECONDS })),
+      answer(attachHoldCommand, (request) => attachHold({ db: app.db, ...request })),
+      answer(releaseHoldCommand, (request) => releaseHold({ db: app.db, ...request })),
+    ],
+  });
+
+  await app.register(plotRoutes, { cache: plotList });
+  await app.register(positionRoutes);
+  await app.register(claimRoutes, {
+    maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
+    entitlementTimeoutMs: env.ENTITLEMENT_QUERY_TIMEOUT_MS,
+    onClaimed: (tier) => {
+      plotList.invalidate();
+      metrics.plotsClaimed.inc({ tier });
+    },
+  });
+  return app;
+}

@@ -1,0 +1,17 @@
+import { PrismaClient, type Prisma } from './generated/prisma/client.ts';
+
+export const SCHEMA = 'plots';
+export { PrismaClient };
+export type Tx = Prisma.TransactionClient;
+
+/** Fully qualified table names for the few raw statements (range overlap tests Prisma cannot express). */
+export const TABLE = {
+  footprints: `"${SCHEMA}"."footprints"`,
+  plots: `"${SCHEMA}"."plots"`,
+} as const;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: PrismaClient;
+  }
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { Plot as PlotDto, claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
+import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
+import { TIER_SIZE, isTier, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tiers';
+import { AppError } from '@pixel-atlas/service-kit/errors';
+import type { EventBus } from '@pixel-atlas/service-kit/nats';
+import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
+import { query } from '@pixel-atlas/service-kit/rpc';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { SCHEMA, type PrismaClient } from '../db.ts';
+import { PLOT_PUBLIC_SELECT, toPlotDto } from '../plot-dto.ts';
+import {
+  TILE_UNAVAILABLE_MESSAGE,
+  assertInsideGrid,
+  assertLand,
+  deleteExpiredHoldsUnder,
+  isOverlapViolation,
+  isRetryableTransactionError,
+  isUniqueViolation,
+} from './footprints.ts';
+import { processAvatar } from './process-avatar.ts';
+import { recordEntitlement } from './record-entitlement.ts';
+import { UNDER_REVIEW_WARNING, screenClaimContent } from './screen-claim-content.ts';
+
+export type ClaimPlotInput = z.output<typeof claimPlotRequestSchema>;
+
+export const SESSION_ALREADY_USED_MESSAGE = 'This payment has already been used to claim a plot.';
+export const PAYMENT_NOT_COMPLETED_MESSAGE = 'This payment has not been completed. Please finish paying before claiming your plot.';
+
+export interface ClaimPlotOptions {
+  db: PrismaClient;
+  bus: EventBus;
+  claim: ClaimPlotInput;
+  clientIp: string | null;
+  requestId?: string;
+  log: FastifyBaseLogger;
+  maxInputPixels: number;
+  entitlementTimeoutMs: number;
+}
+
+export interface ClaimPlotResult {
+  plot: PlotDto;
+  warning?: string;
+  /** false when an identical earlier claim by the same session is returned again (a retry). */
+  created: boolean;
+  /** The plot's tier, for metrics. */
+  tier: Tier;
+}
+
+/** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
+async function paidTier(options: ClaimPlotOptions): Promise<Tier> {
+  const { db, bus, claim } = options;
+  const local = await db.entitlement.findUnique({ where: { sessionId: claim.stripeSessionId } });
+  if (local && isTier(local.tier)) return local.tier;
+  const remote = await query(bus, sessionEntitlementQuery, { sessionId: claim.stripeSessionId }, { timeoutMs: options.entitlementTimeoutMs });
+  if (!remote.paid || !remote.tier) throw new AppError('PAYMENT_REQUIRED', PAYMENT_NOT_COMPLETED_MESSAGE);
+  await recordEntitlement({ db, entitlement: { sessionId: claim.stripeSessionId, tier: remote.tier, footprint: remote.footprint } });
+  return remote.tier;
+}
+
+type ExistingPlot = NonNullable<Awaited<ReturnType<typeof findBySession>>>;
+function findBySession(db: PrismaClient, sessionId: string) {
+  return db.plot.findUnique({ where: { stripeSessionId: sessionId }, select: { ...PLOT_PUBLIC_SELECT, visible: true } });
+}
+
+/**
+ * A session buys one plot. The same claim sent again (a retry after a lost response, a double click) gets
+ * the plot it already made; any other claim with a used session is refused.
+ */
+function replayOrRefuse(existing: ExistingPlot, claim: ClaimPlotInput): ClaimPlotResult {
+  const same =
+    existing.x === claim.x &&
+    existing.y === claim.y &&
+    existing.tier === claim.tier &&
+    existing.zone === claim.zone &&
+    existing.displayName === claim.display_name &&
+    existing.message === claim.message &&
+    (existing.link ?? null) === (claim.link ?? null);
+  if (!same) throw new AppError('SESSION_ALREADY_USED', SESSION_ALREADY_USED_MESSAGE);
+  return { plot: toPlotDto(existing), warning: existing.visible ? undefined : UNDER_REVIEW_WARNING, created: false, tier: existing.tier as Tier };
+}
+
+/**
+ * POST /api/claim-plot. The session must be paid and unused, the tier must be the paid tier (never the
+ * client's word), the footprint must fit the grid, be land, and be free or held by this session. Plot,
+ * avatar, footprint, release of this session's hold and the plots.plot.claimed event are one transaction;
+ * the exclusion constraint on footprints is the final arbiter under concurrency. If the spot was lost
+ * anyway, nothing is consumed: the buyer keeps the paid entitlement and may claim elsewhere.
+ */
+export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotResult> {
+  const { db, claim } = options;
+  const tier = await paidTier(options);
+  if (claim.tier !== tier) {
+    const size = TIER_SIZE[tier];
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `tier: Your payment was for a ${tierPlotLabel(tier)} (${size}×${size}), not a ${tierPlotLabel(claim.tier)}. Please claim a ${tierPlotLabel(tier)}.`,
+      { fields: { tier: `Your payment was for a ${tierPlotLabel(tier)}.` }, paidTier: tier },
+    );
+  }
+  const existing = await findBySession(db, claim.stripeSessionId);
+  if (existing) return replayOrRefuse(existing, claim);
+
+  const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
+  assertInsideGrid(footprint);
+  await assertLand(options.bus, footprint);
+  const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels });
+  const screening = await screenClaimContent({ displayName: claim.display_name, message: claim.message, link: claim.link ?? null });
+
+  const insert = () =>
+    db.$transaction(async (tx) => {
+      // This session's own hold goes (wherever the plot lands), and so do expired holds under the new footprint.
+      await tx.footprint.deleteMany({ where: { kind: 'hold', sessionId: claim.stripeSessionId } });
+      await deleteExpiredHoldsUnder(tx, footprint);
+      const plot = await tx.plot.create({
+        data: {
+          id: randomUUID(),
+          zone: claim.zone,
+          tier,
+          ...footprint,
+          displayName: claim.display_name,
+          message: claim.message,
+          link: claim.link ?? null,
+          visible: screening.visible,
+          stripeSessionId: claim.stripeSessionId,
+          notificationEmail: claim.notification_email ?? null,
+        },
+        select: PLOT_PUBLIC_SELECT,
+      });
+      await tx.plotAvatar.create({ data: { plotId: plot.id, png: new Uint8Array(png) } });
+      await tx.footprint.create({ data: { ...footprint, kind: 'plot', plotId: plot.id } });
+      await enqueueEvent({
+        tx,
+        schema: SCHEMA,
+        type: 'plots.plot.claimed',
+        requestId: options.requestId,
+        data: {
+          plotId: plot.id,
+          displayName: plot.displayName,
+          zone: plot.zone,
+          tier,
+          x: plot.x,
+          y: plot.y,
+          size: plot.size,
+          message: plot.message,
+          link: plot.link,
+          createdAt: plot.createdAt.toISOString(),
+          sessionId: claim.stripeSessionId,
+          visible: screening.visible,
+          screenedWords: screening.screenedWords,
+          notificationEmail: claim.notification_email ?? null,
+          clientIp: options.clientIp,
+        },
+      });
+      return plot;
+    });
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const plot = await insert();
+      options.log.info({ plotId: plot.id, tier, x: plot.x, y: plot.y, sessionId: claim.stripeSessionId }, 'plot claimed');
+      return { plot: toPlotDto(plot), warning: screening.warning, created: true, tier };
+    } catch (error) {
+      if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
+      if (isUniqueViolation(error)) {
+        // Another request with this session won the race: same claim → its plot, otherwise refused.
+        const winner = await findBySession(db, claim.stripeSessionId);
+        if (winner) return replayOrRefuse(winner, claim);
+      }
+      if (attempt < 3 && isRetryableTransactionError(error)) continue;
+      throw error;
+    }
+  }
+}

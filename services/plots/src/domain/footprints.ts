@@ -1,0 +1,67 @@
+import { footprintInsideGrid, type Footprint } from '@pixel-atlas/contracts/grid';
+import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
+import { AppError } from '@pixel-atlas/service-kit/errors';
+import type { EventBus } from '@pixel-atlas/service-kit/nats';
+import { query } from '@pixel-atlas/service-kit/rpc';
+import { TABLE, type Tx } from '../db.ts';
+
+/** Spec section 5 texts. */
+export const TILE_UNAVAILABLE_MESSAGE = 'This tile is already claimed. Please choose another.';
+export const WATER_MESSAGE = 'You can only claim plots on land, not in water. Please choose another location.';
+export const OUTSIDE_GRID_MESSAGE = 'This plot would not fit inside the map there. Please choose another location.';
+export const NO_MAP_MESSAGE = 'The map is not available right now, so plots cannot be placed. Please try again later.';
+
+/** SQL: the footprint row's half-open ranges overlap the square at ($1, $2) with side $3. */
+export const OVERLAPS_SQL = `int4range("x", "x" + "size") && int4range($1::int, $1::int + $3::int) AND int4range("y", "y" + "size") && int4range($2::int, $2::int + $3::int)`;
+
+export function assertInsideGrid(footprint: Footprint): void {
+  if (!footprintInsideGrid(footprint)) throw new AppError('INVALID_LOCATION', OUTSIDE_GRID_MESSAGE);
+}
+
+/** Asks the map service whether every tile of the footprint is land. */
+export async function assertLand(bus: EventBus, footprint: Footprint): Promise<void> {
+  const { mapExists, land } = await query(bus, footprintIsLandQuery, footprint);
+  if (!mapExists) throw new AppError('MAP_NOT_AVAILABLE', NO_MAP_MESSAGE);
+  if (!land) throw new AppError('INVALID_LOCATION', WATER_MESSAGE);
+}
+
+/** Expired holds under the footprint go, in the caller's transaction, before a footprint is inserted there. */
+export async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint): Promise<number> {
+  return tx.$executeRawUnsafe(
+    `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND "expires_at" <= now() AND ${OVERLAPS_SQL}`,
+    footprint.x,
+    footprint.y,
+    footprint.size,
+  );
+}
+
+function errorText(error: unknown): string {
+  if (!error || typeof error !== 'object') return String(error);
+  const e = error as { code?: unknown; message?: unknown; meta?: unknown };
+  let meta = '';
+  try {
+    meta = JSON.stringify(e.meta ?? '');
+  } catch {
+    meta = '';
+  }
+  return `${String(e.code ?? '')} ${String(e.message ?? '')} ${meta}`;
+}
+
+/** The exclusion constraint refused an overlapping footprint (Prisma P2039 carrying PostgreSQL 23P01). */
+export function isOverlapViolation(error: unknown): boolean {
+  const text = errorText(error);
+  return text.includes('23P01') || text.includes('footprints_no_overlap');
+}
+
+/** A unique constraint refused a row (Prisma P2002); `field` narrows it to one column. */
+export function isUniqueViolation(error: unknown, field?: string): boolean {
+  const e = error as { code?: unknown } | null;
+  if (e?.code !== 'P2002' && !errorText(error).includes('23505')) return false;
+  return field ? errorText(error).includes(field) : true;
+}
+
+/** PostgreSQL gave up on the transaction (deadlock or serialization): worth one more try. */
+export function isRetryableTransactionError(error: unknown): boolean {
+  const text = errorText(error);
+  return (error as { code?: unknown } | null)?.code === 'P2034' || text.includes('40P01') || text.includes('40001');
+}

@@ -1,0 +1,64 @@
+import { AVATAR_MAX_BYTES } from '@pixel-atlas/contracts/plots';
+import { AppError } from '@pixel-atlas/service-kit/errors';
+import sharp from 'sharp';
+
+/** Avatars are stored as small square PNGs: re-encoding drops metadata and anything smuggled in the file. */
+export const AVATAR_SIZE_PX = 128;
+
+const ALLOWED = ['jpeg', 'png', 'gif'] as const;
+type AllowedFormat = (typeof ALLOWED)[number];
+
+function invalid(message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `avatar_url: ${message}`, { fields: { avatar_url: message } });
+}
+
+/** What the first bytes say the file is; the declared MIME type is never trusted. */
+export function sniffImageFormat(bytes: Buffer): AllowedFormat | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'gif';
+  return null;
+}
+
+/** Decodes a `data:<type>;base64,<data>` URL; anything else (remote URLs included: we never fetch) is refused. */
+export function decodeAvatarDataUrl(dataUrl: string): Buffer {
+  const match = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)?((?:;[a-z0-9.+-]+=[^;,]*)*);base64,/i.exec(dataUrl);
+  if (!match) throw invalid('Avatar must be an uploaded image (JPG, PNG or GIF), sent as a base64 data URL.');
+  const data = dataUrl.slice(match[0].length).replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 === 1) throw invalid('Avatar data is not valid base64.');
+  // Decoded size first, from the length alone: no 1.5 MB buffer is made for an oversized upload.
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  if (Math.floor((data.length * 3) / 4) - padding > AVATAR_MAX_BYTES) throw invalid('Avatar must be at most 1 MB (1048576 bytes).');
+  return Buffer.from(data, 'base64');
+}
+
+/**
+ * Validates an avatar (JPG, PNG or GIF by magic bytes and by the decoder, ≤ 1 MiB decoded, bounded pixel
+ * count; SVG, WebP and everything else refused) and re-encodes it to a 128×128 PNG. Broken or truncated
+ * images become a clean 400, never a 500.
+ */
+export async function processAvatar({ dataUrl, maxInputPixels }: { dataUrl: string; maxInputPixels: number }): Promise<Buffer> {
+  const bytes = decodeAvatarDataUrl(dataUrl);
+  const sniffed = sniffImageFormat(bytes);
+  if (!sniffed) throw invalid('Avatar must be a JPG, PNG or GIF image.');
+  let format: string | undefined;
+  try {
+    ({ format } = await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata());
+  } catch {
+    throw invalid('Avatar image could not be read. Please upload another JPG, PNG or GIF.');
+  }
+  if (!format || !(ALLOWED as readonly string[]).includes(format) || format !== sniffed) {
+    throw invalid('Avatar must be a JPG, PNG or GIF image.');
+  }
+  try {
+    return await sharp(bytes, { limitInputPixels: maxInputPixels, failOn: 'error' })
+      .rotate()
+      .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: 'cover', position: 'centre' })
+      .png({ compressionLevel: 9, adaptiveFiltering: true })
+      .toBuffer();
+  } catch (error) {
+    const message = String((error as Error)?.message ?? '');
+    if (message.includes('pixel limit')) throw invalid('Avatar image is too large in pixels. Please upload a smaller image.');
+    throw invalid('Avatar image is damaged or incomplete. Please upload another JPG, PNG or GIF.');
+  }
+}

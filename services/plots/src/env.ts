@@ -1,0 +1,23 @@
+import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { z } from 'zod';
+
+export const envSchema = z.object({
+  ...baseEnvShape,
+  PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
+  AVATAR_MAX_INPUT_PIXELS: z.coerce.number().int().positive().default(4096 * 4096),
+  /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
+  HOLD_MAX_SECONDS: z.coerce.number().int().positive().default(3 * 60 * 60),
+  /**
+   * Safety net for the in-memory plot list: rebuilt at most this long after it was built, even if an
+   * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
+   */
+  PLOT_LIST_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How long a claim waits for payments to confirm a session it has not heard about yet (payments may ask Stripe). */
+  ENTITLEMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+export type PlotsEnv = z.infer<typeof envSchema>;
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): PlotsEnv {
+  return parseEnv(envSchema, source);
+}

@@ -1,0 +1,48 @@
+import type { Plot as PlotDto } from '@pixel-atlas/contracts/plots';
+import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Plot } from './generated/prisma/client.ts';
+
+/** The columns a public plot needs: never the avatar bytes (they live in another table). */
+export const PLOT_PUBLIC_SELECT = {
+  id: true,
+  zone: true,
+  tier: true,
+  x: true,
+  y: true,
+  size: true,
+  displayName: true,
+  message: true,
+  link: true,
+  createdAt: true,
+  flagged: true,
+  reviewed: true,
+} as const;
+
+export type PublicPlotRow = Pick<Plot, keyof typeof PLOT_PUBLIC_SELECT>;
+
+export function avatarUrl(plotId: string): string {
+  return `/api/plots/${plotId}/avatar`;
+}
+
+/** The API's plot shape (spec section 3 names); avatar_url points at the avatar route. */
+export function toPlotDto(row: PublicPlotRow): PlotDto {
+  return {
+    id: row.id,
+    zone: row.zone,
+    tier: row.tier as Tier,
+    x: row.x,
+    y: row.y,
+    display_name: row.displayName,
+    message: row.message,
+    link: row.link,
+    avatar_url: avatarUrl(row.id),
+    created_at: row.createdAt.toISOString(),
+    flagged: row.flagged,
+    reviewed: row.reviewed,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -1,0 +1,58 @@
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { claimPlotRequestSchema, claimPlotResponseSchema } from '@pixel-atlas/contracts/plots';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { claimPlot } from '../domain/claim-plot.ts';
+
+export interface ClaimRoutesOptions {
+  maxInputPixels: number;
+  entitlementTimeoutMs: number;
+  /** After a plot was written: drop the list cache, count it. */
+  onClaimed: (tier: string) => void;
+}
+
+/** The avatar travels inside the JSON as a data URL (≤ 1 MiB decoded ≈ 1.4 MB of base64). */
+const CLAIM_BODY_LIMIT = 2 * 1024 * 1024;
+
+export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/claim-plot',
+    {
+      bodyLimit: CLAIM_BODY_LIMIT,
+      schema: {
+        summary: 'Claim the plot a paid checkout session bought',
+        tags: ['plots'],
+        body: claimPlotRequestSchema,
+        response: {
+          200: claimPlotResponseSchema.describe('The same claim was already made with this session: its plot'),
+          201: claimPlotResponseSchema,
+          400: errorBodySchema,
+          402: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          413: errorBodySchema,
+          502: errorBodySchema,
+          504: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await claimPlot({
+        db: app.db,
+        bus: app.bus,
+        claim: request.body,
+        clientIp: request.clientIp || null,
+        requestId: request.id,
+        log: request.log,
+        maxInputPixels: opts.maxInputPixels,
+        entitlementTimeoutMs: opts.entitlementTimeoutMs,
+      });
+      if (result.created) {
+        opts.onClaimed(result.tier);
+        app.outbox.kick();
+      }
+      const body = result.warning ? { plot: result.plot, warning: result.warning } : { plot: result.plot };
+      return reply.status(result.created ? 201 : 200).send(body);
+    },
+  );
+}

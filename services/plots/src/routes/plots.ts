@@ -1,0 +1,90 @@
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { plotListResponseSchema, plotSchema, userPlotsResponseSchema } from '@pixel-atlas/contracts/plots';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { getPlot, getPlotAvatar } from '../domain/get-plot.ts';
+import { listUserPlots } from '../domain/list-user-plots.ts';
+import { negotiateEncoding, type PlotListCache } from '../plot-list-cache.ts';
+
+const idParams = z.object({ id: z.string().max(100) });
+
+function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === bare;
+  });
+}
+
+export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCache }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  // Untyped on purpose: these two send ready-made bytes (a Buffer skips the serializer); the schemas document them.
+  app.get(
+    '/api/plots',
+    {
+      schema: {
+        summary: 'Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br',
+        tags: ['plots'],
+        response: { 200: plotListResponseSchema, 304: z.null().describe('Not modified') },
+      },
+    },
+    async (request, reply) => {
+      const body = await opts.cache.get();
+      reply.header('etag', body.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+      if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.status(304).send();
+      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
+      // A Buffer skips the serializer: the list was serialised once, when it was built.
+      return reply.send(body[encoding]);
+    },
+  );
+
+  routes.get(
+    '/api/plots/:id',
+    {
+      schema: {
+        summary: 'One plot',
+        tags: ['plots'],
+        params: idParams,
+        response: { 200: plotSchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => getPlot({ db: app.db, id: request.params.id }),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/plots/:id/avatar',
+    {
+      schema: {
+        summary: "A plot's avatar: a 128×128 PNG, cached for good (plot details never change)",
+        tags: ['plots'],
+        params: idParams,
+        response: { 200: z.any().describe('image/png, 128×128'), 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const etag = `"avatar-${request.params.id}"`;
+      const png = await getPlotAvatar({ db: app.db, id: request.params.id });
+      reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff');
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      return reply.header('content-type', 'image/png').send(png);
+    },
+  );
+
+  routes.get(
+    '/api/users/:username/plots',
+    {
+      schema: {
+        summary: "A user's page: visible plots whose display name matches, ignoring case",
+        tags: ['plots'],
+        params: z.object({ username: z.string().min(1).max(100) }),
+        response: { 200: userPlotsResponseSchema },
+      },
+    },
+    async (request) => listUserPlots({ db: app.db, username: request.params.username }),
+  );
+}

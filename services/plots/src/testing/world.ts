@@ -1,0 +1,204 @@
+/**
+ * Test and benchmark harness: the REAL map, plots and payments apps in one process, on one throwaway
+ * database and stream, the way they run behind the gateway (no mocks of our own services). Payments uses
+ * the built-in test checkout, or the real Stripe SDK against a local fake of Stripe's API.
+ */
+import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
+import { startFakeStripe, type FakeStripe } from '@pixel-atlas/payments-service/testing/fake-stripe';
+import {
+  TEST_INTERNAL_TOKEN,
+  createTestDatabase,
+  createTestStream,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
+
+type ServiceName = 'map' | 'plots' | 'payments';
+
+/**
+ * Loads a service's `buildApp`/`loadEnv` by package name at run time. Deliberately invisible to the type
+ * checker: each service augments `FastifyInstance.db` with its own Prisma client, so two services cannot
+ * share one TypeScript program (they share a process just fine).
+ */
+async function loadService(name: ServiceName): Promise<{ build: (env: Record<string, string>) => Promise<FastifyInstance> }> {
+  const appModule: { buildApp: (env: unknown) => Promise<FastifyInstance> } = await import(/* @vite-ignore */ `@pixel-atlas/${name}-service/app`);
+  const envModule: { loadEnv: (source: Record<string, string>) => unknown } = await import(/* @vite-ignore */ `@pixel-atlas/${name}-service/env`);
+  return { build: (env) => appModule.buildApp(envModule.loadEnv(env)) };
+}
+
+export const STRIPE_TEST_KEY = 'sk_test_pixelatlas_0123456789';
+export const STRIPE_WEBHOOK_SECRET = 'whsec_test_pixelatlas_0123456789';
+
+export interface WorldOptions {
+  /** Real Stripe SDK against a local fake instead of the built-in test checkout. */
+  stripe?: boolean;
+  plotsEnv?: Record<string, string>;
+  paymentsEnv?: Record<string, string>;
+  /** false: no map service at all (claims must say the map is not available). */
+  map?: boolean;
+  /** Start listening on a port (benchmarks); tests use inject(). */
+  listen?: boolean;
+}
+
+export interface World {
+  db: TestDatabase;
+  stream: TestStream;
+  map: FastifyInstance | null;
+  plots: FastifyInstance;
+  payments: FastifyInstance;
+  fakeStripe: FakeStripe | null;
+  /** Land tiles of the generated map, as "x,y". */
+  land: Set<string>;
+  restart(service: 'plots' | 'payments' | 'map'): Promise<void>;
+  close(): Promise<void>;
+}
+
+let ipCounter = 0;
+/** Headers of a request that came through the gateway, from its own visitor address. */
+export function viaGateway(ip?: string): Record<string, string> {
+  ipCounter += 1;
+  return { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-client-ip': ip ?? `203.0.113.${(ipCounter % 250) + 1}` };
+}
+
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const db = await createTestDatabase();
+  const stream = await createTestStream();
+  const base = testServiceEnv(db, stream);
+  const fakeStripe = options.stripe ? await startFakeStripe() : null;
+  const paymentsEnv = {
+    ...base,
+    CHECKOUT_RATE_LIMIT_MAX: '100000',
+    EXPIRY_SWEEP_INTERVAL_MS: '0',
+    ...(fakeStripe
+      ? {
+          STRIPE_SECRET_KEY: STRIPE_TEST_KEY,
+          STRIPE_WEBHOOK_SECRET,
+          STRIPE_API_HOST: fakeStripe.host,
+          STRIPE_API_PORT: String(fakeStripe.port),
+          STRIPE_API_PROTOCOL: 'http',
+        }
+      : {}),
+    ...options.paymentsEnv,
+  };
+  const plotsEnv = { ...base, ...options.plotsEnv };
+  const mapEnv = { ...base, MAP_AUTOGENERATE: 'true' };
+
+  const start = async (app: FastifyInstance) => {
+    if (options.listen) await app.listen({ host: '127.0.0.1', port: 0 });
+    else await app.ready();
+    return app;
+  };
+  const [mapService, plotsService, paymentsService] = await Promise.all([loadService('map'), loadService('plots'), loadService('payments')]);
+  const builders = {
+    map: async () => start(await mapService.build(mapEnv)),
+    plots: async () => start(await plotsService.build(plotsEnv)),
+    payments: async () => start(await paymentsService.build(paymentsEnv)),
+  };
+
+  const world: World = {
+    db,
+    stream,
+    map: options.map === false ? null : await builders.map(),
+    plots: await builders.plots(),
+    payments: await builders.payments(),
+    fakeStripe,
+    land: new Set(),
+    async restart(service) {
+      const app = world[service];
+      await app?.close();
+      (world as unknown as Record<string, FastifyInstance>)[service] = await builders[service]();
+    },
+    async close() {
+      await Promise.allSettled([world.plots.close(), world.payments.close(), world.map?.close()]);
+      await fakeStripe?.close();
+      await stream.remove();
+      await db.drop();
+    },
+  };
+  if (world.map) {
+    const rows = await db.query<{ x: number; y: number }>('SELECT "x", "y" FROM "map"."map_tiles" WHERE "is_land"');
+    world.land = new Set(rows.map((r) => `${r.x},${r.y}`));
+  }
+  return world;
+}
+
+/** Whether every tile of the square is land. */
+export function isLandFootprint(world: World, x: number, y: number, size: number): boolean {
+  for (let dx = 0; dx < size; dx++) for (let dy = 0; dy < size; dy++) if (!world.land.has(`${x + dx},${y + dy}`)) return false;
+  return true;
+}
+
+/** Top-left corners of land squares of the given size, scanning row by row, none overlapping each other. */
+export function landSpots(world: World, size: number, count: number, avoid: (x: number, y: number, size: number) => boolean = () => false) {
+  const taken = new Set<string>();
+  const out: Array<{ x: number; y: number }> = [];
+  for (let y = 0; y + size <= 90 && out.length < count; y += size) {
+    for (let x = 0; x + size <= 90 && out.length < count; x += size) {
+      if (!isLandFootprint(world, x, y, size) || avoid(x, y, size) || taken.has(`${x},${y}`)) continue;
+      out.push({ x, y });
+      taken.add(`${x},${y}`);
+    }
+  }
+  if (out.length < count) throw new Error(`only ${out.length} free ${size}×${size} land spots, wanted ${count}`);
+  return out;
+}
+
+/** A water tile (the map keeps an ocean border, so (0,0) is water). */
+export function waterTile(world: World): { x: number; y: number } {
+  for (let y = 0; y < 90; y++) for (let x = 0; x < 90; x++) if (!world.land.has(`${x},${y}`)) return { x, y };
+  throw new Error('no water');
+}
+
+let avatar: string | null = null;
+/** A small valid PNG avatar as a data URL. */
+export async function avatarDataUrl(): Promise<string> {
+  avatar ??= `data:image/png;base64,${(
+    await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 40, g: 120, b: 220, alpha: 1 } } }).png().toBuffer()
+  ).toString('base64')}`;
+  return avatar;
+}
+
+export async function startCheckout(world: World, body: { tier: Tier; x: number; y: number }, ip?: string): Promise<LightMyRequestResponse> {
+  return world.payments.inject({ method: 'POST', url: '/api/create-checkout-session', payload: body, headers: viaGateway(ip) });
+}
+
+/**
+ * Buys a plot the way a browser does: create the checkout session through payments' HTTP route, then pay
+ * (the test checkout's Pay button, or the fake Stripe marking it paid and the browser verifying).
+ */
+export async function buyAndPay(world: World, body: { tier: Tier; x: number; y: number }): Promise<string> {
+  const created = await startCheckout(world, body);
+  if (created.statusCode !== 200) throw new Error(`checkout failed: ${created.statusCode} ${created.body}`);
+  const { url, sessionId } = created.json() as { url: string; sessionId: string };
+  if (world.fakeStripe) {
+    world.fakeStripe.complete(sessionId);
+  } else {
+    const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    if (paid.statusCode !== 303) throw new Error(`test checkout pay failed: ${paid.statusCode} ${paid.body}`);
+  }
+  return sessionId;
+}
+
+export async function claimBody(sessionId: string, tier: Tier, x: number, y: number, overrides: Record<string, unknown> = {}) {
+  return {
+    display_name: 'Ada Lovelace',
+    message: 'First program, first plot.',
+    link: 'https://example.com/ada',
+    zone: 'nexus',
+    x,
+    y,
+    stripeSessionId: sessionId,
+    tier,
+    avatar_url: await avatarDataUrl(),
+    ...overrides,
+  };
+}
+
+export async function claim(world: World, payload: Record<string, unknown>, ip?: string): Promise<LightMyRequestResponse> {
+  return world.plots.inject({ method: 'POST', url: '/api/claim-plot', payload, headers: viaGateway(ip) });
+}
+
+export { TIER_SIZE };
