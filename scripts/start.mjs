@@ -206,9 +206,12 @@ async function main() {
   const backends = services.filter((s) => s.name !== 'gateway');
   const gateway = services.find((s) => s.name === 'gateway');
 
+  const gatewayPort = String(process.env.PORT || gateway?.port || 8080);
   say(`starting ${backends.map((s) => s.name).join(', ') || '(no services besides the gateway)'}…`);
   const started = backends.map((service, i) => {
     const env = { ...common, HOST: '127.0.0.1', PORT: String(service.port) };
+    // Links services build for people (Stripe's return URL, e-mails) point at the gateway.
+    env.PUBLIC_ORIGIN ||= `http://localhost:${gatewayPort}`;
     delete env.ADMIN_USERNAME;
     delete env.ADMIN_PASSWORD;
     return [service, startChild(service, env, width, COLORS[i % COLORS.length])];
@@ -223,7 +226,7 @@ async function main() {
     for (const s of backends) say(`  ${s.name}: http://127.0.0.1:${s.port}`);
     return;
   }
-  const gatewayEnv = { ...common, PORT: String(process.env.PORT || gateway.port) };
+  const gatewayEnv = { ...common, PORT: gatewayPort };
   gatewayEnv.WEB_DIST_DIR ||= path.join(ROOT, 'web', 'dist');
   for (const s of backends) gatewayEnv[s.upstreamEnv] ||= `http://127.0.0.1:${s.port}`;
   if (admin) {
