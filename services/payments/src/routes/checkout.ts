@@ -3,7 +3,8 @@ import { createCheckoutSessionRequestSchema, createCheckoutSessionResponseSchema
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createCheckoutSession } from '../domain/create-checkout-session.ts';
+import { isAppError } from '@pixel-atlas/service-kit/errors';
+import { PAYMENT_START_FAILED, createCheckoutSession } from '../domain/create-checkout-session.ts';
 import { verifyCheckoutSession } from '../domain/verify-checkout-session.ts';
 import type { PriceTable } from '../env.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
@@ -37,18 +38,28 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
         },
       },
     },
-    async (request) =>
-      createCheckoutSession({
-        db: app.db,
-        bus: app.bus,
-        provider: opts.provider,
-        prices: opts.prices,
-        siteName: opts.siteName,
-        holdMarginSeconds: opts.holdMarginSeconds,
-        request: request.body,
-        log: request.log,
-        metrics: app.paymentsMetrics,
-      }),
+    async (request, reply) => {
+      try {
+        return await createCheckoutSession({
+          db: app.db,
+          bus: app.bus,
+          provider: opts.provider,
+          prices: opts.prices,
+          siteName: opts.siteName,
+          holdMarginSeconds: opts.holdMarginSeconds,
+          request: request.body,
+          log: request.log,
+          metrics: app.paymentsMetrics,
+        });
+      } catch (error) {
+        // The one 5xx whose text is meant for people (spec section 8, 'Payment Error'): the error handler
+        // masks every 5xx message, so this one is answered here. The cause was logged where it happened.
+        if (isAppError(error) && error.message === PAYMENT_START_FAILED) {
+          return reply.status(502).send({ error: { code: 'UPSTREAM_UNAVAILABLE', message: PAYMENT_START_FAILED } });
+        }
+        throw error;
+      }
+    },
   );
 
   routes.get(

@@ -5,10 +5,13 @@
  */
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { startFakeStripe, type FakeStripe } from '@pixel-atlas/payments-service/testing/fake-stripe';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import {
   TEST_INTERNAL_TOKEN,
   createTestDatabase,
   createTestStream,
+  testInfra,
   testServiceEnv,
   type TestDatabase,
   type TestStream,
@@ -202,3 +205,36 @@ export async function claim(world: World, payload: Record<string, unknown>, ip?:
 }
 
 export { TIER_SIZE };
+
+/** Events on the world's stream (optionally of one type), oldest first: what services really published. */
+export async function streamEvents(world: World, type?: string): Promise<Array<{ type: string; id: string; data: any }>> {
+  const nc = await connect({ servers: testInfra().natsUrl });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info(world.stream.stream).catch(() => null);
+    if (!info || info.state.messages === 0) return [];
+    const out = [];
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+      const message = await jsm.streams.getMessage(world.stream.stream, { seq }).catch(() => null);
+      if (!message) continue;
+      const envelope = message.json<{ type: string; id: string; data: any }>();
+      if (!type || envelope.type === type) out.push(envelope);
+    }
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Publishes an event envelope as its producer's outbox relay would (for producers not built yet). */
+export async function publishEvent(world: World, type: string, data: unknown): Promise<void> {
+  const { randomUUID } = await import('node:crypto');
+  const nc = await connect({ servers: testInfra().natsUrl });
+  try {
+    const { jetstream } = await import('@nats-io/jetstream');
+    const id = randomUUID();
+    await jetstream(nc).publish(`${world.stream.subjectPrefix}${type}`, JSON.stringify({ id, type, occurredAt: new Date().toISOString(), data }), { msgID: id });
+  } finally {
+    await nc.close();
+  }
+}
