@@ -45,10 +45,12 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   try {
     const upstreams: Record<string, string> = {};
     const backends = Object.keys(BACKENDS).filter(hasService);
-    for (const service of await Promise.all(backends.map((name) => startServiceProcess(name, env)))) {
-      services.set(service.name, service);
-      upstreams[BACKENDS[service.name]] = service.url;
-    }
+    // allSettled: when one service fails to start, the others must still be stopped (catch below).
+    const started = await Promise.allSettled(backends.map((name) => startServiceProcess(name, env)));
+    for (const result of started) if (result.status === 'fulfilled') services.set(result.value.name, result.value);
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const service of services.values()) upstreams[BACKENDS[service.name]] = service.url;
     const gateway = await startServiceProcess('gateway', {
       ...env,
       ...upstreams,
