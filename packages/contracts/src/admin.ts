@@ -36,6 +36,25 @@ export const flaggedPlotSchema = z
 export type FlaggedPlot = z.infer<typeof flaggedPlotSchema>;
 export const flaggedPlotListSchema = z.array(flaggedPlotSchema).meta({ id: 'FlaggedPlotList' });
 
+/** One moderation decision as the audit log keeps it: who, when, what, and the review the admin saw. */
+export const moderationAuditEntrySchema = z
+  .object({
+    id: z.uuid(),
+    plotId: z.uuid(),
+    decision: z.enum(['approved', 'rejected']),
+    admin: z.string(),
+    decidedAt: z.string(),
+    snapshot: flaggedPlotSchema,
+    /** The owner e-mail for this decision, when the buyer left an address. */
+    notification: z
+      .object({ status: z.enum(['pending', 'sent', 'logged', 'failed']), attempts: z.number().int(), lastError: z.string().nullable() })
+      .nullable(),
+  })
+  .meta({ id: 'ModerationAuditEntry' });
+export type ModerationAuditEntry = z.infer<typeof moderationAuditEntrySchema>;
+export const moderationAuditQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const moderationAuditListSchema = z.object({ entries: z.array(moderationAuditEntrySchema) }).meta({ id: 'ModerationAuditList' });
+
 /** Internal headers the gateway sets after checking a session; services trust them only with the internal token. */
 export const INTERNAL_HEADERS = {
   token: 'x-internal-token',
