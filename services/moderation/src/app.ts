@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { screenContentQuery } from '@pixel-atlas/contracts/queries';
+import { databasePlugin } from '@pixel-atlas/service-kit/database';
+import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
+import { natsPlugin } from '@pixel-atlas/service-kit/nats';
+import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
+import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
+import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import type { FastifyInstance } from 'fastify';
+import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import { queueScreenedClaim } from './domain/queue-screened-claim.ts';
+import { queueVisitorFlag } from './domain/queue-visitor-flag.ts';
+import { buildWordList, screenContent } from './domain/screen-content.ts';
+import type { ModerationEnv } from './env.ts';
+import { createMailer } from './mailer.ts';
+import { registerModerationMetrics } from './metrics.ts';
+import { Notifier } from './notifier.ts';
+import { moderationRoutes } from './routes/moderation.ts';
+
+const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
+
+/** The moderation service as an app: content screen, review queue, approve/reject, owner notifications. */
+export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
+  const app = await createServiceApp({
+    name: 'moderation',
+    description: 'Content screen, the review queue fed by claims and visitor flags, approve/reject with an audit log',
+    internalToken: env.INTERNAL_TOKEN,
+    logLevel: env.LOG_LEVEL,
+    trustRequestIdFrom: 'gateway',
+  });
+  await app.register(databasePlugin, {
+    connectionString: env.DATABASE_URL,
+    schema: SCHEMA,
+    migrationsDir,
+    createClient: (adapter) => new PrismaClient({ adapter }),
+  });
+  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'moderation' });
+  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
+  const metrics = registerModerationMetrics(app.metrics, () => app.db);
+
+  await app.register(inboxPlugin, {
+    db: () => app.db,
+    consumers: [
+      {
+        durable: 'moderation',
+        schema: SCHEMA,
+        handlers: {
+          'plots.plot.claimed': async (event, tx, log) => {
+            const outcome = await queueScreenedClaim({ tx: tx as unknown as Tx, claim: event.data });
+            if (outcome !== 'clean') log.info({ plotId: event.data.plotId, outcome, words: event.data.screenedWords }, 'screened claim');
+          },
+          'plots.plot.flagged': async (event, tx, log) => {
+            const outcome = await queueVisitorFlag({ tx: tx as unknown as Tx, flag: event });
+            log.info({ plotId: event.data.plotId, outcome, flagCount: event.data.flagCount }, 'visitor flag');
+          },
+        },
+      },
+    ],
+  });
+
+  const words = buildWordList(env.MODERATION_EXTRA_WORDS);
+  await app.register(queriesPlugin, {
+    queue: 'moderation',
+    handlers: [
+      answer(screenContentQuery, async ({ texts, linkHost }) => {
+        const result = screenContent({ texts, linkHost, words });
+        if (result.flagged) metrics.screenHits.inc();
+        return result;
+      }),
+    ],
+  });
+
+  const mailer = createMailer(env.SMTP_URL ? { url: env.SMTP_URL, from: env.SMTP_FROM } : null);
+  const notifier = new Notifier({
+    db: app.db,
+    mailer,
+    log: app.log.child({ component: 'notifier' }),
+    pollIntervalMs: env.NOTIFY_POLL_INTERVAL_MS,
+    maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
+    retryBaseMs: env.NOTIFY_RETRY_BASE_MS,
+    retryMaxMs: env.NOTIFY_RETRY_MAX_MS,
+    onOutcome: (outcome) => metrics.notifications.inc({ outcome }),
+  });
+  if (!mailer) app.log.info('SMTP_URL not set: owner notifications will be recorded and logged, not e-mailed');
+  app.addHook('onReady', async () => notifier.start());
+  // onClose: decisions finishing during shutdown may still have queued a notification.
+  app.addHook('onClose', async () => {
+    await notifier.stop();
+    mailer?.close();
+  });
+
+  await app.register(moderationRoutes, { site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN }, metrics, notifier });
+  return app;
+}

@@ -1,0 +1,81 @@
+import {
+  flaggedPlotListSchema,
+  moderationAuditListSchema,
+  moderationAuditQuerySchema,
+  plotDecisionRequestSchema,
+  plotDecisionResponseSchema,
+} from '@pixel-atlas/contracts/admin';
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Decision } from '../domain/compose-owner-email.ts';
+import { decidePlot } from '../domain/decide-plot.ts';
+import { listAuditLog } from '../domain/list-audit-log.ts';
+import { listFlaggedPlots } from '../domain/list-flagged-plots.ts';
+import type { ModerationMetrics } from '../metrics.ts';
+import type { Notifier } from '../notifier.ts';
+
+export interface ModerationRoutesOptions {
+  site: { name: string; publicOrigin?: string };
+  metrics: ModerationMetrics;
+  notifier: Notifier;
+}
+
+export async function moderationRoutes(app: FastifyInstance, opts: ModerationRoutesOptions) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/api/admin/flagged-plots',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        summary: 'Plots waiting for review, oldest first',
+        tags: ['admin', 'moderation'],
+        response: { 200: flaggedPlotListSchema, 401: errorBodySchema },
+      },
+    },
+    async () => listFlaggedPlots({ db: app.db }),
+  );
+
+  for (const [path, decision, summary] of [
+    ['/api/admin/approve-plot', 'approved', 'Approve a plot under review (it becomes visible)'],
+    ['/api/admin/reject-plot', 'rejected', 'Reject a plot under review (it is removed, without refund)'],
+  ] as Array<[string, Decision, string]>) {
+    routes.post(
+      path,
+      {
+        preHandler: requireAdmin,
+        schema: {
+          summary,
+          tags: ['admin', 'moderation'],
+          body: plotDecisionRequestSchema,
+          response: { 200: plotDecisionResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const admin = request.adminUser!;
+        const result = await decidePlot({ db: app.db, plotId: request.body.plotId, decision, admin, requestId: request.id, site: opts.site });
+        app.outbox.kick();
+        if (result.notificationQueued) opts.notifier.kick();
+        opts.metrics.decisions.inc({ decision });
+        request.log.info({ admin, plotId: result.plotId, decision }, 'plot reviewed');
+        return { plotId: result.plotId, decision: result.decision, decidedAt: result.decidedAt };
+      },
+    );
+  }
+
+  routes.get(
+    '/api/admin/moderation/audit',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        summary: 'Recent moderation decisions, newest first (the audit log)',
+        tags: ['admin', 'moderation'],
+        querystring: moderationAuditQuerySchema,
+        response: { 200: moderationAuditListSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => ({ entries: await listAuditLog({ db: app.db, limit: request.query.limit }) }),
+  );
+}
