@@ -1,0 +1,201 @@
+import type { MapTile } from '@pixel-atlas/contracts/map';
+import type { Region } from '@pixel-atlas/contracts/regions';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMapEngine, ZOOM_STEP, type MapEngineOptions } from './engine.ts';
+import type { MapPlot } from './plot-index.ts';
+import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces } from './test-doubles.ts';
+
+/** 90x90 world: land in [10, 80)², region 1 west of x = 45 and region 2 east of it. */
+const tiles: MapTile[] = Array.from({ length: 8100 }, (_, index) => {
+  const x = index % 90;
+  const y = Math.floor(index / 90);
+  const land = x >= 10 && x < 80 && y >= 10 && y < 80;
+  const zone = x < 45 ? 1 : 2;
+  return { x, y, is_land: land, zone_value: land ? zone : 0, zone_name: land ? `Region ${zone}` : 'Water' };
+});
+const regions: Region[] = [
+  { value: 1, name: 'West Realm', focus: { x: 30, y: 30 }, audience: 'a', description: 'd', notableLocations: ['1', '2', '3', '4'] },
+  { value: 2, name: 'East Realm', focus: { x: 60, y: 60 }, audience: 'a', description: 'd', notableLocations: ['1', '2', '3', '4'] },
+];
+const plots: MapPlot[] = [{ id: 'premium-1', x: 44, y: 44, tier: 'premium', display_name: 'Monument', avatar_url: '/a.png' }];
+
+const engines: Array<{ destroy(): void }> = [];
+afterEach(() => {
+  for (const engine of engines.splice(0)) engine.destroy();
+});
+
+function setup(options: Partial<MapEngineOptions> = {}) {
+  vi.stubGlobal('ImageData', FakeImageData);
+  const canvas = document.createElement('canvas');
+  const ctx = recordingContext();
+  canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
+  canvas.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 600, right: 800, bottom: 600, x: 0, y: 0, toJSON: () => ({}) });
+  document.body.append(canvas);
+  const frames = fakeFrames();
+  const surfaces = recordingSurfaces();
+  const onFrameDrawn = vi.fn();
+  const engine = createMapEngine(canvas, {
+    isTouch: false,
+    frames: frames.deps,
+    createSurface: surfaces.factory,
+    fonts: null,
+    devicePixelRatio: () => 1,
+    prefersReducedMotion: () => false,
+    scheduleIdle: () => () => {},
+    loadImage: () => new Promise(() => {}),
+    onFrameDrawn,
+    ...options,
+  });
+  engines.push(engine);
+  engine.resize();
+  const click = (x: number, y: number) => {
+    canvas.dispatchEvent(new PointerEvent('pointerdown', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+    canvas.dispatchEvent(new PointerEvent('pointerup', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+  };
+  const settle = () => {
+    for (let i = 0; i < 200 && frames.pending() > 0; i++) frames.step(16);
+  };
+  return { engine, canvas, ctx, frames, surfaces, onFrameDrawn, click, settle };
+}
+
+describe('map engine', () => {
+  it('starts centred at the desktop initial zoom', () => {
+    const { engine } = setup();
+    expect(engine.getView()).toMatchObject({ centerX: 45, centerY: 45, zoom: 0.45, lod: 'mid' });
+    expect(engine.limits).toEqual({ initial: 0.45, min: 0.05, max: 8 });
+  });
+
+  it('draws once per change and never when nothing changed', () => {
+    const { engine, frames, onFrameDrawn } = setup();
+    const afterResize = onFrameDrawn.mock.calls.length;
+    expect(frames.pending()).toBe(0);
+    engine.setLayout({ tiles, regions });
+    engine.setPlots(plots);
+    expect(frames.pending()).toBe(1);
+    frames.step();
+    expect(onFrameDrawn).toHaveBeenCalledTimes(afterResize + 1);
+    frames.step();
+    frames.step();
+    expect(onFrameDrawn).toHaveBeenCalledTimes(afterResize + 1);
+    expect(frames.pending()).toBe(0);
+  });
+
+  it('pre-renders terrain into offscreen chunks once, then only copies them', () => {
+    const { engine, frames, surfaces, ctx } = setup();
+    engine.setLayout({ tiles, regions });
+    frames.step();
+    const chunkCount = surfaces.created.length;
+    expect(chunkCount).toBeGreaterThan(0);
+    expect(surfaces.created.every((surface) => surface.context.calls.some((call) => call.name === 'putImageData'))).toBe(true);
+    engine.zoomIn();
+    for (let i = 0; i < 30; i++) frames.step();
+    expect(surfaces.created.length).toBe(chunkCount);
+    expect(ctx.calls.filter((call) => call.name === 'drawImage').length).toBeGreaterThan(chunkCount);
+    expect(ctx.imageSmoothingEnabled).toBe(false);
+  });
+
+  it('hit-tests tiles and plot footprints', () => {
+    const { engine } = setup();
+    engine.setLayout({ tiles, regions });
+    engine.setPlots(plots);
+    expect(engine.tileAt(400, 300)).toEqual({ x: 45, y: 45 });
+    expect(engine.plotAt(47, 47)?.id).toBe('premium-1');
+    expect(engine.plotAt(48, 47)).toBeNull();
+  });
+
+  it('reports clicks with land, water and plot information', () => {
+    const onTileClick = vi.fn();
+    const { engine, click } = setup({ onTileClick, prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions });
+    engine.setPlots(plots);
+    click(400, 300);
+    expect(onTileClick).toHaveBeenLastCalledWith({ x: 45, y: 45, isLand: true, plot: plots[0] });
+    engine.flyTo(20, 20, 1);
+    click(400, 300);
+    expect(onTileClick).toHaveBeenLastCalledWith({ x: 20, y: 20, isLand: true, plot: null });
+    engine.flyTo(5, 5, 1);
+    click(400, 300);
+    expect(onTileClick).toHaveBeenLastCalledWith({ x: 5, y: 5, isLand: false, plot: null });
+  });
+
+  it('flies to a tile over several frames and stops asking for frames once there', () => {
+    const { engine, frames, onFrameDrawn } = setup();
+    engine.setLayout({ tiles, regions });
+    frames.step();
+    const before = onFrameDrawn.mock.calls.length;
+    engine.flyTo(60, 60, 1.2);
+    frames.step(100);
+    const midway = engine.getView();
+    expect(midway.centerX).toBeGreaterThan(45);
+    expect(midway.centerX).toBeLessThan(60.5);
+    for (let i = 0; i < 60; i++) frames.step(16);
+    expect(engine.getView()).toMatchObject({ centerX: 60.5, centerY: 60.5, zoom: 1.2 });
+    expect(onFrameDrawn.mock.calls.length - before).toBeGreaterThan(5);
+    expect(frames.pending()).toBe(0);
+  });
+
+  it('steps zoom by a fixed factor, composes steps, and resets to the initial view', () => {
+    const { engine, settle } = setup();
+    engine.zoomIn();
+    engine.zoomIn();
+    settle();
+    expect(engine.getView().zoom).toBeCloseTo(0.45 * ZOOM_STEP * ZOOM_STEP);
+    engine.resetView();
+    engine.zoomOut();
+    settle();
+    expect(engine.getView().zoom).toBeCloseTo(0.45 / ZOOM_STEP);
+    expect(engine.getView().centerX).toBeCloseTo(45);
+  });
+
+  it('draws the far view from one composited bitmap of terrain and plot markers', () => {
+    const { engine, ctx, surfaces, settle } = setup({ prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions });
+    engine.setPlots(plots);
+    engine.flyTo(45, 45, 0.1);
+    settle();
+    expect(engine.getView().lod).toBe('far');
+    const composite = surfaces.created.find((surface) => surface.context.calls.some((call) => call.name === 'rect'));
+    expect(composite).toBeDefined();
+    expect(ctx.calls.some((call) => call.name === 'drawImage' && call.args[0] === (composite as unknown))).toBe(true);
+  });
+
+  it('reports hovering a region label and a plot', () => {
+    const onRegionLabelHover = vi.fn();
+    const onPlotHover = vi.fn();
+    const { engine, canvas, settle } = setup({ onRegionLabelHover, onPlotHover, prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions });
+    engine.setPlots(plots);
+    engine.flyTo(30, 30, 1);
+    settle();
+    canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: 400, clientY: 300, bubbles: true }));
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(regions[0], expect.objectContaining({ x: 400 }));
+    canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: 10, clientY: 10, bubbles: true }));
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(null, expect.anything());
+    engine.flyTo(45, 45, 1);
+    settle();
+    canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: 400, clientY: 300, bubbles: true }));
+    expect(onPlotHover).toHaveBeenLastCalledWith(plots[0], { x: 400, y: 300 });
+  });
+
+  it('keeps animating only while the selected-tile pin bounces', () => {
+    const { engine, frames } = setup();
+    engine.setLayout({ tiles, regions });
+    frames.step();
+    engine.setSelectedTile({ x: 45, y: 45 }, 'prime');
+    frames.step(16);
+    expect(frames.pending()).toBe(1);
+    for (let i = 0; i < 200 && frames.pending() > 0; i++) frames.step(16);
+    expect(frames.pending()).toBe(0);
+  });
+
+  it('stops drawing and listening after destroy', () => {
+    const onTileClick = vi.fn();
+    const { engine, frames, click } = setup({ onTileClick });
+    engine.setLayout({ tiles, regions });
+    engine.destroy();
+    frames.step();
+    click(400, 300);
+    expect(onTileClick).not.toHaveBeenCalled();
+    expect(frames.pending()).toBe(0);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Avatar images, loaded only when asked for (the plot layer asks only when a plot is big enough on
+ * screen), a few at a time, kept in a bounded most-recently-used cache. `get` never blocks: it
+ * returns the image once decoded and null until then; `onLoad` lets the engine schedule a redraw.
+ */
+export interface ImageCache {
+  get(url: string): CanvasImageSource | null;
+  /** Loads started and not finished yet. */
+  pendingCount(): number;
+  clear(): void;
+}
+
+export type ImageLoader = (url: string) => Promise<CanvasImageSource>;
+
+export interface ImageCacheOptions {
+  load?: ImageLoader;
+  onLoad?: (url: string) => void;
+  maxEntries?: number;
+  maxConcurrent?: number;
+}
+
+type Entry = { state: 'queued' | 'loading' } | { state: 'ready'; image: CanvasImageSource } | { state: 'failed' };
+
+export function browserImageLoader(url: string): Promise<CanvasImageSource> {
+  return new Promise((resolve, reject) => {
+    const image = new Image();
+    image.decoding = 'async';
+    image.onload = () => resolve(image);
+    image.onerror = () => reject(new Error(`image failed: ${url}`));
+    image.src = url;
+  });
+}
+
+export function createImageCache({
+  load = browserImageLoader,
+  onLoad,
+  maxEntries = 400,
+  maxConcurrent = 6,
+}: ImageCacheOptions = {}): ImageCache {
+  const entries = new Map<string, Entry>();
+  const queue: string[] = [];
+  let active = 0;
+  let generation = 0;
+
+  const pump = () => {
+    while (active < maxConcurrent && queue.length > 0) {
+      const url = queue.shift()!;
+      const entry = entries.get(url);
+      if (!entry || entry.state !== 'queued') continue;
+      entries.set(url, { state: 'loading' });
+      active++;
+      const startedIn = generation;
+      load(url).then(
+        (image) => settle(url, startedIn, { state: 'ready', image }),
+        () => settle(url, startedIn, { state: 'failed' }),
+      );
+    }
+  };
+
+  const settle = (url: string, startedIn: number, result: Entry) => {
+    if (startedIn !== generation) return;
+    active--;
+    if (entries.has(url)) entries.set(url, result);
+    evictOverflow();
+    pump();
+    if (result.state === 'ready') onLoad?.(url);
+  };
+
+  const evictOverflow = () => {
+    for (const [url, entry] of entries) {
+      if (entries.size <= maxEntries) return;
+      if (entry.state === 'ready' || entry.state === 'failed' || entry.state === 'queued') entries.delete(url);
+    }
+  };
+
+  return {
+    get(url) {
+      if (!url) return null;
+      const entry = entries.get(url);
+      if (entry) {
+        // Refresh recency: Map iteration order is insertion order, so eviction drops the stalest first.
+        entries.delete(url);
+        entries.set(url, entry);
+        return entry.state === 'ready' ? entry.image : null;
+      }
+      entries.set(url, { state: 'queued' });
+      queue.push(url);
+      pump();
+      return null;
+    },
+    pendingCount() {
+      let count = 0;
+      for (const entry of entries.values()) if (entry.state === 'queued' || entry.state === 'loading') count++;
+      return count;
+    },
+    clear() {
+      generation++;
+      entries.clear();
+      queue.length = 0;
+      active = 0;
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { valueNoise, hash2 } from './pixel-hash.ts';
+import { regionPalette } from './terrain-palette.ts';
+
+export const TERRAIN = {
+  deepWater: 0,
+  water: 1,
+  shallows: 2,
+  sand: 3,
+  grass: 4,
+  forest: 5,
+  hills: 6,
+  landmark: 7,
+} as const;
+export type TerrainKind = (typeof TERRAIN)[keyof typeof TERRAIN];
+
+/** Side bits: which neighbours differ (region border on land, land next to a water tile). */
+export const SIDE = { north: 1, east: 2, south: 4, west: 8 } as const;
+
+export interface TerrainGrid {
+  size: number;
+  kind: Uint8Array;
+  /** zone_value per tile (0 = water). */
+  region: Uint8Array;
+  /** Land: sides facing another region's land. Water: sides facing land (foam). */
+  edges: Uint8Array;
+}
+
+export interface TerrainTileInput {
+  x: number;
+  y: number;
+  zone_value: number;
+  is_land: boolean;
+}
+
+const LANDMARKS_PER_REGION = 3;
+const LANDMARK_SPACING = 6;
+
+/**
+ * Decides what every tile looks like, purely from the layout: water depth by distance to land,
+ * sand where land meets water, forests and hills from per-region noise, a few landmarks per region
+ * away from its label.
+ */
+export function classifyTerrain(
+  tiles: readonly TerrainTileInput[],
+  size: number,
+  labelPoints: ReadonlyArray<{ x: number; y: number }> = [],
+): TerrainGrid {
+  const region = new Uint8Array(size * size);
+  const land = new Uint8Array(size * size);
+  for (const tile of tiles) {
+    if (tile.x < 0 || tile.y < 0 || tile.x >= size || tile.y >= size) continue;
+    const index = tile.y * size + tile.x;
+    land[index] = tile.is_land ? 1 : 0;
+    region[index] = tile.is_land ? tile.zone_value : 0;
+  }
+  const isLand = (x: number, y: number) => x >= 0 && y >= 0 && x < size && y < size && land[y * size + x] === 1;
+  const distanceToLand = chebyshevDistanceToLand(land, size);
+
+  const kind = new Uint8Array(size * size);
+  const edges = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const index = y * size + x;
+      const sides = [
+        [0, -1, SIDE.north],
+        [1, 0, SIDE.east],
+        [0, 1, SIDE.south],
+        [-1, 0, SIDE.west],
+      ] as const;
+      if (!land[index]) {
+        const d = distanceToLand[index];
+        kind[index] = d <= 1 ? TERRAIN.shallows : d <= 3 ? TERRAIN.water : TERRAIN.deepWater;
+        for (const [dx, dy, bit] of sides) if (isLand(x + dx, y + dy)) edges[index] |= bit;
+        continue;
+      }
+      let coast = false;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (!isLand(x + dx, y + dy)) coast = true;
+      for (const [dx, dy, bit] of sides) {
+        if (isLand(x + dx, y + dy) && region[(y + dy) * size + x + dx] !== region[index]) edges[index] |= bit;
+      }
+      if (coast) {
+        kind[index] = TERRAIN.sand;
+        continue;
+      }
+      const palette = regionPalette(region[index]);
+      const hills = valueNoise(x, y, 5, region[index] * 7 + 2);
+      const forest = valueNoise(x, y, 6, region[index] * 7 + 1);
+      if (hills > 0.5 + (0.5 - palette.hillShare) * 0.6) kind[index] = TERRAIN.hills;
+      else if (forest > 0.5 + (0.5 - palette.forestShare) * 0.6) kind[index] = TERRAIN.forest;
+      else kind[index] = TERRAIN.grass;
+    }
+  }
+  placeLandmarks(kind, region, edges, size, labelPoints);
+  return { size, kind, region, edges };
+}
+
+function chebyshevDistanceToLand(land: Uint8Array, size: number): Uint8Array {
+  const distance = new Uint8Array(size * size).fill(255);
+  const queue: number[] = [];
+  for (let index = 0; index < land.length; index++) {
+    if (land[index]) {
+      distance[index] = 0;
+      queue.push(index);
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head];
+    const cx = current % size;
+    const cy = (current - cx) / size;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = cx + dx;
+        const ny = cy + dy;
+        if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
+        const next = ny * size + nx;
+        if (distance[next] !== 255) continue;
+        distance[next] = Math.min(254, distance[current] + 1);
+        queue.push(next);
+      }
+    }
+  }
+  return distance;
+}
+
+function placeLandmarks(
+  kind: Uint8Array,
+  region: Uint8Array,
+  edges: Uint8Array,
+  size: number,
+  labelPoints: ReadonlyArray<{ x: number; y: number }>,
+): void {
+  const candidatesByRegion = new Map<number, number[]>();
+  for (let index = 0; index < kind.length; index++) {
+    if (kind[index] !== TERRAIN.grass || edges[index] !== 0) continue;
+    const x = index % size;
+    const y = (index - x) / size;
+    if (labelPoints.some((point) => Math.abs(point.x - x) <= 3 && Math.abs(point.y - y) <= 2)) continue;
+    const list = candidatesByRegion.get(region[index]) ?? [];
+    list.push(index);
+    candidatesByRegion.set(region[index], list);
+  }
+  for (const [value, candidates] of candidatesByRegion) {
+    candidates.sort((a, b) => hash2(a, value, 31) - hash2(b, value, 31));
+    const chosen: Array<{ x: number; y: number }> = [];
+    for (const index of candidates) {
+      if (chosen.length >= LANDMARKS_PER_REGION) break;
+      const x = index % size;
+      const y = (index - x) / size;
+      if (chosen.some((other) => Math.max(Math.abs(other.x - x), Math.abs(other.y - y)) < LANDMARK_SPACING)) continue;
+      chosen.push({ x, y });
+      kind[index] = TERRAIN.landmark;
+    }
+  }
+}
