@@ -1,0 +1,166 @@
+import type { MapLayout } from '@pixel-atlas/contracts/map';
+import { NAVIGATE_TO_REGION_EVENT, type Region } from '@pixel-atlas/contracts/regions';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../lib/query-client.ts';
+import type { MapEngineOptions } from '../engine/engine.ts';
+import { AtlasMap } from './AtlasMap.tsx';
+
+// The canvas engine is exercised by its own tests; here it is a recorder so the shell's wiring shows.
+const engineMock = vi.hoisted(() => ({
+  created: [] as Array<{ options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
+}));
+vi.mock('../engine/engine.ts', () => ({
+  createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
+    const engine = {
+      setLayout: vi.fn(),
+      setPlots: vi.fn(),
+      setSelectedTile: vi.fn(),
+      zoomIn: vi.fn(),
+      zoomOut: vi.fn(),
+      resetView: vi.fn(),
+      flyTo: vi.fn(),
+      resize: vi.fn(),
+      destroy: vi.fn(),
+    };
+    engineMock.created.push({ options, engine });
+    return engine;
+  },
+}));
+
+const region: Region = {
+  value: 3,
+  name: 'Creator Coast',
+  focus: { x: 60, y: 24 },
+  audience: 'YouTubers and podcasters.',
+  description: 'A bustling shoreline.',
+  notableLocations: ['Thumbnail Harbour', 'The Upload Lighthouse', 'Podcast Pier', 'Algorithm Reef'],
+};
+const layout: MapLayout = {
+  tiles: [{ x: 0, y: 0, zone_value: 3, zone_name: 'Creator Coast', is_land: true }],
+  regions: [region],
+  seed: 's',
+  generatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+function renderMap(ui: ReactNode) {
+  const queryClient = createQueryClient();
+  return render(<QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>);
+}
+const currentEngine = () => engineMock.created[engineMock.created.length - 1];
+
+function setViewportWidth(width: number, coarse = false) {
+  Object.defineProperty(window, 'innerWidth', { value: width, configurable: true });
+  window.matchMedia = ((query: string) => ({ matches: coarse && query.includes('coarse'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+}
+
+describe('AtlasMap', () => {
+  beforeEach(() => {
+    engineMock.created.length = 0;
+    setViewportWidth(1280);
+  });
+
+  it('creates the engine once and feeds it layout and plots through setters', () => {
+    const plots = [{ id: 'p1', x: 1, y: 1, tier: 'basic' as const, display_name: 'Ada', avatar_url: '' }];
+    const { rerender } = renderMap(<AtlasMap layout={layout} plots={plots} />);
+    expect(engineMock.created).toHaveLength(1);
+    const { engine } = currentEngine();
+    expect(engine.setLayout).toHaveBeenLastCalledWith(layout);
+    expect(engine.setPlots).toHaveBeenLastCalledWith(plots);
+    rerender(
+      <QueryClientProvider client={createQueryClient()}>
+        <AtlasMap layout={layout} plots={[]} />
+      </QueryClientProvider>,
+    );
+    expect(engineMock.created).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Find Plots (0)' })).toBeTruthy();
+  });
+
+  it("fetches the layout and shows 'Map not available' when there is none", async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url === '/api/map-layout'
+        ? new Response(JSON.stringify({ error: { code: 'MAP_NOT_AVAILABLE', message: 'No map' } }), { status: 404 })
+        : new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderMap(<AtlasMap />);
+    expect(screen.getByText('Loading the atlas…')).toBeTruthy();
+    expect(await screen.findByText('Map not available')).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith('/api/map-layout', expect.anything());
+    expect(screen.queryByRole('button', { name: 'Zoom in' })).toBeNull();
+  });
+
+  it('flies to a region when navigateToRegion is raised', () => {
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    act(() => {
+      window.dispatchEvent(new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 60, y: 24, zoom: 1.2, regionName: 'Creator Coast' } }));
+    });
+    expect(currentEngine().engine.flyTo).toHaveBeenCalledWith(60, 24, 1.2);
+  });
+
+  it('does nothing for water, selects empty land with the pin, and hands plots to onPlotClick', () => {
+    const onLandTileClick = vi.fn();
+    const onPlotClick = vi.fn();
+    renderMap(<AtlasMap layout={layout} plots={[]} onLandTileClick={onLandTileClick} onPlotClick={onPlotClick} selectedTier="prime" />);
+    const { options, engine } = currentEngine();
+    act(() => options.onTileClick!({ x: 2, y: 3, isLand: false, plot: null }));
+    expect(onLandTileClick).not.toHaveBeenCalled();
+    expect(engine.setSelectedTile).not.toHaveBeenCalledWith({ x: 2, y: 3 }, expect.anything());
+    act(() => options.onTileClick!({ x: 5, y: 6, isLand: true, plot: null }));
+    expect(onLandTileClick).toHaveBeenCalledWith({ x: 5, y: 6 });
+    expect(engine.setSelectedTile).toHaveBeenCalledWith({ x: 5, y: 6 }, 'prime');
+    const plot = { id: 'p', x: 7, y: 7, tier: 'basic' as const, display_name: 'Ada', avatar_url: '' };
+    act(() => options.onTileClick!({ x: 7, y: 7, isLand: true, plot }));
+    expect(onPlotClick).toHaveBeenCalledWith(plot);
+  });
+
+  it('shows the region card on label hover and closes it with Escape', () => {
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    const { options } = currentEngine();
+    act(() => options.onRegionLabelHover!(region, { x: 200, y: 100 }));
+    expect(screen.getByRole('heading', { name: 'Creator Coast' })).toBeTruthy();
+    expect(screen.getByText('YouTubers and podcasters.')).toBeTruthy();
+    expect(screen.getByText('Algorithm Reef')).toBeTruthy();
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByRole('heading', { name: 'Creator Coast' })).toBeNull();
+  });
+
+  it('controls drive the engine', () => {
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    const { engine } = currentEngine();
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom out' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reset view' }));
+    expect(engine.zoomIn).toHaveBeenCalled();
+    expect(engine.zoomOut).toHaveBeenCalled();
+    expect(engine.resetView).toHaveBeenCalled();
+  });
+
+  it('shows the desktop hint on desktop', () => {
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    expect(screen.getByText('Click and drag to explore • Scroll to zoom')).toBeTruthy();
+    expect(screen.queryByText('Touch Controls')).toBeNull();
+    expect(currentEngine().options.isTouch).toBe(false);
+  });
+
+  it('shows the dismissible touch guide and the more-content button on touch devices', () => {
+    setViewportWidth(390, true);
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    expect(currentEngine().options.isTouch).toBe(true);
+    expect(screen.getByText('Touch Controls')).toBeTruthy();
+    expect(screen.getByText('Pinch to zoom')).toBeTruthy();
+    expect(screen.getByText('Tap tiles to claim or view')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /More content below/ })).toBeTruthy();
+    expect(screen.queryByText('Click and drag to explore • Scroll to zoom')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss touch controls' }));
+    expect(screen.queryByText('Touch Controls')).toBeNull();
+  });
+
+  it('destroys the engine on unmount', () => {
+    const { unmount } = renderMap(<AtlasMap layout={layout} plots={[]} />);
+    unmount();
+    expect(currentEngine().engine.destroy).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,185 @@
+import type { MapLayout } from '@pixel-atlas/contracts/map';
+import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM, type Region } from '@pixel-atlas/contracts/regions';
+import type { Tier } from '@pixel-atlas/contracts/tiers';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorStatus } from '../../lib/api.ts';
+import { createMapEngine, type MapEngine, type MapLayoutInput, type TileClick } from '../engine/engine.ts';
+import type { AtlasPlot } from './atlas-plot.ts';
+import { DesktopHint, MoreContentButton, TouchGuide } from './MapHints.tsx';
+import { MapControls } from './MapControls.tsx';
+import { MapStatusOverlay } from './MapStatusOverlay.tsx';
+import { PlotHoverCard } from './PlotHoverCard.tsx';
+import { isNavigateToRegionDetail } from './region-navigation.ts';
+import { RegionInfoCard } from './RegionInfoCard.tsx';
+import { RegionsMenu } from './RegionsMenu.tsx';
+import { useTouchDevice } from './use-touch-device.ts';
+
+export const MAP_LAYOUT_QUERY_KEY = ['/api/map-layout'] as const;
+export const PLOTS_QUERY_KEY = ['/api/plots'] as const;
+/** Raised by the 'Find Plots' button; the Find Plots dialog (claim issue) listens for it. */
+export const OPEN_FIND_PLOTS_EVENT = 'openFindPlots';
+
+export interface AtlasMapProps {
+  /** Skip fetching and show this layout (null = no map). */
+  layout?: MapLayoutInput | null;
+  /** Skip fetching and show these plots. */
+  plots?: readonly AtlasPlot[];
+  /** An empty land tile was chosen (the claim popup opens here in the claim issue). */
+  onLandTileClick?: (tile: { x: number; y: number }) => void;
+  /** A claimed plot was chosen (the profile popup opens here). */
+  onPlotClick?: (plot: AtlasPlot) => void;
+  onFindPlotsClick?: () => void;
+  /** Colour of the map pin on the selected tile. */
+  selectedTier?: Tier;
+}
+
+type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
+
+/**
+ * The full-screen map: mounts the canvas and its engine once, feeds layout and plots through the
+ * engine's setters, and layers the React chrome (regions menu, controls, hints, cards) over it.
+ */
+export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic' }: AtlasMapProps) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const engineRef = useRef<MapEngine | null>(null);
+  const isTouch = useTouchDevice();
+  const [regionCard, setRegionCard] = useState<Anchored<Region>>(null);
+  const [plotCard, setPlotCard] = useState<Anchored<AtlasPlot>>(null);
+  const [selectedTile, setSelectedTile] = useState<{ x: number; y: number } | null>(null);
+
+  const layoutQuery = useQuery<MapLayout | null>({ queryKey: MAP_LAYOUT_QUERY_KEY, enabled: layoutProp === undefined });
+  const plotsQuery = useQuery<AtlasPlot[] | null>({ queryKey: PLOTS_QUERY_KEY, enabled: plotsProp === undefined });
+  const layout: MapLayoutInput | null | undefined = layoutProp !== undefined ? layoutProp : layoutQuery.data;
+  const plots = plotsProp ?? plotsQuery.data ?? EMPTY_PLOTS;
+  const mapMissing = layout === null || (layout !== undefined && layout.tiles.length === 0) || errorStatus(layoutQuery.error) === 404;
+  const loadFailed = !mapMissing && layoutProp === undefined && layoutQuery.isError;
+  const loading = layout === undefined && !mapMissing && !loadFailed;
+
+  // Callbacks reach the engine through a ref, so the engine is created once and never re-created.
+  const handlers = useRef({ onLandTileClick, onPlotClick, selectedTier });
+  handlers.current = { onLandTileClick, onPlotClick, selectedTier };
+
+  const handleTileClick = useCallback((click: TileClick) => {
+    setRegionCard(null);
+    if (!click.isLand) return; // spec: clicking water does nothing
+    if (click.plot) {
+      handlers.current.onPlotClick?.(click.plot as AtlasPlot);
+      return;
+    }
+    const tile = { x: click.x, y: click.y };
+    setSelectedTile(tile);
+    engineRef.current?.setSelectedTile(tile, handlers.current.selectedTier);
+    handlers.current.onLandTileClick?.(tile);
+  }, []);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const engine = createMapEngine(canvas, {
+      isTouch,
+      onTileClick: handleTileClick,
+      onPlotHover: (plot, anchor) => setPlotCard(plot ? { item: plot as AtlasPlot, anchor } : null),
+      onRegionLabelHover: (region, anchor) => setRegionCard(region ? { item: region, anchor } : null),
+      fonts: typeof document !== 'undefined' ? document.fonts : null,
+    });
+    engineRef.current = engine;
+    engine.resize();
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => engine.resize()) : null;
+    observer?.observe(canvas);
+    const onWindowResize = () => engine.resize();
+    window.addEventListener('resize', onWindowResize);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener('resize', onWindowResize);
+      engine.destroy();
+      engineRef.current = null;
+    };
+    // The engine lives as long as the component; zoom limits follow the device it was created on.
+  }, []);
+
+  useEffect(() => {
+    engineRef.current?.setLayout(layout ?? null);
+  }, [layout]);
+
+  useEffect(() => {
+    engineRef.current?.setPlots(plots);
+  }, [plots]);
+
+  useEffect(() => {
+    engineRef.current?.setSelectedTile(selectedTile, selectedTier);
+    // Only the pin colour follows the tier here; selection changes go through handleTileClick.
+  }, [selectedTier]);
+
+  useEffect(() => {
+    const onNavigate = (event: Event) => {
+      const detail = (event as CustomEvent).detail;
+      if (!isNavigateToRegionDetail(detail)) return;
+      setRegionCard(null);
+      engineRef.current?.flyTo(detail.x, detail.y, detail.zoom ?? REGION_FOCUS_ZOOM);
+    };
+    window.addEventListener(NAVIGATE_TO_REGION_EVENT, onNavigate);
+    return () => window.removeEventListener(NAVIGATE_TO_REGION_EVENT, onNavigate);
+  }, []);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setRegionCard(null);
+      setPlotCard(null);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const regions = layout?.regions ?? [];
+  return (
+    <div className="relative h-full w-full overflow-hidden bg-night">
+      <canvas
+        ref={canvasRef}
+        aria-label="Interactive pixel map of the atlas. Drag or use the arrow keys to explore, plus and minus to zoom, 0 to reset, Enter to choose the tile under the cross."
+        className="block h-full w-full touch-none select-none focus-visible:outline-none"
+        style={{ touchAction: 'none' }}
+      />
+      <MapStatusOverlay
+        state={loading ? 'loading' : mapMissing ? 'missing' : loadFailed ? 'failed' : 'ready'}
+        onRetry={() => void layoutQuery.refetch()}
+      />
+      {mapMissing || loadFailed ? null : (
+        <>
+          <RegionsMenu regions={regions} />
+          <FindPlotsButton count={plots.length} onClick={onFindPlotsClick} />
+          <MapControls
+            onZoomIn={() => engineRef.current?.zoomIn()}
+            onZoomOut={() => engineRef.current?.zoomOut()}
+            onResetView={() => engineRef.current?.resetView()}
+          />
+          {isTouch ? (
+            <>
+              <TouchGuide />
+              <MoreContentButton />
+            </>
+          ) : (
+            <DesktopHint />
+          )}
+        </>
+      )}
+      {regionCard ? <RegionInfoCard region={regionCard.item} anchor={regionCard.anchor} onClose={() => setRegionCard(null)} /> : null}
+      {plotCard && !isTouch ? <PlotHoverCard plot={plotCard.item} anchor={plotCard.anchor} /> : null}
+    </div>
+  );
+}
+
+const EMPTY_PLOTS: readonly AtlasPlot[] = [];
+
+function FindPlotsButton({ count, onClick }: { count: number; onClick?: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={() => (onClick ? onClick() : window.dispatchEvent(new CustomEvent(OPEN_FIND_PLOTS_EVENT)))}
+      className="pointer-events-auto absolute top-3 right-3 z-20 min-h-11 border-2 border-black bg-gold px-3 py-2 text-[0.65rem] text-ink-dark shadow-pixel-sm hover:bg-[#f7d27a]"
+    >
+      Find Plots ({count})
+    </button>
+  );
+}

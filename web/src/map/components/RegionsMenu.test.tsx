@@ -1,0 +1,50 @@
+import { NAVIGATE_TO_REGION_EVENT, REGION_DEFINITIONS, type NavigateToRegionDetail } from '@pixel-atlas/contracts/regions';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { RegionsMenu } from './RegionsMenu.tsx';
+
+const regions = REGION_DEFINITIONS.map(({ name, value }) => ({ name, value, focus: { x: value * 5, y: value * 3 } }));
+
+describe('RegionsMenu', () => {
+  it("starts open, titled 'ATLAS REGIONS', listing the 13 regions", () => {
+    render(<RegionsMenu regions={regions} />);
+    const toggle = screen.getByRole('button', { name: /ATLAS REGIONS/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const nav = screen.getByRole('navigation', { name: 'Atlas regions' });
+    expect(within(nav).getAllByRole('listitem')).toHaveLength(13);
+  });
+
+  it('choosing a region emits navigateToRegion with its point, zoom 1.2 and name, and closes the menu', () => {
+    const listener = vi.fn();
+    window.addEventListener(NAVIGATE_TO_REGION_EVENT, listener);
+    render(<RegionsMenu regions={regions} />);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Startup Steppes' }));
+
+    expect(listener).toHaveBeenCalledTimes(1);
+    const detail = (listener.mock.calls[0][0] as CustomEvent<NavigateToRegionDetail>).detail;
+    expect(detail).toEqual({ x: 25, y: 15, zoom: 1.2, regionName: 'Startup Steppes' });
+    expect(screen.queryByRole('button', { name: 'Startup Steppes' })).toBeNull();
+    expect(screen.getByRole('button', { name: /ATLAS REGIONS/ }).getAttribute('aria-expanded')).toBe('false');
+    window.removeEventListener(NAVIGATE_TO_REGION_EVENT, listener);
+  });
+
+  it('collapses and reopens from its title button', () => {
+    render(<RegionsMenu regions={regions} />);
+    const toggle = screen.getByRole('button', { name: /ATLAS REGIONS/ });
+    fireEvent.click(toggle);
+    expect(screen.queryAllByRole('listitem')).toHaveLength(0);
+    fireEvent.click(toggle);
+    expect(screen.getAllByRole('listitem')).toHaveLength(13);
+  });
+
+  it('lists the regions at the spec points scaled to the grid before a layout arrives', () => {
+    const listener = vi.fn();
+    window.addEventListener(NAVIGATE_TO_REGION_EVENT, listener);
+    render(<RegionsMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Pixel Plains' }));
+    // Spec focus (39, 3) scaled by 90/42 and 90/34.
+    expect((listener.mock.calls[0][0] as CustomEvent<NavigateToRegionDetail>).detail).toMatchObject({ x: 84, y: 8, zoom: 1.2 });
+    window.removeEventListener(NAVIGATE_TO_REGION_EVENT, listener);
+  });
+});
