@@ -23,6 +23,9 @@ import { processAvatar } from './process-avatar.ts';
 import { recordEntitlement } from './record-entitlement.ts';
 import { UNDER_REVIEW_WARNING, screenClaimContent } from './screen-claim-content.ts';
 
+/** Under a rush of claims the pool (10 connections) is the queue: wait for it rather than fail. */
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
+
 export type ClaimPlotInput = z.output<typeof claimPlotRequestSchema>;
 
 export const SESSION_ALREADY_USED_MESSAGE = 'This payment has already been used to claim a plot.';
@@ -154,7 +157,7 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
         },
       });
       return plot;
-    });
+    }, TRANSACTION_OPTIONS);
 
   for (let attempt = 1; ; attempt++) {
     try {

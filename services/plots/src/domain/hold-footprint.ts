@@ -42,7 +42,7 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
     await db.$transaction(async (tx) => {
       await deleteExpiredHoldsUnder(tx, footprint);
       await tx.footprint.create({ data: { ...footprint, kind: 'hold', holdId, tier, expiresAt } });
-    });
+    }, { maxWait: 10_000, timeout: 10_000 });
   } catch (error) {
     if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
     if (isUniqueViolation(error, 'hold_id')) return { held: true };

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 /** Avatars are stored as small square PNGs: re-encoding drops metadata and anything smuggled in the file. */
 export const AVATAR_SIZE_PX = 128;
 
+const TOO_MANY_PIXELS = 'Avatar image has too many pixels. Please upload a smaller image.';
 const ALLOWED = ['jpeg', 'png', 'gif'] as const;
 type AllowedFormat = (typeof ALLOWED)[number];
 
@@ -44,7 +45,8 @@ export async function processAvatar({ dataUrl, maxInputPixels }: { dataUrl: stri
   let format: string | undefined;
   try {
     ({ format } = await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata());
-  } catch {
+  } catch (error) {
+    if (String((error as Error)?.message ?? '').includes('pixel limit')) throw invalid(TOO_MANY_PIXELS);
     throw invalid('Avatar image could not be read. Please upload another JPG, PNG or GIF.');
   }
   if (!format || !(ALLOWED as readonly string[]).includes(format) || format !== sniffed) {
@@ -58,7 +60,7 @@ export async function processAvatar({ dataUrl, maxInputPixels }: { dataUrl: stri
       .toBuffer();
   } catch (error) {
     const message = String((error as Error)?.message ?? '');
-    if (message.includes('pixel limit')) throw invalid('Avatar image is too large in pixels. Please upload a smaller image.');
+    if (message.includes('pixel limit')) throw invalid(TOO_MANY_PIXELS);
     throw invalid('Avatar image is damaged or incomplete. Please upload another JPG, PNG or GIF.');
   }
 }

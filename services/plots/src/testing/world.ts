@@ -56,6 +56,8 @@ export interface World {
   /** Land tiles of the generated map, as "x,y". */
   land: Set<string>;
   restart(service: 'plots' | 'payments' | 'map'): Promise<void>;
+  /** Another replica of a service on the same database and stream (closed with the world). */
+  spawn(service: 'plots' | 'payments' | 'map'): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     payments: async () => start(await paymentsService.build(paymentsEnv)),
   };
 
+  const extra: FastifyInstance[] = [];
   const world: World = {
     db,
     stream,
@@ -114,8 +117,13 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       await app?.close();
       (world as unknown as Record<string, FastifyInstance>)[service] = await builders[service]();
     },
+    async spawn(service) {
+      const app = await builders[service]();
+      extra.push(app);
+      return app;
+    },
     async close() {
-      await Promise.allSettled([world.plots.close(), world.payments.close(), world.map?.close()]);
+      await Promise.allSettled([world.plots.close(), world.payments.close(), world.map?.close(), ...extra.map((a) => a.close())]);
       await fakeStripe?.close();
       await stream.remove();
       await db.drop();

@@ -1,0 +1,141 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, waterTile, type World } from '../testing/world.ts';
+
+let world: World;
+let replica: FastifyInstance;
+beforeAll(async () => {
+  world = await startWorld();
+  replica = await world.spawn('plots');
+});
+afterAll(async () => world?.close());
+
+let spotIndex = 0;
+const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+async function claimed(name = 'Ada Lovelace') {
+  const spot = nextSpot();
+  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
+  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: name }));
+  expect(response.statusCode).toBe(201);
+  return response.json().plot;
+}
+
+describe('GET /api/plots', () => {
+  it('lists visible plots without image bytes, valid against the contract', async () => {
+    const empty = await world.plots.inject('/api/plots');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual([]);
+    const plot = await claimed();
+    const list = await world.plots.inject('/api/plots');
+    expect(plotListResponseSchema.parse(list.json())).toEqual([plot]);
+    // A plot waiting for review (issue 5) is in no public list.
+    await world.db.query(`UPDATE plots.plots SET visible = false WHERE id = $1`, [plot.id]);
+    world.plots.plotList.invalidate();
+    expect((await world.plots.inject('/api/plots')).json()).toEqual([]);
+    expect((await world.plots.inject(`/api/plots/${plot.id}`)).statusCode).toBe(404);
+    expect((await world.plots.inject(`/api/users/Ada%20Lovelace/plots`)).json().plots).toEqual([]);
+    await world.db.query(`UPDATE plots.plots SET visible = true WHERE id = $1`, [plot.id]);
+    world.plots.plotList.invalidate();
+  });
+
+  it('answers 304 to a matching If-None-Match, and a new ETag after a change', async () => {
+    const first = await world.plots.inject('/api/plots');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const cached = await world.plots.inject({ url: '/api/plots', headers: { 'if-none-match': etag } });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.body).toBe('');
+    await claimed('Second Person');
+    const changed = await world.plots.inject({ url: '/api/plots', headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('is compressed with brotli or gzip as the client accepts', async () => {
+    const identity = await world.plots.inject('/api/plots');
+    const br = await world.plots.inject({ url: '/api/plots', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(identity.json());
+    const gz = await world.plots.inject({ url: '/api/plots', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(identity.json());
+    expect(identity.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('another replica drops its cached list when a plot is claimed elsewhere (plots.plot.claimed on NATS)', async () => {
+    const before = (await replica.inject('/api/plots')).json();
+    const plot = await claimed('Replica Watcher');
+    const after = await eventually(async () => {
+      const list = (await replica.inject('/api/plots')).json();
+      return list.length === before.length + 1 ? list : null;
+    });
+    expect(after).toContainEqual(plot);
+  });
+});
+
+describe('GET /api/plots/:id and the avatar', () => {
+  it('404 PLOT_NOT_FOUND for unknown and malformed ids', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const response = await world.plots.inject(`/api/plots/${id}`);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error).toEqual({ code: 'PLOT_NOT_FOUND', message: 'Plot not found' });
+      expect((await world.plots.inject(`/api/plots/${id}/avatar`)).statusCode).toBe(404);
+    }
+  });
+});
+
+describe('GET /api/users/:username/plots', () => {
+  it('matches display names ignoring case, decoded from the URL, and nothing else', async () => {
+    const one = await claimed('Zoë Ünicode');
+    const two = await claimed('ZOË ünicode');
+    await claimed('Zoë Ünicode 2');
+    const response = await world.plots.inject(`/api/users/${encodeURIComponent('zoë ünicode')}/plots`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().username).toBe('zoë ünicode');
+    expect(response.json().plots.map((p: { id: string }) => p.id)).toEqual([one.id, two.id]);
+    expect((await world.plots.inject('/api/users/nobody-here/plots')).json()).toEqual({ username: 'nobody-here', plots: [] });
+    // LIKE wildcards are not wildcards here.
+    expect((await world.plots.inject('/api/users/Zo%25/plots')).json().plots).toEqual([]);
+  });
+});
+
+describe('GET /api/position-available', () => {
+  it('says why a spot is not available: water, out of grid, taken, held', async () => {
+    const ask = async (query: string) => (await world.plots.inject({ url: `/api/position-available?${query}`, headers: viaGateway() })).json();
+    const water = waterTile(world);
+    expect(await ask(`x=${water.x}&y=${water.y}`)).toEqual({ available: false, reason: 'water' });
+    expect(await ask('x=88&y=40&tier=premium')).toEqual({ available: false, reason: 'out_of_grid' });
+    const free = nextSpot();
+    expect(await ask(`x=${free.x}&y=${free.y}&tier=premium`)).toEqual({ available: true });
+    expect((await startCheckout(world, { tier: 'basic', x: free.x + 3, y: free.y + 3 })).statusCode).toBe(200);
+    expect(await ask(`x=${free.x}&y=${free.y}&tier=premium`)).toEqual({ available: false, reason: 'held' });
+    expect(await ask(`x=${free.x}&y=${free.y}&tier=prime`)).toEqual({ available: true });
+    const plot = await claimed('Position Test');
+    expect(await ask(`x=${plot.x}&y=${plot.y}`)).toEqual({ available: false, reason: 'taken' });
+    const bad = await world.plots.inject('/api/position-available?x=abc&y=1');
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('says no_map when the layout was cleared, and claims then fail clearly', async () => {
+    const spot = nextSpot();
+    const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
+    const cleared = await world.map!.inject({ method: 'DELETE', url: '/api/admin/map-layout', headers: { ...viaGateway(), 'x-admin-user': 'admin' } });
+    expect(cleared.statusCode).toBeLessThan(300);
+    const free = nextSpot();
+    await eventually(async () => (await world.plots.inject(`/api/position-available?x=${free.x}&y=${free.y}`)).json().reason === 'no_map');
+    const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error).toEqual({
+      code: 'MAP_NOT_AVAILABLE',
+      message: 'The map is not available right now, so plots cannot be placed. Please try again later.',
+    });
+    const checkout = await startCheckout(world, { tier: 'basic', ...free });
+    expect(checkout.statusCode).toBe(404);
+    expect(checkout.json().error.code).toBe('MAP_NOT_AVAILABLE');
+  });
+});
