@@ -100,6 +100,11 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
 
   useEffect(() => {
     engineRef.current?.setLayout(layout ?? null);
+    if (!layout) {
+      // A cleared map takes its selection with it.
+      setSelectedTile(null);
+      engineRef.current?.setSelectedTile(null);
+    }
   }, [layout]);
 
   useEffect(() => {
@@ -137,6 +142,8 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
     <div className="relative h-full w-full overflow-hidden bg-night">
       <canvas
         ref={canvasRef}
+        role="application"
+        aria-roledescription="map"
         aria-label="Interactive pixel map of the atlas. Drag or use the arrow keys to explore, plus and minus to zoom, 0 to reset, Enter to choose the tile under the cross."
         className="block h-full w-full touch-none select-none focus-visible:outline-none"
         style={{ touchAction: 'none' }}
