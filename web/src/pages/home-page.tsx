@@ -5,7 +5,7 @@ import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation
 import { SITE_NAME, SITE_TAGLINE } from '../lib/site.ts';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
 import { ClaimSection } from './home/claim-section.tsx';
-import { MapPlaceholder } from './home/map-placeholder.tsx';
+import { AtlasMap } from '../map/components/AtlasMap.tsx';
 
 const HOME_DESCRIPTION = `${SITE_NAME} is a pixel-art fantasy map of the internet. Explore creators' plots, then claim your own tile with an avatar, a message and a link to your site.`;
 
@@ -17,7 +17,7 @@ export function HomePage() {
   return (
     <>
       <section id={MAP_ELEMENT_ID} aria-label="Atlas map" className="relative h-dvh pt-16">
-        <MapPlaceholder />
+        <AtlasMap />
       </section>
       <ClaimSection />
     </>

@@ -1,9 +1,9 @@
-import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM, type Region } from '@pixel-atlas/contracts/regions';
 import type { Tier } from '@pixel-atlas/contracts/tiers';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorStatus } from '../../lib/api.ts';
+import { useMapLayout } from '../use-map-layout.ts';
 import { createMapEngine, type MapEngine, type MapLayoutInput, type TileClick } from '../engine/engine.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
 import { DesktopHint, MoreContentButton, TouchGuide } from './MapHints.tsx';
@@ -15,7 +15,7 @@ import { RegionInfoCard } from './RegionInfoCard.tsx';
 import { RegionsMenu } from './RegionsMenu.tsx';
 import { useTouchDevice } from './use-touch-device.ts';
 
-export const MAP_LAYOUT_QUERY_KEY = ['/api/map-layout'] as const;
+export { MAP_LAYOUT_QUERY_KEY } from '../use-map-layout.ts';
 export const PLOTS_QUERY_KEY = ['/api/plots'] as const;
 /** Raised by the 'Find Plots' button; the Find Plots dialog (claim issue) listens for it. */
 export const OPEN_FIND_PLOTS_EVENT = 'openFindPlots';
@@ -48,7 +48,7 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
   const [plotCard, setPlotCard] = useState<Anchored<AtlasPlot>>(null);
   const [selectedTile, setSelectedTile] = useState<{ x: number; y: number } | null>(null);
 
-  const layoutQuery = useQuery<MapLayout | null>({ queryKey: MAP_LAYOUT_QUERY_KEY, enabled: layoutProp === undefined });
+  const layoutQuery = useMapLayout({ enabled: layoutProp === undefined });
   const plotsQuery = useQuery<AtlasPlot[] | null>({ queryKey: PLOTS_QUERY_KEY, enabled: plotsProp === undefined });
   const layout: MapLayoutInput | null | undefined = layoutProp !== undefined ? layoutProp : layoutQuery.data;
   const plots = plotsProp ?? plotsQuery.data ?? EMPTY_PLOTS;
@@ -82,6 +82,12 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
       onPlotHover: (plot, anchor) => setPlotCard(plot ? { item: plot as AtlasPlot, anchor } : null),
       onRegionLabelHover: (region, anchor) => setRegionCard(region ? { item: region, anchor } : null),
       fonts: typeof document !== 'undefined' ? document.fonts : null,
+      // The camera, readable from outside (browser tests, debugging) without re-rendering React.
+      onViewChange: (view) => {
+        canvas.dataset.zoom = view.zoom.toFixed(3);
+        canvas.dataset.centerX = view.centerX.toFixed(2);
+        canvas.dataset.centerY = view.centerY.toFixed(2);
+      },
     });
     engineRef.current = engine;
     engine.resize();

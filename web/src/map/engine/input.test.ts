@@ -150,6 +150,15 @@ describe('map input', () => {
     expect(press('a')).toBe(false);
   });
 
+  it('stops a running animation before a key starts its own (reset must not be cancelled by itself)', () => {
+    const { canvas, target } = setup();
+    const order: string[] = [];
+    target.interactionStarted.mockImplementation(() => void order.push('interactionStarted'));
+    target.resetView.mockImplementation(() => void order.push('resetView'));
+    canvas.dispatchEvent(new KeyboardEvent('keydown', { key: '0', bubbles: true, cancelable: true }));
+    expect(order).toEqual(['interactionStarted', 'resetView']);
+  });
+
   it('stops listening when detached', () => {
     const { canvas, target } = setup();
     cleanups.pop()!();

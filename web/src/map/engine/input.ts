@@ -174,11 +174,11 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
     const shortcut = pageZoomShortcut(event);
     if (shortcut) return; // handled by the window listener, which also covers hover without focus
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const handled = handleMapKey(event.key, target);
-    if (handled) {
-      event.preventDefault();
-      target.interactionStarted();
-    }
+    if (!isMapKey(event.key)) return;
+    event.preventDefault();
+    // Stop any running animation first: zoom and reset start flights of their own.
+    target.interactionStarted();
+    handleMapKey(event.key, target);
   };
 
   const onWindowKeyDown = (event: KeyboardEvent) => {
@@ -232,6 +232,12 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
   return () => {
     for (const [element, type, listener, options] of listeners) element.removeEventListener(type, listener, options);
   };
+}
+
+const MAP_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', '+', '=', '-', '_', '0', 'Enter', ' ']);
+
+export function isMapKey(key: string): boolean {
+  return MAP_KEYS.has(key);
 }
 
 /** Arrows pan, + and - zoom about the centre, 0 resets, Enter/Space act on the centre tile. */

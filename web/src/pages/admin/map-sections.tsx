@@ -1,27 +1,10 @@
-import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { MAP_GENERATED_MESSAGE } from '@pixel-atlas/contracts/map';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson, errorMessageForDisplay, errorStatus } from '../../lib/api.ts';
-
-export const MAP_LAYOUT_QUERY_KEY = ['/api/map-layout'] as const;
-
-/** The layout, or null when there is none (404); shared with the map on the home page. */
-export function useMapLayout() {
-  return useQuery<MapLayout | null>({
-    queryKey: MAP_LAYOUT_QUERY_KEY,
-    queryFn: async () => {
-      try {
-        return await apiJson<MapLayout>('GET', MAP_LAYOUT_QUERY_KEY[0]);
-      } catch (error) {
-        if (errorStatus(error) === 404) return null;
-        throw error;
-      }
-    },
-  });
-}
+import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
+import { MAP_LAYOUT_QUERY_KEY, useMapLayout } from '../../map/use-map-layout.ts';
 
 export function useMapExists(): boolean {
   return Boolean(useMapLayout().data);

@@ -1,0 +1,143 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_ADMIN, startStack, type Stack } from './support/stack.ts';
+
+let stack: Stack;
+let page: Page;
+
+beforeAll(async () => {
+  stack = await startStack({ MAP_SEED: 'pixel-atlas' });
+  page = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const canvas = () => page.locator('canvas[aria-roledescription="map"]');
+
+async function view(): Promise<{ zoom: number; x: number; y: number }> {
+  const el = canvas();
+  return {
+    zoom: Number(await el.getAttribute('data-zoom')),
+    x: Number(await el.getAttribute('data-center-x')),
+    y: Number(await el.getAttribute('data-center-y')),
+  };
+}
+
+async function openHome(): Promise<void> {
+  await page.goto(stack.url);
+  await expect.poll(async () => (await view()).zoom, { timeout: 15_000 }).toBeGreaterThan(0);
+}
+
+async function settled(): Promise<{ zoom: number; x: number; y: number }> {
+  // Camera moves animate; wait until two readings agree.
+  let last = await view();
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(100);
+    const next = await view();
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    last = next;
+  }
+  return last;
+}
+
+describe('the map in a real browser', () => {
+  it('renders the generated world at the desktop zoom and shows the desktop hint', async () => {
+    await openHome();
+    expect((await settled()).zoom).toBeCloseTo(0.45, 2);
+    await expect.poll(() => page.getByText('Click and drag to explore • Scroll to zoom').count()).toBe(1);
+    await expect.poll(() => page.getByText('ATLAS REGIONS').count()).toBe(1);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/map.png') });
+    // The canvas really has the world on it: pixels differ across the view (not one flat colour).
+    const distinct = await canvas().evaluate((el: HTMLCanvasElement) => {
+      const ctx = el.getContext('2d')!;
+      const { data } = ctx.getImageData(0, 0, el.width, el.height);
+      const colours = new Set<number>();
+      for (let i = 0; i < data.length; i += 4 * 97) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      return colours.size;
+    });
+    expect(distinct).toBeGreaterThan(20);
+  });
+
+  it('pans with a drag, zooms with the wheel about the cursor, and moves with the keyboard', async () => {
+    await openHome();
+    const start = await settled();
+    const box = (await canvas().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 200, box.y + box.height / 2 - 120, { steps: 8 });
+    await page.mouse.up();
+    const dragged = await settled();
+    expect(dragged.x).toBeGreaterThan(start.x + 3);
+    expect(dragged.y).toBeGreaterThan(start.y + 2);
+
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -400);
+    const zoomed = await settled();
+    expect(zoomed.zoom).toBeGreaterThan(dragged.zoom);
+
+    await canvas().focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const keyed = await settled();
+    expect(keyed.x).toBeGreaterThan(zoomed.x);
+    await page.keyboard.press('0');
+    expect((await settled()).zoom).toBeCloseTo(0.45, 2);
+  });
+
+  it('flies to a region chosen in the side menu and closes the menu', async () => {
+    await openHome();
+    const layout = await (await page.request.get(`${stack.url}/api/map-layout`)).json();
+    const region = layout.regions.find((r: { name: string }) => r.name === 'Maker Moorlands');
+    await page.getByRole('button', { name: 'Maker Moorlands' }).click();
+    const there = await settled();
+    expect(there.zoom).toBeCloseTo(1.2, 1);
+    expect(Math.abs(there.x - region.focus.x)).toBeLessThan(2);
+    expect(Math.abs(there.y - region.focus.y)).toBeLessThan(2);
+    await expect.poll(() => page.getByRole('button', { name: 'Maker Moorlands' }).isVisible()).toBe(false);
+  });
+
+  it('operates the zoom controls', async () => {
+    await openHome();
+    const start = await settled();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    const zoomedIn = await settled();
+    expect(zoomedIn.zoom).toBeGreaterThan(start.zoom);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    expect((await settled()).zoom).toBeLessThan(zoomedIn.zoom);
+    await page.getByRole('button', { name: 'Reset view' }).click();
+    expect((await settled()).zoom).toBeCloseTo(0.45, 2);
+    await page.getByRole('button', { name: 'Fit all' }).click();
+    await page.waitForTimeout(300); // fit-all zooms out twice, 100 ms and 150 ms after the reset
+    expect((await settled()).zoom).toBeLessThan(0.45);
+  });
+
+  it('lets an admin clear the map (two steps) and generate it again; visitors see "not available" meanwhile', async () => {
+    await page.goto(`${stack.url}/admin`);
+    await page.getByLabel('Username').fill(E2E_ADMIN.username);
+    await page.getByLabel('Password').fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await expect.poll(() => page.getByText('Map Generated', { exact: true }).count()).toBe(1);
+    expect(await page.getByTestId('map-tile-count').innerText()).toBe('8,100');
+    expect(await page.getByRole('button', { name: 'Generate Map' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Clear Map Layout' }).click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(() => page.getByText('No Map Found').count(), { message: 'admin sees No Map Found' }).toBe(1);
+
+    const visitor = await stack.browser.newPage();
+    await visitor.goto(stack.url);
+    await expect.poll(() => visitor.getByText('Map not available').count(), { message: 'visitor sees map not available' }).toBe(1);
+
+    await page.getByRole('button', { name: 'Generate Map' }).click();
+    await expect.poll(() => page.getByText('Map generated successfully! The atlas is now ready for use.').count()).toBe(1);
+    await expect.poll(() => page.getByText('Map Generated', { exact: true }).count()).toBe(1);
+    await visitor.reload();
+    await expect.poll(() => visitor.getByText('Map not available').count()).toBe(0);
+    await visitor.close();
+  });
+});
