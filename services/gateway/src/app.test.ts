@@ -14,6 +14,23 @@ let stream: TestStream;
 let gateway: FastifyInstance;
 let contact: ServiceProcess;
 let echo: FastifyInstance;
+let plotsFake: FastifyInstance;
+
+const SAMPLE_PLOT = {
+  id: '6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11',
+  zone: 'creator',
+  tier: 'featured',
+  x: 40,
+  y: 41,
+  display_name: 'Ada <Lovelace>',
+  message: 'Poetical science & engines',
+  link: 'https://ada.example.com/',
+  avatar_url: '/api/plots/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11/avatar',
+  created_at: '2026-11-22T10:00:00.000Z',
+  flagged: false,
+  reviewed: false,
+  region_name: 'Creator Coast',
+};
 let webDir: string;
 
 const ADMIN = { username: 'warden', password: 'correct horse battery' };
@@ -23,7 +40,10 @@ beforeAll(async () => {
   stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
   await mkdir(path.join(webDir, 'assets'));
-  await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Pixel Atlas</title><div id="root"></div>');
+  await writeFile(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><html><head><title>Pixel Atlas</title><meta name="description" content="generic"></head><body><div id="root"></div></body></html>',
+  );
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
 
   // The real contact service, in its own process as in production.
@@ -31,6 +51,14 @@ beforeAll(async () => {
   // Stands in for a service so the test can see exactly which headers the gateway forwards.
   echo = Fastify();
   echo.all('/api/*', async (request) => ({ url: request.url, headers: request.headers }));
+  // Stands in for the plots service's read API in the server-rendered pages below.
+  plotsFake = Fastify();
+  plotsFake.get('/api/plots/:id', async (request, reply) =>
+    (request.params as { id: string }).id === SAMPLE_PLOT.id ? SAMPLE_PLOT : reply.status(404).send({ error: { code: 'PLOT_NOT_FOUND', message: 'Plot not found' } }),
+  );
+  plotsFake.get('/api/plots', async () => [SAMPLE_PLOT]);
+  plotsFake.get('/api/users/:name/plots', async (request) => ({ username: (request.params as { name: string }).name, plots: [SAMPLE_PLOT] }));
+  await plotsFake.listen({ port: 0, host: '127.0.0.1' });
   await echo.listen({ port: 0, host: '127.0.0.1' });
 
   gateway = await buildApp(
@@ -38,7 +66,8 @@ beforeAll(async () => {
       ...testServiceEnv(db, stream),
       CONTACT_URL: contact.url,
       MAP_URL: `http://127.0.0.1:${(echo.server.address() as { port: number }).port}`,
-      PLOTS_URL: 'http://127.0.0.1:9', // nothing listens there
+      PLOTS_URL: `http://127.0.0.1:${(plotsFake.server.address() as { port: number }).port}`,
+      PAYMENTS_URL: 'http://127.0.0.1:9', // nothing listens there
       WEB_DIST_DIR: webDir,
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
@@ -51,6 +80,7 @@ afterAll(async () => {
   await gateway?.close();
   await contact?.stop();
   await echo?.close();
+  await plotsFake?.close();
   await stream?.remove();
   await db?.drop();
   await rm(webDir, { recursive: true, force: true });
@@ -70,7 +100,7 @@ function sessionCookie(response: { headers: Record<string, unknown> }): string {
 
 describe('the SPA', () => {
   it('serves index.html for app routes (history fallback) and never caches it', async () => {
-    for (const url of ['/', '/faq', '/plot/123', '/no/such/page']) {
+    for (const url of ['/', '/faq', '/claim?session_id=cs_1', '/no/such/page']) {
       const response = await gateway.inject(url);
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
@@ -132,9 +162,9 @@ describe('the proxy', () => {
     expect(headers['x-client-ip']).toBe('127.0.0.1');
   });
   it('answers 502 with a clear message when a service is down', async () => {
-    const response = await gateway.inject('/api/plots');
+    const response = await gateway.inject({ method: 'POST', url: '/api/create-checkout-session', payload: {} });
     expect(response.statusCode).toBe(502);
-    expect(response.json().error).toEqual({ code: 'UPSTREAM_UNAVAILABLE', message: 'The plots service is not available right now. Please try again.' });
+    expect(response.json().error).toEqual({ code: 'UPSTREAM_UNAVAILABLE', message: 'The payments service is not available right now. Please try again.' });
   });
   it('serves one merged OpenAPI document and a browsable reference', async () => {
     const doc = (await gateway.inject('/api/openapi.json')).json();
@@ -204,5 +234,67 @@ describe('admin sign-in', () => {
     expect(locked.json().error.message).toMatch(/Too many failed sign-in attempts/);
     await gatewayDb().loginThrottle.deleteMany();
     expect((await signIn()).statusCode).toBe(200);
+  });
+});
+
+describe('pages for sharing and search engines', () => {
+  it('renders /plot/:id with its title, description, Open Graph tags, canonical URL and the outbound link', async () => {
+    const response = await gateway.inject(`/plot/${SAMPLE_PLOT.id}`);
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    expect(html).toContain('<title>Ada &lt;Lovelace&gt;&#39;s Plot - Pixel Atlas</title>');
+    expect(html).toContain('<meta name="description" content="Poetical science &amp; engines">');
+    expect(html).toContain('<meta property="og:title" content="Ada &lt;Lovelace&gt;&#39;s Plot - Pixel Atlas">');
+    expect(html).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/plot\/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11">/);
+    expect(html).toContain('<a href="https://ada.example.com/" rel="noopener">Visit Website</a>');
+    expect(html).toContain('Coordinates (40, 41)');
+    expect(html).not.toContain('<Lovelace>');
+    expect((html.match(/name="description"/g) ?? []).length).toBe(1);
+  });
+  it('answers an unknown plot with a 404 status and the SPA shell', async () => {
+    const response = await gateway.inject('/plot/00000000-0000-4000-8000-000000000000');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<div id="root"></div>');
+  });
+  it('renders /user/:name and lists every plot and user page in sitemap.xml', async () => {
+    const user = await gateway.inject('/user/Ada%20%3CLovelace%3E');
+    expect(user.body).toContain('<title>Ada &lt;Lovelace&gt;&#39;s Atlas - Pixel Atlas</title>');
+    const sitemap = await gateway.inject('/sitemap.xml');
+    expect(sitemap.headers['content-type']).toContain('application/xml');
+    expect(sitemap.body).toContain(`/plot/${SAMPLE_PLOT.id}</loc>`);
+    expect(sitemap.body).toContain('/user/Ada%20%3CLovelace%3E</loc>');
+  });
+  it('keeps /admin and /claim out of robots.txt', async () => {
+    const robots = (await gateway.inject('/robots.txt')).body;
+    expect(robots).toContain('Disallow: /admin');
+    expect(robots).toContain('Disallow: /claim');
+    expect(robots).toMatch(/Sitemap: http:\/\/.+\/sitemap.xml/);
+  });
+});
+
+describe('live updates', () => {
+  it('streams plot and map changes to browsers as Server-Sent Events', async () => {
+    await gateway.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = gateway.server.address() as { port: number };
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}/api/live`, { signal: controller.signal });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    const readUntil = async (text: string) => {
+      while (!received.includes(text)) received += decoder.decode((await reader.read()).value);
+    };
+    await readUntil('event: ready');
+    const publish = async (type: string, data: object) =>
+      gateway.bus.js.publish(gateway.bus.subject(type), JSON.stringify({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data }));
+    await publish('plots.plot.claimed', { plotId: 'a1', visible: false });
+    await publish('plots.plot.claimed', { plotId: 'b2', visible: true });
+    await publish('map.layout.cleared', {});
+    await readUntil('event: map-changed');
+    expect(received).toContain('event: plots-changed\ndata: {"reason":"claimed","plotId":"b2"}');
+    expect(received).not.toContain('"plotId":"a1"');
+    expect(received).toContain('event: map-changed\ndata: {"reason":"cleared"}');
+    controller.abort();
   });
 });

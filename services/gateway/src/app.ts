@@ -8,6 +8,8 @@ import { createAdminUser } from './domain/create-admin-user.ts';
 import type { GatewayEnv } from './env.ts';
 import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
+import { liveUpdatesPlugin } from './plugins/live-updates.ts';
+import { sharePagesPlugin } from './plugins/share-pages.ts';
 import { proxyPlugin } from './plugins/proxy.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { spaPlugin } from './plugins/spa.ts';
@@ -52,7 +54,15 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     timeoutMs: env.UPSTREAM_TIMEOUT_MS,
   });
+  await app.register(liveUpdatesPlugin);
   await app.register(apiDocsPlugin, { siteName: env.SITE_NAME });
+  await app.register(sharePagesPlugin, {
+    distDir: env.WEB_DIST_DIR,
+    siteName: env.SITE_NAME,
+    publicOrigin: env.PUBLIC_ORIGIN,
+    internalToken: env.INTERNAL_TOKEN,
+    outboundLinkRel: env.OUTBOUND_LINK_REL,
+  });
   await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });
   return app;
 }

@@ -30,6 +30,11 @@ export const envSchema = z.object({
   ADMIN_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().positive().default(8),
   /** Requests per minute per client across the whole API (a ceiling against floods, not a product rule). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /**
+   * rel of plots' outbound links in server-rendered pages. The product sells a followed link, so the
+   * default adds no nofollow; an operator who prefers search engines' paid-link policy sets 'sponsored noopener'.
+   */
+  OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 });
 export type GatewayEnv = z.infer<typeof envSchema>;
