@@ -1,0 +1,128 @@
+/**
+ * GET /api/plots with 2,000 plots and with the whole grid claimed (8,100 1×1 plots): requests/s and p99
+ * directly from plots, through the gateway, and for a static file of the same bytes served by the gateway
+ * (the ceiling), with ratios and response sizes. The services run in this process on a throwaway
+ * database; autocannon runs in its own process.
+ *
+ *   npx tsx services/plots/bench/api.ts        (BENCH_DURATION=10 seconds per run, BENCH_CONNECTIONS=32)
+ *
+ * The plots are written straight into the plots schema (a read benchmark: 8,100 plots cover water too,
+ * which no buyer could claim).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { startWorld } from '../src/testing/world.ts';
+import { autocannon, baseUrl, fmt, table } from './support.ts';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+const world = await startWorld({ listen: true, plotsEnv: { LOG_LEVEL: 'warn' } });
+const webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-bench-web-'));
+let gateway: FastifyInstance | null = null;
+try {
+  await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>bench</title>');
+  // The gateway registers its static files at start (wildcard: false): the file must exist then; its bytes are replaced per scenario.
+  await writeFile(path.join(webDir, 'plots.json'), '[]');
+  // The gateway, in-process like the others, loaded at run time (each service types FastifyInstance.db its own way).
+  const gatewaySrc = path.resolve(import.meta.dirname, '../../gateway/src');
+  const gatewayApp: { buildApp: (env: unknown) => Promise<FastifyInstance> } = await import(pathToFileURL(path.join(gatewaySrc, 'app.ts')).href);
+  const gatewayEnv: { loadEnv: (source: Record<string, string>) => unknown } = await import(pathToFileURL(path.join(gatewaySrc, 'env.ts')).href);
+  gateway = await gatewayApp.buildApp(
+    gatewayEnv.loadEnv({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: world.db.url,
+      NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      NATS_STREAM: world.stream.stream,
+      NATS_SUBJECT_PREFIX: world.stream.subjectPrefix,
+      INTERNAL_TOKEN: 'test-internal-token-0123456789',
+      CONTACT_URL: 'http://127.0.0.1:9',
+      PLOTS_URL: baseUrl(world.plots),
+      WEB_DIST_DIR: webDir,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    }),
+  );
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const direct = baseUrl(world.plots);
+  const viaGateway = baseUrl(gateway);
+
+  const rows: Array<Record<string, string | number>> = [];
+  for (const count of [2000, 8100]) {
+    await world.db.query('TRUNCATE plots.plots CASCADE');
+    // 1×1 plots row by row; names, messages and links of realistic length.
+    await world.db.query(
+      `INSERT INTO plots.plots (id, zone, tier, x, y, size, display_name, message, link, stripe_session_id, created_at)
+       SELECT gen_random_uuid(), (ARRAY['nexus','startup','creator','meme'])[1 + i % 4], 'basic', i % 90, i / 90, 1,
+              'Creator ' || i, left('Building tools for makers, one pixel at a time. Plot number ' || i || ' says hello to the whole atlas!', 120),
+              'https://creator-' || i || '.example.com/portfolio', 'cs_bench_' || i, now() - (i || ' seconds')::interval
+         FROM generate_series(0, $1::int - 1) AS i`,
+      [count],
+    );
+    await world.db.query(`INSERT INTO plots.footprints (id, x, y, size, kind, plot_id) SELECT gen_random_uuid(), x, y, 1, 'plot', id FROM plots.plots`);
+    world.plots.plotList.invalidate();
+
+    const identity = await fetch(`${direct}/api/plots`, { headers: { 'accept-encoding': 'identity' } });
+    const body = Buffer.from(await identity.arrayBuffer());
+    const listed = JSON.parse(body.toString()) as unknown[];
+    if (listed.length !== count) throw new Error(`expected ${count} plots, listed ${listed.length}`);
+    const etag = identity.headers.get('etag')!;
+    const sizes: Record<string, number> = { identity: body.length };
+    for (const encoding of ['gzip', 'br']) {
+      // Node's fetch decodes bodies: ask with a raw request for the compressed size.
+      const { request } = await import('node:http');
+      sizes[encoding] = await new Promise<number>((resolve, reject) => {
+        request(`${direct}/api/plots`, { headers: { 'accept-encoding': encoding } }, (res) => {
+          let n = 0;
+          res.on('data', (chunk: Buffer) => (n += chunk.length));
+          res.on('end', () => resolve(n));
+        })
+          .on('error', reject)
+          .end();
+      });
+    }
+    await writeFile(path.join(webDir, 'plots.json'), body);
+
+    const runs: Array<[string, string, Record<string, string>, string]> = [
+      ['direct', `${direct}/api/plots`, { 'accept-encoding': 'br' }, 'br'],
+      ['direct', `${direct}/api/plots`, { 'accept-encoding': 'gzip' }, 'gzip'],
+      ['direct', `${direct}/api/plots`, {}, 'identity'],
+      ['direct', `${direct}/api/plots`, { 'if-none-match': etag, 'accept-encoding': 'br' }, '304'],
+      ['gateway', `${viaGateway}/api/plots`, { 'accept-encoding': 'br' }, 'br'],
+      ['gateway', `${viaGateway}/api/plots`, {}, 'identity'],
+      ['gateway static file (same bytes)', `${viaGateway}/plots.json`, {}, 'identity'],
+    ];
+    const results: Record<string, { rps: number; p99: number }> = {};
+    for (const [where, url, headers, encoding] of runs) {
+      const result = await autocannon(url, { connections: CONNECTIONS, durationSeconds: DURATION, headers });
+      results[`${where}/${encoding}`] = { rps: result.requestsPerSecond, p99: result.p99 };
+      rows.push({
+        plots: fmt(count),
+        via: where,
+        encoding,
+        'response bytes': fmt(encoding === '304' ? 0 : sizes[encoding]),
+        'req/s': fmt(result.requestsPerSecond),
+        'p99 ms': fmt(result.p99),
+        'vs static': '',
+        errors: result.errors + result.non2xx - (encoding === '304' ? result.non2xx : 0),
+      });
+    }
+    const staticRps = results['gateway static file (same bytes)/identity'].rps;
+    for (const row of rows.filter((r) => r.plots === fmt(count))) {
+      const key = `${row.via}/${row.encoding}`;
+      row['vs static'] = `${fmt(results[key].rps / staticRps, 2)}×`;
+    }
+    console.log(`\n${fmt(count)} plots: ${fmt(sizes.identity)} B JSON, ${fmt(sizes.gzip)} B gzip, ${fmt(sizes.br)} B brotli`);
+  }
+  console.log(`\nGET /api/plots — ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} CPUs shared by load generator, services and PostgreSQL\n`);
+  console.log(table(rows));
+} finally {
+  await gateway?.close();
+  await world.close();
+  await rm(webDir, { recursive: true, force: true });
+}
