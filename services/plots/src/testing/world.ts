@@ -44,11 +44,14 @@ export interface WorldOptions {
   map?: boolean;
   /** Start listening on a port (benchmarks); tests use inject(). */
   listen?: boolean;
+  /** Another NATS server (a private one a test may stop and restart). */
+  natsUrl?: string;
 }
 
 export interface World {
   db: TestDatabase;
   stream: TestStream;
+  natsUrl: string;
   map: FastifyInstance | null;
   plots: FastifyInstance;
   payments: FastifyInstance;
@@ -69,9 +72,10 @@ export function viaGateway(ip?: string): Record<string, string> {
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
+  const natsUrl = options.natsUrl ?? testInfra().natsUrl;
   const db = await createTestDatabase();
-  const stream = await createTestStream();
-  const base = testServiceEnv(db, stream);
+  const stream = await createTestStream(natsUrl);
+  const base = testServiceEnv(db, stream, natsUrl);
   const fakeStripe = options.stripe ? await startFakeStripe() : null;
   const paymentsEnv = {
     ...base,
@@ -107,6 +111,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const world: World = {
     db,
     stream,
+    natsUrl,
     map: options.map === false ? null : await builders.map(),
     plots: await builders.plots(),
     payments: await builders.payments(),
@@ -216,7 +221,7 @@ export { TIER_SIZE };
 
 /** Events on the world's stream (optionally of one type), oldest first: what services really published. */
 export async function streamEvents(world: World, type?: string): Promise<Array<{ type: string; id: string; data: any }>> {
-  const nc = await connect({ servers: testInfra().natsUrl });
+  const nc = await connect({ servers: world.natsUrl });
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(world.stream.stream).catch(() => null);
@@ -237,7 +242,7 @@ export async function streamEvents(world: World, type?: string): Promise<Array<{
 /** Publishes an event envelope as its producer's outbox relay would (for producers not built yet). */
 export async function publishEvent(world: World, type: string, data: unknown): Promise<void> {
   const { randomUUID } = await import('node:crypto');
-  const nc = await connect({ servers: testInfra().natsUrl });
+  const nc = await connect({ servers: world.natsUrl });
   try {
     const { jetstream } = await import('@nats-io/jetstream');
     const id = randomUUID();
