@@ -44,7 +44,8 @@ async function webhook(event: Record<string, unknown>, { secret = STRIPE_WEBHOOK
   return world.payments.inject({
     method: 'POST',
     url: '/api/payments/stripe-webhook',
-    headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'stripe-signature': header }) },
+    // Stripe's own content type, parameters included.
+    headers: { 'content-type': 'application/json; charset=utf-8', ...(header === null ? {} : { 'stripe-signature': header }) },
     payload,
   });
 }
@@ -233,6 +234,18 @@ describe('Stripe webhook (signed)', () => {
     const unknown = await webhook({ id: 'evt_x', object: 'event', type: 'checkout.session.completed', data: { object: { id: 'cs_test_unknown' } } });
     expect(unknown.statusCode).toBe(200);
     expect(unknown.json()).toEqual({ received: true, ignored: true });
+  });
+});
+
+describe('crash between creating the Stripe session and storing the payment', () => {
+  it('a paid session we have no row for is adopted from its metadata when Stripe notifies us', async () => {
+    const { sessionId } = await checkout('featured');
+    const stored = await payment(sessionId);
+    await world.payments.db.payment.delete({ where: { id: stored.id } });
+    fake().complete(sessionId);
+    expect((await webhook(fake().event('checkout.session.completed', sessionId))).json()).toEqual({ received: true, ignored: false });
+    expect(await payment(sessionId)).toMatchObject({ status: 'paid', tier: 'featured', amount: 5000, holdId: stored.holdId, x: stored.x, y: stored.y, size: 2 });
+    await eventually(async () => (await verifiedEvents(sessionId)).length === 1);
   });
 });
 
