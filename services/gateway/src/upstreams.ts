@@ -1,3 +1,6 @@
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
+
 /** Which service owns which public API paths; the gateway proxies each prefix to that service. */
 export const ROUTE_TABLE = {
   contact: ['/api/contact'],
@@ -8,57 +11,96 @@ export const ROUTE_TABLE = {
 } as const;
 export type ServiceName = keyof typeof ROUTE_TABLE;
 
-const HEALTH_INTERVAL_MS = 2000;
-const HEALTH_TIMEOUT_MS = 1500;
+const CHECK_INTERVAL_MS = 2000;
+const CHECK_TIMEOUT_MS = 1500;
+
+type Resolve = (hostname: string) => Promise<string[]>;
+const resolveAll: Resolve = async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address);
+
+function withHost(base: string, address: string): string {
+  const url = new URL(base);
+  url.hostname = net.isIPv6(address) ? `[${address}]` : address;
+  return url.origin;
+}
 
 /**
- * The replicas of one service. Requests go round-robin to replicas whose /readyz answered last time;
- * when none did, every replica is tried anyway so the caller gets the real error rather than a guess.
+ * The replicas of one service. Configured URLs may name several replicas, and a name (a compose
+ * service) is re-resolved so every replica `docker compose --scale` starts gets traffic. Requests go
+ * round-robin to replicas whose /readyz answered last time; when none did, every replica is tried
+ * anyway so the caller gets the real error rather than a guess.
  */
 export class UpstreamPool {
   private next = 0;
-  private readonly healthy: Map<string, boolean>;
+  private replicas: string[];
+  private readonly healthy = new Map<string, boolean>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly service: ServiceName,
     readonly bases: string[],
+    private readonly resolve: Resolve = resolveAll,
   ) {
-    this.healthy = new Map(bases.map((b) => [b, true]));
+    this.replicas = [...bases];
   }
 
-  pick(): string {
-    const candidates = this.bases.filter((b) => this.healthy.get(b));
-    const from = candidates.length ? candidates : this.bases;
-    const base = from[this.next % from.length];
+  /** Every replica currently known (after name resolution). */
+  get members(): string[] {
+    return [...this.replicas];
+  }
+
+  /** The next replica to use, skipping `avoid` (one that just failed) when another exists. */
+  pick(avoid?: string): string {
+    const healthy = this.replicas.filter((r) => this.healthy.get(r) !== false && r !== avoid);
+    const fallback = this.replicas.filter((r) => r !== avoid);
+    const from = healthy.length ? healthy : fallback.length ? fallback : this.replicas;
+    const replica = from[this.next % from.length];
     this.next = (this.next + 1) % 1_000_000;
-    return base;
+    return replica;
   }
 
-  isHealthy(base: string): boolean {
-    return this.healthy.get(base) ?? false;
+  isHealthy(replica: string): boolean {
+    return this.healthy.get(replica) !== false;
   }
 
-  markUnhealthy(base: string): void {
-    this.healthy.set(base, false);
+  markUnhealthy(replica: string): void {
+    this.healthy.set(replica, false);
+  }
+
+  /** Re-resolves names (IP literals stay as they are). */
+  async refreshMembers(): Promise<void> {
+    const expanded = await Promise.all(
+      this.bases.map(async (base) => {
+        const { hostname } = new URL(base);
+        if (net.isIP(hostname.replace(/^\[|\]$/g, '')) || hostname === 'localhost') return [base];
+        try {
+          const addresses = await this.resolve(hostname);
+          return addresses.length ? addresses.map((a) => withHost(base, a)) : [base];
+        } catch {
+          return [base];
+        }
+      }),
+    );
+    this.replicas = [...new Set(expanded.flat())];
   }
 
   async checkAll(): Promise<void> {
+    await this.refreshMembers();
     await Promise.all(
-      this.bases.map(async (base) => {
+      this.replicas.map(async (replica) => {
         try {
-          const response = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
-          this.healthy.set(base, response.ok);
+          const response = await fetch(`${replica}/readyz`, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+          this.healthy.set(replica, response.ok);
         } catch {
-          this.healthy.set(base, false);
+          this.healthy.set(replica, false);
         }
       }),
     );
   }
 
   startHealthChecks(): void {
-    if (this.timer || this.bases.length < 2) return;
-    this.timer = setInterval(() => void this.checkAll(), HEALTH_INTERVAL_MS);
+    if (this.timer) return;
+    void this.checkAll();
+    this.timer = setInterval(() => void this.checkAll(), CHECK_INTERVAL_MS);
     this.timer.unref();
   }
 

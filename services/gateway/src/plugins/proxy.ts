@@ -1,7 +1,8 @@
 import proxy from '@fastify/http-proxy';
+import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
 
@@ -20,6 +21,13 @@ export interface ProxyOptions {
 }
 
 const SPOOFABLE_HEADERS = Object.values(INTERNAL_HEADERS);
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'UND_ERR_SOCKET', 'FST_REPLY_FROM_GATEWAY_TIMEOUT']);
+
+function isConnectionFailure(error: Error): boolean {
+  const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code;
+  return (code !== undefined && CONNECTION_FAILURES.has(code)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(String(error.message));
+}
 
 function withoutCookie(cookieHeader: string | undefined, name: string): string | undefined {
   if (!cookieHeader) return undefined;
@@ -55,7 +63,37 @@ export const proxyPlugin = fp(
       return out;
     };
 
+    /** Which replica each request went to, so a failure can be retried elsewhere. */
+    const chosen = new WeakMap<FastifyRequest, string>();
+    const retried = new WeakSet<FastifyRequest>();
+
     for (const [service, pool] of pools) {
+      const unavailable = (reply: FastifyReply<any, any, any, any>) =>
+        reply.status(502).send({
+          error: { code: 'UPSTREAM_UNAVAILABLE', message: `The ${service} service is not available right now. Please try again.` },
+        });
+      const replyOptions: FastifyReplyFromHooks = {
+        getUpstream: (request: FastifyRequest<any, any, any>) => {
+          const replica = pool.pick(retried.has(request) ? chosen.get(request) : undefined);
+          chosen.set(request, replica);
+          return replica;
+        },
+        rewriteRequestHeaders,
+        onError: (reply: FastifyReply<any, any, any, any>, { error }: { error: Error }): void => {
+          const request = reply.request;
+          const failed = chosen.get(request);
+          reply.log.warn({ err: error, service, replica: failed }, 'upstream failed');
+          // A replica that refused or dropped the connection is skipped until its health check passes;
+          // a request that cannot have changed anything (GET/HEAD) is tried once more on another replica.
+          if (failed && isConnectionFailure(error)) pool.markUnhealthy(failed);
+          if (SAFE_METHODS.has(request.method) && !retried.has(request) && isConnectionFailure(error) && pool.members.length > 1) {
+            retried.add(request);
+            reply.from(request.url.split('?')[0], replyOptions);
+            return;
+          }
+          unavailable(reply);
+        },
+      };
       for (const prefix of ROUTE_TABLE[service]) {
         await app.register(proxy, {
           upstream: '',
@@ -63,16 +101,7 @@ export const proxyPlugin = fp(
           rewritePrefix: prefix,
           config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } },
           http: { requestOptions: { timeout: opts.timeoutMs } },
-          replyOptions: {
-            getUpstream: () => pool.pick(),
-            rewriteRequestHeaders,
-            onError: (reply, { error }) => {
-              reply.log.warn({ err: error, service }, 'upstream failed');
-              reply.status(502).send({
-                error: { code: 'UPSTREAM_UNAVAILABLE', message: `The ${service} service is not available right now. Please try again.` },
-              });
-            },
-          },
+          replyOptions,
         });
       }
     }

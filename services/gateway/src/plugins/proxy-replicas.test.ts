@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadEnv } from '../env.ts';
+
+let db: TestDatabase;
+let stream: TestStream;
+let gateway: FastifyInstance;
+let webDir: string;
+const replicas: FastifyInstance[] = [];
+
+async function replica(name: string): Promise<FastifyInstance> {
+  const app = Fastify();
+  app.get('/readyz', async () => ({ status: 'ready' }));
+  app.get('/api/map-layout', async () => ({ servedBy: name }));
+  app.post('/api/admin/generate-map', async () => ({ servedBy: name }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  replicas.push(app);
+  return app;
+}
+const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  stream = await createTestStream();
+  webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
+  const [a, b, c] = [await replica('a'), await replica('b'), await replica('c')];
+  gateway = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: urlOf(a), MAP_URL: [a, b, c].map(urlOf).join(','), WEB_DIST_DIR: webDir }));
+  await gateway.ready();
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await Promise.all(replicas.map((r) => r.close()));
+  await stream?.remove();
+  await db?.drop();
+  await rm(webDir, { recursive: true, force: true });
+});
+
+it('spreads reads over replicas, and a replica going away costs no failed GET', async () => {
+  const servedBy = new Set<string>();
+  for (let i = 0; i < 9; i++) servedBy.add((await gateway.inject('/api/map-layout')).json().servedBy);
+  expect(servedBy).toEqual(new Set(['a', 'b', 'c']));
+
+  await replicas[1].close(); // b goes away without the gateway knowing yet
+  const statuses: number[] = [];
+  const after = new Set<string>();
+  for (let i = 0; i < 30; i++) {
+    const response = await gateway.inject('/api/map-layout');
+    statuses.push(response.statusCode);
+    if (response.statusCode === 200) after.add(response.json().servedBy);
+  }
+  expect(statuses.every((s) => s === 200)).toBe(true);
+  expect(after).toEqual(new Set(['a', 'c']));
+});

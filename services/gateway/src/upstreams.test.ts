@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { UpstreamPool } from './upstreams.ts';
+
+describe('UpstreamPool', () => {
+  it('spreads requests round-robin over replicas and skips unhealthy ones', () => {
+    const pool = new UpstreamPool('plots', ['http://10.0.0.1:3001', 'http://10.0.0.2:3001', 'http://10.0.0.3:3001']);
+    expect([pool.pick(), pool.pick(), pool.pick(), pool.pick()]).toEqual([
+      'http://10.0.0.1:3001',
+      'http://10.0.0.2:3001',
+      'http://10.0.0.3:3001',
+      'http://10.0.0.1:3001',
+    ]);
+    pool.markUnhealthy('http://10.0.0.2:3001');
+    const picks = new Set(Array.from({ length: 6 }, () => pool.pick()));
+    expect(picks).toEqual(new Set(['http://10.0.0.1:3001', 'http://10.0.0.3:3001']));
+  });
+
+  it('avoids the replica that just failed, and still answers when every replica is unhealthy', () => {
+    const pool = new UpstreamPool('plots', ['http://10.0.0.1:3001', 'http://10.0.0.2:3001']);
+    for (let i = 0; i < 4; i++) expect(pool.pick('http://10.0.0.1:3001')).toBe('http://10.0.0.2:3001');
+    pool.markUnhealthy('http://10.0.0.1:3001');
+    pool.markUnhealthy('http://10.0.0.2:3001');
+    expect(['http://10.0.0.1:3001', 'http://10.0.0.2:3001']).toContain(pool.pick());
+  });
+
+  it('expands a compose service name into every replica it resolves to', async () => {
+    const pool = new UpstreamPool('plots', ['http://plots:3001', 'http://10.9.9.9:3001'], async (host) =>
+      host === 'plots' ? ['172.18.0.5', '172.18.0.6', '172.18.0.7'] : [],
+    );
+    await pool.refreshMembers();
+    expect(pool.members).toEqual(['http://172.18.0.5:3001', 'http://172.18.0.6:3001', 'http://172.18.0.7:3001', 'http://10.9.9.9:3001']);
+  });
+
+  it('keeps the name when it cannot be resolved', async () => {
+    const pool = new UpstreamPool('plots', ['http://plots:3001'], async () => {
+      throw new Error('ENOTFOUND');
+    });
+    await pool.refreshMembers();
+    expect(pool.members).toEqual(['http://plots:3001']);
+  });
+});
