@@ -78,6 +78,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
                 amountCents: event.data.amountCents,
                 currency: event.data.currency,
                 footprint: event.data.footprint,
+                paidAt: new Date(event.occurredAt),
               },
             }),
           'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx: tx as unknown as Tx, sessionId: event.data.sessionId }),

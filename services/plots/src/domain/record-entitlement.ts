@@ -7,6 +7,7 @@ export interface EntitlementInput {
   amountCents?: number | null;
   currency?: string | null;
   footprint: { x: number; y: number; size: number } | null;
+  paidAt?: Date | null;
 }
 
 /** payments.payment.verified (or payments' answer to our query): this session paid for a plot of this tier. */
@@ -21,6 +22,7 @@ export async function recordEntitlement({ db, entitlement }: { db: PrismaClient 
         footprintX: entitlement.footprint?.x ?? null,
         footprintY: entitlement.footprint?.y ?? null,
         footprintSize: entitlement.footprint?.size ?? null,
+        paidAt: entitlement.paidAt ?? new Date(),
       },
     ],
     skipDuplicates: true,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "entitlements" ADD COLUMN     "paid_at" TIMESTAMPTZ(6);
