@@ -16,12 +16,13 @@ export async function payTestCheckout(
 ): Promise<PayTestCheckoutResult> {
   const session = await options.provider.pay(options.sessionId);
   if (!session) return { state: 'not_found' };
-  if (session.status !== 'complete') return { state: 'expired', session };
   try {
+    // Paid: record it and emit payments.payment.verified. Expired: record that, and plots frees the hold.
     await fulfilCheckoutSession(options);
   } catch (error) {
     // /claim verifies again, and plots asks again when the buyer claims: nothing is lost.
-    options.log.warn({ err: error, sessionId: session.id }, 'test checkout paid but not fulfilled yet');
+    options.log.warn({ err: error, sessionId: session.id }, 'test checkout session not settled yet');
   }
+  if (session.status !== 'complete') return { state: 'expired', session };
   return { state: 'paid', session, redirectTo: session.successUrl.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id)) };
 }

@@ -160,6 +160,7 @@ describe('test checkout page and pay flow', () => {
     const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
     expect(paid.statusCode).toBe(410);
     expect(paid.body).toContain('This checkout session has expired');
+    expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).status).toBe('expired');
     const verified = await world.payments.inject({ method: 'GET', url: `/api/verify-session/${sessionId}` });
     expect(verified.json()).toEqual({ verified: false, tier: 'basic', sessionId });
     expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).status).toBe('expired');
