@@ -1,0 +1,69 @@
+import { gunzipSync } from 'node:zlib';
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { describe, expect, it } from 'vitest';
+import { PlotListCache, negotiateEncoding } from './plot-list-cache.ts';
+
+const plot = (n: number) => ({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` }) as unknown as Plot;
+
+describe('PlotListCache', () => {
+  it('builds once per change, and a request after an invalidation waits for the new list', async () => {
+    let loads = 0;
+    let rows = [plot(1)];
+    const cache = new PlotListCache(async () => {
+      loads += 1;
+      return rows;
+    }, 0);
+    const [a, b] = await Promise.all([cache.get(), cache.get()]);
+    expect(loads).toBe(1);
+    expect(a).toBe(b);
+    expect(JSON.parse(gunzipSync(a.gzip).toString())).toEqual([plot(1)]);
+    rows = [plot(1), plot(2)];
+    cache.invalidate();
+    const c = await cache.get();
+    expect(loads).toBe(2);
+    expect(c.count).toBe(2);
+    expect(c.etag).not.toBe(a.etag);
+  });
+
+  it('a change during a rebuild is not lost: the older build is not taken as current', async () => {
+    let release: (() => void) | null = null;
+    let version = 1;
+    const cache = new PlotListCache(async () => {
+      const seen = version;
+      if (seen === 1) await new Promise<void>((r) => (release = r));
+      return [plot(seen)];
+    }, 0);
+    const slow = cache.get();
+    await new Promise((r) => setTimeout(r, 10));
+    version = 2;
+    cache.invalidate();
+    const fresh = await cache.get();
+    release!();
+    await slow;
+    expect((await cache.get()).etag).toBe(fresh.etag);
+    expect(JSON.parse((await cache.get()).identity.toString())).toEqual([plot(2)]);
+  });
+
+  it('past its max age it serves the old body while rebuilding in the background', async () => {
+    let loads = 0;
+    const cache = new PlotListCache(async () => [plot(++loads)], 1);
+    const first = await cache.get();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await cache.get()).toBe(first);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(loads).toBe(2);
+    expect((await cache.get()).identity.toString()).toContain(plot(2).id);
+  });
+});
+
+describe('negotiateEncoding', () => {
+  it.each([
+    [undefined, 'identity'],
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity', 'identity'],
+    ['*', 'gzip'],
+    ['gzip;q=0', 'identity'],
+  ])('%s → %s', (header, expected) => expect(negotiateEncoding(header)).toBe(expected));
+});
