@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react';
 import { Outlet, ScrollRestoration, type Location } from 'react-router-dom';
+import { useLiveUpdates } from '../features/live/use-live-updates.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 
 export function AppLayout() {
+  // One live-update stream for every screen (map, plot and user pages).
+  useLiveUpdates();
   return (
     <div className="flex min-h-dvh flex-col">
       <a

@@ -2,3 +2,5 @@
 export const SELECTED_TIER_KEY = 'selectedTier';
 export const TEMP_CLAIM_DATA_KEY = 'tempClaimData';
 export const APP_INITIALIZED_KEY = 'app_initialized';
+/** Session storage: the claim the buyer filled in before paying (spec section 3, Pending claim). */
+export const PENDING_CLAIM_KEY = 'pendingClaim';

@@ -1,79 +1,46 @@
-import { TIER_COLOR, TIER_SIZE, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tiers';
-import { ZONE_NAMES } from '@pixel-atlas/contracts/zones';
+import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tiers';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
+import { ConfirmDetails, type ConfirmDetailsData } from '../features/claim/confirm-details.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
+const SAMPLE_TIER: Tier = 'featured';
+
 /** Sample data for the static preview of the /claim confirm step (spec section 2, /demo). */
-const SAMPLE_PLOT = {
-  displayName: 'Ada Pixelwright',
+const SAMPLE_PLOT: ConfirmDetailsData = {
+  display_name: 'Ada Pixelwright',
   message: 'Hand-drawn pixel tilesets and weekly devlogs about tiny worlds.',
   link: 'https://example.com',
   x: 42,
   y: 17,
-  zone: ZONE_NAMES.creator,
-  tier: 'featured' as Tier,
+  zone: 'creator',
+  tier: SAMPLE_TIER,
+  avatar: <SampleAvatar color={TIER_COLOR[SAMPLE_TIER].hex} />,
 };
 
+/** The same confirm step /claim shows, with sample data and buttons that do nothing. */
 export function DemoPage() {
   usePageMeta(`Demo: Confirm your plot details - ${SITE_NAME}`);
-  const tierColor = TIER_COLOR[SAMPLE_PLOT.tier].hex;
-  const size = TIER_SIZE[SAMPLE_PLOT.tier];
-
   return (
     <PageContainer className="max-w-xl">
       <p className="mb-4 border-2 border-dashed border-border p-3 text-center text-sm text-ink-muted">
         Preview only: this is how the last step of a claim looks. Nothing here is saved or charged.
       </p>
-      <section aria-labelledby="demo-heading" className="pixel-panel p-6">
-        <h1 id="demo-heading" className="text-sm text-gold md:text-base">
-          Confirm your plot details
-        </h1>
-
-        <div className="mt-6 flex items-center gap-4">
-          <SampleAvatar color={tierColor} />
-          <div>
-            <p className="text-lg font-semibold text-ink">{SAMPLE_PLOT.displayName}</p>
-            <p className="text-sm text-ink-muted">{SAMPLE_PLOT.message}</p>
-          </div>
-        </div>
-
-        <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
-          <dt className="text-ink-muted">Display name</dt>
-          <dd className="text-ink">{SAMPLE_PLOT.displayName}</dd>
-          <dt className="text-ink-muted">Message</dt>
-          <dd className="text-ink">{SAMPLE_PLOT.message}</dd>
-          <dt className="text-ink-muted">Link</dt>
-          <dd className="break-all text-sky">{SAMPLE_PLOT.link}</dd>
-          <dt className="text-ink-muted">Location</dt>
-          <dd className="text-ink">
-            ({SAMPLE_PLOT.x}, {SAMPLE_PLOT.y})
-          </dd>
-          <dt className="text-ink-muted">Zone</dt>
-          <dd className="text-ink">{SAMPLE_PLOT.zone}</dd>
-          <dt className="text-ink-muted">Tier</dt>
-          <dd className="text-ink">
-            <span className="inline-block border-2 border-black px-2 py-0.5 font-pixel text-[0.6rem] text-ink-dark" style={{ background: tierColor }}>
-              {tierPlotLabel(SAMPLE_PLOT.tier)}
-            </span>{' '}
-            {size}x{size}
-          </dd>
-        </dl>
-
-        <p className="mt-6 border-2 border-gold p-3 text-sm text-ink">
-          Plot details cannot be changed after claiming. Please check everything before you confirm.
-        </p>
-
-        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClassName('secondary')}>
-            EDIT DETAILS
-          </button>
-          <button type="button" className={buttonClassName('primary')}>
-            CONFIRM &amp; CLAIM
-          </button>
-        </div>
-      </section>
+      <ConfirmDetails
+        data={SAMPLE_PLOT}
+        headingLevel={1}
+        actions={
+          <>
+            <button type="button" className={buttonClassName('secondary')}>
+              EDIT DETAILS
+            </button>
+            <button type="button" className={buttonClassName('primary')}>
+              CONFIRM &amp; CLAIM
+            </button>
+          </>
+        }
+      />
     </PageContainer>
   );
 }

@@ -2,22 +2,24 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation.ts';
-import { SITE_NAME, SITE_TAGLINE } from '../lib/site.ts';
+import { SITE_NAME } from '../lib/site.ts';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
 import { ClaimSection } from './home/claim-section.tsx';
-import { AtlasMap } from '../map/components/AtlasMap.tsx';
+import { HomeMap } from './home/home-map.tsx';
 
+/** Spec section 2: the product name followed by this. */
+const HOME_TITLE_SUFFIX = ' - An Interactive Fantasy Map of the Internet';
 const HOME_DESCRIPTION = `${SITE_NAME} is a pixel-art fantasy map of the internet. Explore creators' plots, then claim your own tile with an avatar, a message and a link to your site.`;
 
 export function HomePage() {
-  usePageMeta(`${SITE_NAME} - ${SITE_TAGLINE}`, HOME_DESCRIPTION);
+  usePageMeta(`${SITE_NAME}${HOME_TITLE_SUFFIX}`, HOME_DESCRIPTION);
   useRunPendingTierGuidance();
   useScrollToHashTarget();
 
   return (
     <>
       <section id={MAP_ELEMENT_ID} aria-label="Atlas map" className="relative h-dvh pt-16">
-        <AtlasMap />
+        <HomeMap />
       </section>
       <ClaimSection />
     </>

@@ -32,6 +32,8 @@ export interface AtlasMapProps {
   onFindPlotsClick?: () => void;
   /** Colour of the map pin on the selected tile. */
   selectedTier?: Tier;
+  /** Moves the pin to this tile (e.g. an auto-assigned spot); clicks on the map still move it too. */
+  selectedTile?: { x: number; y: number } | null;
 }
 
 type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
@@ -40,7 +42,7 @@ type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
  * The full-screen map: mounts the canvas and its engine once, feeds layout and plots through the
  * engine's setters, and layers the React chrome (regions menu, controls, hints, cards) over it.
  */
-export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic' }: AtlasMapProps) {
+export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic', selectedTile: selectedTileProp }: AtlasMapProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const engineRef = useRef<MapEngine | null>(null);
   const isTouch = useTouchDevice();
@@ -121,6 +123,17 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
     engineRef.current?.setSelectedTile(selectedTile, selectedTier);
     // Only the pin colour follows the tier here; selection changes go through handleTileClick.
   }, [selectedTier]);
+
+  const pinControlled = selectedTileProp !== undefined;
+  const pinX = selectedTileProp?.x;
+  const pinY = selectedTileProp?.y;
+  useEffect(() => {
+    if (!pinControlled) return;
+    const tile = pinX === undefined || pinY === undefined ? null : { x: pinX, y: pinY };
+    setSelectedTile(tile);
+    engineRef.current?.setSelectedTile(tile, handlers.current.selectedTier);
+    // Follows the coordinates, not the object's identity.
+  }, [pinControlled, pinX, pinY]);
 
   useEffect(() => {
     const onNavigate = (event: Event) => {

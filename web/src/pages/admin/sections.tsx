@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { ModerationSection } from '../../features/moderation/moderation-section.tsx';
 import { DangerZone, MapGeneration, MapStatus, useMapExists } from './map-sections.tsx';
 
 export interface AdminSection {
@@ -17,6 +18,7 @@ export interface AdminSection {
  * (spec section 2: Content Moderation, Map Status, Map Generation, Danger Zone).
  */
 export const AdminSections: AdminSection[] = [
+  { id: 'moderation', title: 'Content Moderation', Component: ModerationSection },
   { id: 'map', title: 'Map Status', Component: MapStatus },
   { id: 'map-generation', title: 'Map Generation', Component: MapGeneration },
   { id: 'danger-zone', title: 'Danger Zone', Component: DangerZone, useIsVisible: useMapExists },

@@ -1,0 +1,25 @@
+import type { ToastOptions } from '../../hooks/use-toast.ts';
+
+/** The claim flow's toasts, worded as spec section 8 has them (popup and /claim share them). */
+export const CLAIM_TOASTS = {
+  missingTile: { title: 'Missing Tile Selection', description: 'Please select a tile location for your plot.', variant: 'destructive' },
+  missingAvatar: { title: 'Missing Avatar', description: 'Please upload and save an avatar for your plot.', variant: 'destructive' },
+  invalidLocation: {
+    title: 'Invalid Location',
+    description: 'You can only claim plots on land, not in water. Please choose another location.',
+    variant: 'destructive',
+  },
+  tileUnavailable: { title: 'Tile Unavailable', description: 'This tile is already claimed. Please choose another.', variant: 'destructive' },
+  paymentError: {
+    title: 'Payment Error',
+    description: 'Failed to start payment process. Please try again.',
+    variant: 'destructive',
+    duration: 3000,
+  },
+  avatarSaved: { title: 'Avatar Saved', description: 'Your avatar has been saved successfully.' },
+  avatarSaveFailed: { title: 'Upload Failed', description: 'Failed to save avatar. Please try again.', variant: 'destructive' },
+} satisfies Record<string, ToastOptions>;
+
+export const CLAIM_FAILED_FALLBACK = 'Failed to claim plot. Please try again.';
+export const AUTO_CLAIM_FAILED_FALLBACK = 'Failed to create plot. Please try again.';
+export const UNDER_REVIEW_TITLE = 'Plot Created - Under Review';

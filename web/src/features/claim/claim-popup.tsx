@@ -1,0 +1,170 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
+import { DEFAULT_TIER_PRICE_CENTS, formatPrice, type Tier } from '@pixel-atlas/contracts/tiers';
+import { useState, type FormEvent } from 'react';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
+import { toast } from '../../hooks/use-toast.ts';
+import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';
+import { AvatarUploader } from './avatar-uploader.tsx';
+import { CLAIM_TOASTS } from './claim-messages.ts';
+import { ContentReviewDialog } from './content-review-dialog.tsx';
+import { savePendingClaim, clearPendingClaim } from './pending-claim.ts';
+import { checkPosition } from './position-check.ts';
+import { ProfileFields } from './profile-fields.tsx';
+import { normalizeProfile, validateProfile, type FieldErrors, type ProfileDraft } from './profile-validation.ts';
+import { startCheckout } from './start-checkout.ts';
+import { storedTier } from './stored-tier.ts';
+import { TierRadioList } from './tier-radio-list.tsx';
+
+export interface Tile {
+  x: number;
+  y: number;
+}
+
+interface ClaimPopupProps {
+  /** The tile chosen on the map (or by auto-assign); null when none is chosen. */
+  tile: Tile | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Starting tier; defaults to selectedTier from local storage (else basic). */
+  initialTier?: Tier;
+  /** Follows the chosen tier (the map pin takes its colour). */
+  onTierChange?: (tier: Tier) => void;
+}
+
+/** Spec section 2, Claim popup: 'Claim This Tile' for (x, y); the backdrop, Escape and × close it. */
+export function ClaimPopup({ tile, open, onOpenChange, initialTier, onTierChange }: ClaimPopupProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      {open ? (
+        <PixelDialogContent
+          title="Claim This Tile"
+          description={tile ? `Position (${tile.x}, ${tile.y})` : 'No tile selected yet: choose an empty land tile on the map.'}
+          className="md:max-w-xl"
+        >
+          <ClaimPopupForm tile={tile} initialTier={initialTier ?? storedTier()} onTierChange={onTierChange} onCancel={() => onOpenChange(false)} />
+        </PixelDialogContent>
+      ) : null}
+    </Dialog.Root>
+  );
+}
+
+const EMPTY_DRAFT: ProfileDraft = { display_name: '', message: '', link: '' };
+
+function ClaimPopupForm({
+  tile,
+  initialTier,
+  onTierChange,
+  onCancel,
+}: {
+  tile: Tile | null;
+  initialTier: Tier;
+  onTierChange?: (tier: Tier) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState<ProfileDraft>(EMPTY_DRAFT);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [tier, setTier] = useState<Tier>(initialTier);
+  const [avatar, setAvatar] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [reviewOpen, setReviewOpen] = useState(false);
+  const price = formatPrice(DEFAULT_TIER_PRICE_CENTS[tier]);
+
+  const chooseTier = (next: Tier) => {
+    setTier(next);
+    onTierChange?.(next);
+  };
+
+  const pay = async (notificationEmail?: string) => {
+    if (!tile || !avatar) return;
+    setBusy(true);
+    // Spec section 4: on submit selectedTier is cleared, the pending claim saved, then the checkout starts.
+    localStorage.removeItem(SELECTED_TIER_KEY);
+    savePendingClaim({
+      x: tile.x,
+      y: tile.y,
+      ...normalizeProfile(draft),
+      link: draft.link.trim(),
+      tier,
+      avatar_url: avatar,
+      ...(notificationEmail ? { notification_email: notificationEmail } : {}),
+    });
+    const problem = await startCheckout({ tier, x: tile.x, y: tile.y });
+    if (problem) {
+      // No checkout: a claim saved for it must not be claimed with some later payment.
+      clearPendingClaim();
+      toast(problem);
+      setBusy(false);
+    }
+    // Otherwise the browser is on its way to the checkout page; the button stays disabled.
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!tile) {
+      toast(CLAIM_TOASTS.missingTile);
+      return;
+    }
+    const fieldErrors = validateProfile(draft);
+    setErrors(fieldErrors);
+    if (Object.keys(fieldErrors).length > 0) return;
+    if (!avatar) {
+      toast(CLAIM_TOASTS.missingAvatar);
+      return;
+    }
+    setBusy(true);
+    const problem = await checkPosition(tile.x, tile.y, tier);
+    if (problem) {
+      toast(problem);
+      setBusy(false);
+      return;
+    }
+    if (findFlaggedWords([draft.display_name, draft.message]).length > 0) {
+      setBusy(false);
+      setReviewOpen(true);
+      return;
+    }
+    await pay();
+  };
+
+  return (
+    <>
+      <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+        <ProfileFields
+          draft={draft}
+          errors={errors}
+          onChange={(field, value) => {
+            setDraft((current) => ({ ...current, [field]: value }));
+            setErrors((current) => ({ ...current, [field]: undefined }));
+          }}
+        />
+        <TierRadioList value={tier} onChange={chooseTier} />
+        <AvatarUploader value={avatar} onChange={setAvatar} shape="round" />
+        <div className="mt-2 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" className={buttonClassName('secondary')} onClick={onCancel}>
+            CANCEL
+          </button>
+          <button type="submit" className={buttonClassName('primary')} disabled={busy} aria-busy={busy || undefined}>
+            PAY &amp; CLAIM ({price})
+          </button>
+        </div>
+        <p className="text-xs text-ink-muted">All sales are final. Plot details cannot be changed after you submit them.</p>
+      </form>
+      {/* Outside the form: React bubbles the dialog's own submit through the portal to its React parents. */}
+      <ContentReviewDialog
+        open={reviewOpen}
+        onOpenChange={setReviewOpen}
+        onCreate={(email) => {
+          setReviewOpen(false);
+          void pay(email);
+        }}
+        onSkip={() => {
+          setReviewOpen(false);
+          void pay();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { buttonClassName } from '../../components/button-styles.ts';
+
+/** Spec section 2, /claim without session_id. */
+export function MissingSessionCard() {
+  return (
+    <StatusCard title="Missing Session ID" subtitle="We couldn't find your payment session ID.">
+      <p className="text-ink-muted">
+        You need to complete a payment first before claiming a plot. Please return to the homepage and select a tier.
+      </p>
+    </StatusCard>
+  );
+}
+
+/** Spec section 2, /claim when the session cannot be verified. */
+export function VerificationFailedCard({ message }: { message: string }) {
+  return (
+    <StatusCard title="Payment Verification Failed" subtitle="We couldn't verify your payment session." alert>
+      <p className="text-ink-muted">{message}</p>
+    </StatusCard>
+  );
+}
+
+function StatusCard({ title, subtitle, alert = false, children }: { title: string; subtitle: string; alert?: boolean; children: ReactNode }) {
+  return (
+    <section aria-labelledby="claim-status-heading" className="pixel-panel mx-auto max-w-xl p-6" role={alert ? 'alert' : undefined}>
+      <h1 id="claim-status-heading" className="text-sm text-gold md:text-base">
+        {title}
+      </h1>
+      <p className="mt-3 font-semibold text-ink">{subtitle}</p>
+      <div className="mt-3">{children}</div>
+      <Link to="/" className={buttonClassName('primary', 'md', 'mt-6')}>
+        Return to Homepage
+      </Link>
+    </section>
+  );
+}
+
+/** 'Verifying Payment...' / 'Creating Your Plot...' with skeletons of the form to come. */
+export function ClaimLoading({ title }: { title: string }) {
+  return (
+    <section aria-busy="true" aria-live="polite" className="pixel-panel mx-auto max-w-xl p-6">
+      <h1 className="text-sm text-gold md:text-base">{title}</h1>
+      <div aria-hidden="true" className="mt-6 grid animate-pulse gap-4">
+        <div className="h-4 w-2/3 bg-panel-raised" />
+        <div className="h-11 bg-panel-raised" />
+        <div className="h-24 bg-panel-raised" />
+        <div className="h-11 bg-panel-raised" />
+        <div className="flex items-center gap-4">
+          <div className="size-16 rounded-full bg-panel-raised" />
+          <div className="h-11 flex-1 bg-panel-raised" />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import { positionAvailableResponseSchema } from '@pixel-atlas/contracts/plots';
+import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { ToastOptions } from '../../hooks/use-toast.ts';
+import { apiJson } from '../../lib/api.ts';
+import { CLAIM_TOASTS } from './claim-messages.ts';
+
+export interface PositionCheckOptions {
+  /**
+   * After payment the buyer's own checkout holds the footprint, which the check reports as 'held';
+   * /claim lets that through and leaves the last word to the server.
+   */
+  allowHeld?: boolean;
+}
+
+/**
+ * Spec section 5: the tile must be land and the footprint free; a failed check counts as unavailable.
+ * Returns the toast to show, or null when the plot may go there.
+ */
+export async function checkPosition(x: number, y: number, tier: Tier, options: PositionCheckOptions = {}): Promise<ToastOptions | null> {
+  try {
+    const query = new URLSearchParams({ x: String(x), y: String(y), tier });
+    const parsed = positionAvailableResponseSchema.safeParse(await apiJson('GET', `/api/position-available?${query}`));
+    if (!parsed.success) return CLAIM_TOASTS.tileUnavailable;
+    const { available, reason } = parsed.data;
+    if (available) return null;
+    if (reason === 'water') return CLAIM_TOASTS.invalidLocation;
+    if (reason === 'held' && options.allowHeld) return null;
+    return CLAIM_TOASTS.tileUnavailable;
+  } catch {
+    return CLAIM_TOASTS.tileUnavailable;
+  }
+}

@@ -1,0 +1,8 @@
+import { isTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';
+
+/** Spec section 4: the popup starts at selectedTier when it is one of the four tiers, else basic. */
+export function storedTier(): Tier {
+  const value = localStorage.getItem(SELECTED_TIER_KEY);
+  return isTier(value) ? value : 'basic';
+}

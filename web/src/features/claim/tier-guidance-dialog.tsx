@@ -1,0 +1,81 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { tierLabel, type Tier } from '@pixel-atlas/contracts/tiers';
+import { useEffect, useRef, useState } from 'react';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
+import { toast } from '../../hooks/use-toast.ts';
+import { TIER_GUIDANCE_EVENT, type TierGuidanceDetail } from '../../lib/tier-guidance.ts';
+import { findFreePosition } from './auto-assign.ts';
+import { storedTier } from './stored-tier.ts';
+import type { Tile } from './claim-popup.tsx';
+
+interface TierGuidanceDialogProps {
+  /** A guidance event arrived for this tier (the map pin follows it). */
+  onTierSelected?: (tier: Tier) => void;
+  /** Auto-assign found a free spot: open the claim popup there. */
+  onAutoAssign: (tile: Tile, tier: Tier) => void;
+}
+
+/**
+ * Spec section 2: the 'tierGuidance' browser event (tier cards, 'Claim Your Tile') opens
+ * '<Tier> Tier Selected!' with the two ways to choose a location.
+ */
+export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanceDialogProps) {
+  const [tier, setTier] = useState<Tier | null>(null);
+  const [assigning, setAssigning] = useState(false);
+  // Read through a ref so the window listener is added once.
+  const selected = useRef(onTierSelected);
+  selected.current = onTierSelected;
+
+  useEffect(() => {
+    const onGuidance = (event: Event) => {
+      const detail = (event as CustomEvent<TierGuidanceDetail | undefined>).detail;
+      const next = detail?.tier ?? storedTier();
+      setTier(next);
+      selected.current?.(next);
+    };
+    window.addEventListener(TIER_GUIDANCE_EVENT, onGuidance);
+    return () => window.removeEventListener(TIER_GUIDANCE_EVENT, onGuidance);
+  }, [selected]);
+
+  const close = () => {
+    setTier(null);
+    setAssigning(false);
+  };
+
+  const selectOnMap = () => {
+    close();
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+  };
+
+  const autoAssign = async () => {
+    if (!tier) return;
+    setAssigning(true);
+    const tile = await findFreePosition(tier);
+    setAssigning(false);
+    if (!tile) {
+      toast({ title: 'Tile Unavailable', description: 'No free spot was found for this tier. Please choose one on the map.', variant: 'destructive' });
+      return;
+    }
+    close();
+    onAutoAssign(tile, tier);
+  };
+
+  return (
+    <Dialog.Root open={tier !== null} onOpenChange={(open) => (open ? undefined : close())}>
+      {tier ? (
+        <PixelDialogContent title={`${tierLabel(tier)} Tier Selected!`} description="How would you like to choose your plot location?">
+          <div className="grid gap-3">
+            <button type="button" className={buttonClassName('secondary')} onClick={selectOnMap} disabled={assigning}>
+              I'LL SELECT ON THE MAP
+            </button>
+            <button type="button" className={buttonClassName('primary')} onClick={() => void autoAssign()} disabled={assigning} aria-busy={assigning || undefined}>
+              {assigning ? 'FINDING A PLOT...' : 'AUTO-ASSIGN A PLOT'}
+            </button>
+          </div>
+          <p className="mt-4 text-sm text-ink-muted">Tip: you can also click any empty land tile on the map to claim it.</p>
+        </PixelDialogContent>
+      ) : null}
+    </Dialog.Root>
+  );
+}

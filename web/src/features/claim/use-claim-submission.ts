@@ -1,0 +1,52 @@
+import type { ClaimPlotRequest, ClaimPlotResponse, Plot } from '@pixel-atlas/contracts/plots';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../../hooks/use-toast.ts';
+import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
+import { errorCode } from '../../lib/api-errors.ts';
+import { PLOTS_QUERY_KEY, isUserPlotsQueryKey } from '../plots/plot-queries.ts';
+import { AUTO_CLAIM_FAILED_FALLBACK, CLAIM_FAILED_FALLBACK, CLAIM_TOASTS, UNDER_REVIEW_TITLE } from './claim-messages.ts';
+
+export interface ClaimSubmission {
+  payload: ClaimPlotRequest;
+  /** true for the automatic submit of a pending claim, false for CONFIRM & CLAIM. */
+  auto: boolean;
+}
+
+export interface ClaimSubmissionHandlers {
+  onClaimed: (plot: Plot, underReview: boolean) => void;
+  /** The footprint is no longer claimable (taken meanwhile, or not land): pick another spot. */
+  onPositionLost: () => void;
+  /** Any other failure, after its toast. */
+  onFailed: (auto: boolean) => void;
+}
+
+/**
+ * POST /api/claim-plot with the spec's toasts: the review warning, the two failure fallbacks, and a
+ * lost footprint (409 TILE_UNAVAILABLE / 400 INVALID_LOCATION), which keeps the paid entitlement.
+ */
+export function useClaimSubmission(handlers: ClaimSubmissionHandlers) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ payload }: ClaimSubmission) => apiJson<ClaimPlotResponse>('POST', '/api/claim-plot', payload),
+    onSuccess: (response) => {
+      if (response.warning) toast({ title: UNDER_REVIEW_TITLE, description: response.warning });
+      void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
+      void queryClient.invalidateQueries({ predicate: (query) => isUserPlotsQueryKey(query.queryKey) });
+      handlers.onClaimed(response.plot, Boolean(response.warning));
+    },
+    onError: (error, { auto }) => {
+      const code = errorCode(error);
+      if (code === 'TILE_UNAVAILABLE' || code === 'INVALID_LOCATION') {
+        toast(code === 'TILE_UNAVAILABLE' ? CLAIM_TOASTS.tileUnavailable : CLAIM_TOASTS.invalidLocation);
+        handlers.onPositionLost();
+        return;
+      }
+      toast({
+        title: 'Error',
+        description: errorMessageForDisplay(error, auto ? AUTO_CLAIM_FAILED_FALLBACK : CLAIM_FAILED_FALLBACK),
+        variant: 'destructive',
+      });
+      handlers.onFailed(auto);
+    },
+  });
+}

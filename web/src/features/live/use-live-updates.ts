@@ -1,0 +1,62 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { MAP_LAYOUT_QUERY_KEY } from '../../map/use-map-layout.ts';
+import { PLOTS_QUERY_KEY, isUserPlotsQueryKey, plotQueryKey } from '../plots/plot-queries.ts';
+
+/** The gateway's Server-Sent Events stream (same origin). */
+export const LIVE_UPDATES_URL = '/api/live';
+
+interface PlotsChanged {
+  reason?: string;
+  plotId?: string;
+}
+
+/**
+ * One EventSource for the whole app: when plots or the layout change anywhere, the affected queries
+ * refetch, so every open map shows new plots without a reload. EventSource reconnects by itself; the
+ * gateway greets every (re)connection with `ready`, after which anything missed meanwhile is refetched.
+ */
+export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource(url);
+    let connectedBefore = false;
+
+    const onPlotsChanged = (event: MessageEvent<string>) => invalidatePlots(queryClient, parse(event.data).plotId);
+    const onMapChanged = () => void queryClient.invalidateQueries({ queryKey: MAP_LAYOUT_QUERY_KEY });
+    const onReady = () => {
+      if (connectedBefore) {
+        invalidatePlots(queryClient);
+        onMapChanged();
+      }
+      connectedBefore = true;
+    };
+
+    source.addEventListener('plots-changed', onPlotsChanged);
+    source.addEventListener('map-changed', onMapChanged);
+    source.addEventListener('ready', onReady);
+    return () => {
+      source.removeEventListener('plots-changed', onPlotsChanged);
+      source.removeEventListener('map-changed', onMapChanged);
+      source.removeEventListener('ready', onReady);
+      source.close();
+    };
+  }, [queryClient, url]);
+}
+
+function invalidatePlots(queryClient: QueryClient, plotId?: string): void {
+  void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
+  if (plotId) void queryClient.invalidateQueries({ queryKey: plotQueryKey(plotId), exact: true });
+  else void queryClient.invalidateQueries({ predicate: (query) => /^\/api\/plots\/[^/]+$/.test(String(query.queryKey[0])) });
+  void queryClient.invalidateQueries({ predicate: (query) => isUserPlotsQueryKey(query.queryKey) });
+}
+
+function parse(data: string): PlotsChanged {
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null ? (value as PlotsChanged) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,167 @@
+import { flaggedPlotSchema, type FlaggedPlot } from '@pixel-atlas/contracts/admin';
+import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { zoneName } from '@pixel-atlas/contracts/zones';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { toast } from '../../hooks/use-toast.ts';
+import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
+import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
+import { PLOTS_QUERY_KEY } from '../plots/plot-queries.ts';
+
+/** Under the admin prefix, so signing out drops it with the other admin data. */
+export const FLAGGED_PLOTS_QUERY_KEY = ['/api/admin/flagged-plots'] as const;
+
+type Decision = 'approve' | 'reject';
+
+/**
+ * Spec section 2, /admin 'Content Moderation': the review queue with a pending-count badge;
+ * Approve and Reject are both disabled while either request runs; both lists refresh after each.
+ */
+export function ModerationSection() {
+  const queryClient = useQueryClient();
+  const flagged = useQuery<unknown, Error, FlaggedPlot[]>({ queryKey: FLAGGED_PLOTS_QUERY_KEY, select: readableEntries });
+  const decide = useMutation({
+    mutationFn: ({ plotId, decision }: { plotId: string; decision: Decision }) =>
+      apiJson('POST', `/api/admin/${decision}-plot`, { plotId }),
+    onError: (error, { decision }) => {
+      toast({
+        title: 'Error',
+        description: errorMessageForDisplay(error, `Failed to ${decision} the plot. Please try again.`),
+        variant: 'destructive',
+      });
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: FLAGGED_PLOTS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true }),
+      ]),
+  });
+
+  if (flagged.isPending) {
+    return (
+      <p role="status" className="text-ink-muted">
+        Loading the review queue…
+      </p>
+    );
+  }
+  if (flagged.isError) {
+    return (
+      <div role="alert">
+        <p className="text-ink">{errorMessageForDisplay(flagged.error, 'Could not load flagged content.')}</p>
+        <button type="button" className={buttonClassName('secondary', 'sm', 'mt-3')} onClick={() => void flagged.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  const items = flagged.data;
+  return (
+    <div className="grid gap-4">
+      <p className="flex items-center gap-3 text-sm text-ink-muted">
+        <span
+          data-testid="moderation-pending-count"
+          className={`inline-grid min-w-8 place-items-center border-2 border-black px-2 py-1 font-pixel text-[0.65rem] ${items.length > 0 ? 'bg-gold text-ink-dark' : 'bg-panel-raised text-ink'}`}
+        >
+          {items.length}
+        </span>
+        pending review
+      </p>
+      {items.length === 0 ? (
+        <p className="border-2 border-dashed border-border p-6 text-center text-ink-muted">No content pending review</p>
+      ) : (
+        <ul className="grid gap-4">
+          {items.map((plot) => (
+            <li key={plot.id}>
+              <FlaggedPlotCard
+                plot={plot}
+                busy={decide.isPending}
+                deciding={decide.isPending && decide.variables?.plotId === plot.id ? decide.variables.decision : null}
+                onDecide={(decision) => decide.mutate({ plotId: plot.id, decision })}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Entries the screen can show; anything malformed is left out rather than breaking the page. */
+function readableEntries(data: unknown): FlaggedPlot[] {
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((entry) => {
+    const parsed = flaggedPlotSchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+interface FlaggedPlotCardProps {
+  plot: FlaggedPlot;
+  /** A decision request is running (for any plot): every button waits. */
+  busy: boolean;
+  deciding: Decision | null;
+  onDecide: (decision: Decision) => void;
+}
+
+function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProps) {
+  const link = safeHttpLink(plot.link);
+  const created = new Date(plot.created_at);
+  return (
+    <article aria-label={`Flagged plot ${plot.display_name}`} className="border-2 border-border bg-night p-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="font-sans text-base font-semibold break-words text-ink">{plot.display_name}</h3>
+        <span className="text-xs text-ink-muted">
+          {plot.flag_count} {plot.flag_count === 1 ? 'flag' : 'flags'}
+          {plot.source === 'screen' || plot.source === 'both' ? ' · auto-screened' : ''}
+        </span>
+      </div>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-ink-muted">Zone</dt>
+        <dd className="text-ink">{zoneName(plot.zone)}</dd>
+        <dt className="text-ink-muted">Tier</dt>
+        <dd className="text-ink">{tierPlotLabel(normalizeTier(plot.tier))}</dd>
+        <dt className="text-ink-muted">Position</dt>
+        <dd className="text-ink">
+          ({plot.x}, {plot.y})
+        </dd>
+        <dt className="text-ink-muted">Message</dt>
+        <dd className="break-words text-ink">{plot.message || '—'}</dd>
+        <dt className="text-ink-muted">Link</dt>
+        <dd className="break-all">
+          {link ? (
+            <OutboundLink href={link} className="text-sky underline">
+              {plot.link}
+            </OutboundLink>
+          ) : (
+            <span className="text-ink">{plot.link || '—'}</span>
+          )}
+        </dd>
+        <dt className="text-ink-muted">Created</dt>
+        <dd className="text-ink">
+          <time dateTime={plot.created_at}>{Number.isNaN(created.getTime()) ? plot.created_at : created.toLocaleString()}</time>
+        </dd>
+        {plot.reasons.length > 0 ? (
+          <>
+            <dt className="text-ink-muted">Reasons</dt>
+            <dd className="text-ink">
+              <ul className="list-disc pl-5">
+                {plot.reasons.map((reason, index) => (
+                  <li key={`${index}-${reason}`}>{reason}</li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <button type="button" className={buttonClassName('primary', 'sm')} disabled={busy} aria-busy={deciding === 'approve' || undefined} onClick={() => onDecide('approve')}>
+          {deciding === 'approve' ? 'Approving...' : 'Approve'}
+        </button>
+        <button type="button" className={buttonClassName('danger', 'sm')} disabled={busy} aria-busy={deciding === 'reject' || undefined} onClick={() => onDecide('reject')}>
+          {deciding === 'reject' ? 'Rejecting...' : 'Reject'}
+        </button>
+      </div>
+    </article>
+  );
+}

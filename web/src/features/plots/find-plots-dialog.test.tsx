@@ -1,0 +1,88 @@
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeGateway } from '../../test/fake-gateway.ts';
+import { jsonResponse } from '../../test/render-app.tsx';
+import { renderWithProviders } from '../../test/render-with-providers.tsx';
+import { FindPlotsDialog } from './find-plots-dialog.tsx';
+import { flyToPlot } from './fly-to-plot.ts';
+
+const base: Plot = {
+  id: '11111111-1111-4111-8111-111111111111',
+  zone: 'nexus',
+  tier: 'basic',
+  x: 5,
+  y: 6,
+  display_name: 'Ada Pixel',
+  message: 'Tiny worlds',
+  link: null,
+  avatar_url: '/api/plots/11111111-1111-4111-8111-111111111111/avatar',
+  created_at: '2026-11-20T10:00:00.000Z',
+  flagged: false,
+  reviewed: true,
+};
+const premium: Plot = { ...base, id: '22222222-2222-4222-8222-222222222222', tier: 'premium', x: 30, y: 40, display_name: 'Grace Tiles', message: 'Big plot' };
+
+function renderDialog(onChoosePlot = vi.fn()) {
+  const onOpenChange = vi.fn();
+  renderWithProviders(<FindPlotsDialog open onOpenChange={onOpenChange} onChoosePlot={onChoosePlot} />);
+  return { onOpenChange, onChoosePlot };
+}
+
+describe('Find Plots dialog', () => {
+  it("lists every plot as a link with tier, message, position, end corner and 'NxN area' for larger plots", async () => {
+    fakeGateway({ 'GET /api/plots': [() => jsonResponse([base, premium])] });
+    renderDialog();
+    expect(await screen.findByRole('dialog', { name: 'Claimed Plots (2)' })).toBeTruthy();
+    const items = within(screen.getByRole('list', { name: 'Claimed plots' })).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const first = within(items[0]).getByRole('link');
+    expect(first.getAttribute('href')).toBe(`/plot/${base.id}`);
+    expect(first.textContent).toContain('Ada Pixel');
+    expect(first.textContent).toContain('Basic');
+    expect(first.textContent).toContain('Tiny worlds');
+    expect(first.textContent).toContain('(5, 6)');
+    expect(first.textContent).not.toContain('area');
+    const second = within(items[1]).getByRole('link');
+    expect(second.textContent).toContain('Premium');
+    expect(second.textContent).toContain('(30, 40) to (33, 43) · 4x4 area');
+    expect(screen.getByText('Click on any plot to navigate and view their profile')).toBeTruthy();
+  });
+
+  it('shows the empty state when nobody has claimed a plot', async () => {
+    fakeGateway({ 'GET /api/plots': [() => jsonResponse([])] });
+    renderDialog();
+    expect(await screen.findByText('No plots claimed yet')).toBeTruthy();
+    expect(screen.getByText('Be the first to claim your space!')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Claimed Plots (0)' })).toBeTruthy();
+  });
+
+  it('choosing a plot (click or keyboard) hands it over and closes; search narrows the list', async () => {
+    const user = userEvent.setup();
+    fakeGateway({ 'GET /api/plots': [() => jsonResponse([base, premium])] });
+    const { onChoosePlot, onOpenChange } = renderDialog();
+    await user.type(await screen.findByLabelText('Search by name or message'), 'grace');
+    const links = within(screen.getByRole('list', { name: 'Claimed plots' })).getAllByRole('link');
+    expect(links).toHaveLength(1);
+    links[0].focus();
+    await user.keyboard('{Enter}');
+    expect(onChoosePlot).toHaveBeenCalledWith(premium);
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+});
+
+describe('flyToPlot', () => {
+  it("raises 'navigateToRegion' centred on the footprint at zoom 1.5", () => {
+    const details: unknown[] = [];
+    const listener = (event: Event) => details.push((event as CustomEvent).detail);
+    window.addEventListener('navigateToRegion', listener);
+    flyToPlot({ ...premium, region_name: 'Forum Fields' });
+    flyToPlot(base);
+    window.removeEventListener('navigateToRegion', listener);
+    expect(details).toEqual([
+      { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Forum Fields' },
+      { x: 5, y: 6, zoom: 1.5, regionName: 'Ada Pixel' },
+    ]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { VerifySessionResponse } from '@pixel-atlas/contracts/payments';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { PageContainer } from '../components/app-layout.tsx';
+import { ClaimFlow } from '../features/claim/claim-flow.tsx';
+import { ClaimLoading, MissingSessionCard, VerificationFailedCard } from '../features/claim/claim-status.tsx';
+import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { errorMessageForDisplay } from '../lib/api.ts';
+import { SITE_NAME } from '../lib/site.ts';
+
+const INVALID_SESSION_MESSAGE = 'Your payment session is invalid or has expired.';
+
+/** Spec section 2, /claim: the page the checkout returns to with ?session_id=. */
+export function ClaimPage() {
+  usePageMeta(`Claim Your Plot - ${SITE_NAME}`);
+  const [params] = useSearchParams();
+  const sessionId = params.get('session_id')?.trim();
+  return (
+    <PageContainer className="max-w-2xl">
+      {sessionId ? <VerifiedClaim key={sessionId} sessionId={sessionId} /> : <MissingSessionCard />}
+    </PageContainer>
+  );
+}
+
+function VerifiedClaim({ sessionId }: { sessionId: string }) {
+  const verification = useQuery<VerifySessionResponse>({ queryKey: [`/api/verify-session/${encodeURIComponent(sessionId)}`] });
+  if (verification.isPending) return <ClaimLoading title="Verifying Payment..." />;
+  if (verification.isError) return <VerificationFailedCard message={errorMessageForDisplay(verification.error, INVALID_SESSION_MESSAGE)} />;
+  if (!verification.data.verified) return <VerificationFailedCard message={INVALID_SESSION_MESSAGE} />;
+  return <ClaimFlow sessionId={sessionId} tier={verification.data.tier} />;
+}

@@ -1,0 +1,98 @@
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { findFreePosition } from '../../features/claim/auto-assign.ts';
+import { dispatchTierGuidance } from '../../lib/tier-guidance.ts';
+import type { MapEngineOptions } from '../../map/engine/engine.ts';
+import { fakeGateway } from '../../test/fake-gateway.ts';
+import { jsonResponse } from '../../test/render-app.tsx';
+import { renderWithProviders } from '../../test/render-with-providers.tsx';
+import { HomeMap } from './home-map.tsx';
+
+// The canvas engine has its own tests; here it records what the home screen asks of it.
+const engineMock = vi.hoisted(() => ({
+  created: [] as Array<{ options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
+}));
+vi.mock('../../map/engine/engine.ts', () => ({
+  createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
+    const engine = Object.fromEntries(
+      ['setLayout', 'setPlots', 'setSelectedTile', 'zoomIn', 'zoomOut', 'resetView', 'flyTo', 'resize', 'destroy'].map((name) => [name, vi.fn()]),
+    );
+    engineMock.created.push({ options, engine });
+    return engine;
+  },
+}));
+vi.mock('../../features/claim/auto-assign.ts', () => ({ findFreePosition: vi.fn() }));
+
+const plot: Plot = {
+  id: '11111111-1111-4111-8111-111111111111',
+  zone: 'creator',
+  tier: 'featured',
+  x: 30,
+  y: 40,
+  display_name: 'Ada Pixel',
+  message: 'Tiny worlds',
+  link: null,
+  avatar_url: '/api/plots/11111111-1111-4111-8111-111111111111/avatar',
+  created_at: '2026-11-20T10:00:00.000Z',
+  flagged: false,
+  reviewed: true,
+};
+const layout = { tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }], regions: [], seed: 's', generatedAt: '2026-01-01T00:00:00.000Z' };
+const engine = () => engineMock.created[engineMock.created.length - 1];
+
+function renderHome() {
+  fakeGateway({ 'GET /api/map-layout': [() => jsonResponse(layout)], 'GET /api/plots': [() => jsonResponse([plot])] });
+  return renderWithProviders(<HomeMap />);
+}
+
+describe('home map wiring', () => {
+  beforeEach(() => {
+    engineMock.created.length = 0;
+  });
+
+  it('an empty land tile opens the claim popup there; Escape closes it', async () => {
+    const user = userEvent.setup();
+    renderHome();
+    await screen.findByRole('button', { name: 'Find Plots (1)' });
+    act(() => engine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
+    const popup = screen.getByRole('dialog', { name: 'Claim This Tile' });
+    expect(within(popup).getByText('Position (12, 14)')).toBeTruthy();
+    expect(engine().engine.setSelectedTile).toHaveBeenCalledWith({ x: 12, y: 14 }, 'basic');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('a plot opens its profile popup', async () => {
+    renderHome();
+    await screen.findByRole('button', { name: 'Find Plots (1)' });
+    act(() => engine().options.onTileClick!({ x: 31, y: 41, isLand: true, plot }));
+    const card = screen.getByRole('dialog', { name: 'Ada Pixel' });
+    expect(within(card).getByRole('link', { name: "View Ada Pixel's Plot" })).toBeTruthy();
+  });
+
+  it("'Find Plots' lists the plots; choosing one flies the map there at zoom 1.5 and closes", async () => {
+    const user = userEvent.setup();
+    renderHome();
+    await user.click(await screen.findByRole('button', { name: 'Find Plots (1)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Claimed Plots (1)' });
+    await user.click(within(dialog).getByRole('link', { name: /Ada Pixel/ }));
+    expect(engine().engine.flyTo).toHaveBeenCalledWith(30.5, 40.5, 1.5);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('auto-assign flies to the free spot, pins it in the tier colour and opens the claim popup with that tier', async () => {
+    const user = userEvent.setup();
+    vi.mocked(findFreePosition).mockResolvedValueOnce({ x: 45, y: 50 });
+    renderHome();
+    await screen.findByRole('button', { name: 'Find Plots (1)' });
+    act(() => dispatchTierGuidance({ tier: 'prime' }));
+    await user.click(screen.getByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
+    const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
+    expect(within(popup).getByText('Position (45, 50)')).toBeTruthy();
+    expect(within(popup).getByRole('button', { name: 'PAY & CLAIM ($75)' })).toBeTruthy();
+    expect(engine().engine.flyTo).toHaveBeenCalledWith(46, 51, 1.5);
+    expect(engine().engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 45, y: 50 }, 'prime');
+  });
+});

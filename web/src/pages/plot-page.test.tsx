@@ -1,0 +1,81 @@
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_AVATAR_SRC } from '../features/plots/plot-avatar.tsx';
+import { fakeGateway } from '../test/fake-gateway.ts';
+import { jsonResponse, renderApp } from '../test/render-app.tsx';
+
+const PLOT_ID = '5f1d2c3b-4a59-4e8f-8d7c-6b5a49382716';
+const plot: Plot = {
+  id: PLOT_ID,
+  zone: 'creator',
+  tier: 'featured',
+  x: 12,
+  y: 34,
+  display_name: 'Ada Pixel',
+  message: 'Pixel art every day',
+  link: 'https://ada.example/',
+  avatar_url: `/api/plots/${PLOT_ID}/avatar`,
+  created_at: '2026-11-22T10:00:00.000Z',
+  flagged: false,
+  reviewed: true,
+  region_name: 'Creator Coast',
+};
+const route = `GET /api/plots/${PLOT_ID}`;
+
+describe('/plot/{id}', () => {
+  it('shows the plot with its title, description, coordinates, tier and zone, avatar, message and actions', async () => {
+    fakeGateway({ [route]: [() => jsonResponse(plot)] });
+    renderApp(`/plot/${PLOT_ID}`);
+
+    expect(await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" })).toBeTruthy();
+    expect(document.title).toBe("Ada Pixel's Plot - Pixel Atlas");
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('Pixel art every day');
+    expect(screen.getByText('Coordinates (12, 34)')).toBeTruthy();
+    expect(screen.getByText(/Featured Plot in Creator Coast/)).toBeTruthy();
+    expect(screen.getByText('· Creator Coast')).toBeTruthy();
+    expect(screen.getByText('Pixel art every day')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Back/ })).toBeTruthy();
+
+    const visit = screen.getByRole('link', { name: 'Visit Website' });
+    expect(visit.getAttribute('href')).toBe('https://ada.example/');
+    expect(visit.getAttribute('target')).toBe('_blank');
+    expect(visit.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(screen.getByRole('button', { name: 'Share Plot' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Explore The Atlas' }).getAttribute('href')).toBe('/');
+
+    const avatar = screen.getByAltText("Ada Pixel's avatar") as HTMLImageElement;
+    expect(avatar.getAttribute('src')).toBe(plot.avatar_url);
+    fireEvent.error(avatar);
+    expect(avatar.getAttribute('src')).toBe(DEFAULT_AVATAR_SRC);
+  });
+
+  it('describes a plot without a message by tier and coordinates, and hides Visit Website without a link', async () => {
+    fakeGateway({ [route]: [() => jsonResponse({ ...plot, message: '', link: null, region_name: null })] });
+    renderApp(`/plot/${PLOT_ID}`);
+    await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" });
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBe(
+      'A Featured plot at coordinates (12, 34) on Pixel Atlas.',
+    );
+    expect(screen.queryByRole('link', { name: 'Visit Website' })).toBeNull();
+  });
+
+  it("shows 'Plot Not Found' for an unknown or removed plot", async () => {
+    fakeGateway({ [route]: [() => jsonResponse({ error: { code: 'PLOT_NOT_FOUND', message: 'Plot not found' } }, { status: 404 })] });
+    renderApp(`/plot/${PLOT_ID}`);
+    expect(await screen.findByRole('heading', { name: 'Plot Not Found' })).toBeTruthy();
+    expect(screen.getByText("The plot you're looking for doesn't exist or has been removed.")).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Atlas' }).getAttribute('href')).toBe('/');
+  });
+
+  it('offers a retry when the plot cannot be loaded for another reason', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({ [route]: [() => new Response('', { status: 502 }), () => jsonResponse(plot)] });
+    renderApp(`/plot/${PLOT_ID}`);
+    const alert = await screen.findByRole('alert');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" })).toBeTruthy();
+    expect(gateway.countOf(route)).toBe(2);
+  });
+});

@@ -1,0 +1,158 @@
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { normalizeTier, tierLabel, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { zoneName } from '@pixel-atlas/contracts/zones';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { PageContainer } from '../components/app-layout.tsx';
+import { buttonClassName } from '../components/button-styles.ts';
+import type { ClaimedPlotState } from '../features/claim/claim-celebration.tsx';
+import { OutboundLink, safeHttpLink } from '../features/plots/outbound-link.tsx';
+import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
+import { plotQueryKey } from '../features/plots/plot-queries.ts';
+import { ShareMenu } from '../features/plots/share-menu.tsx';
+import { TierBadge } from '../features/plots/tier-badge.tsx';
+import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { errorStatus } from '../lib/api.ts';
+import { SITE_NAME } from '../lib/site.ts';
+
+/** Spec section 2, /plot/{id}. */
+export function PlotPage() {
+  const { id = '' } = useParams();
+  const plot = useQuery<Plot>({ queryKey: plotQueryKey(id) });
+  const location = useLocation();
+  const underReview = (location.state as ClaimedPlotState | null)?.claimedUnderReview === true;
+
+  if (plot.isPending) return <PlotSkeleton />;
+  if (plot.isError) {
+    if (errorStatus(plot.error) === 404) return underReview ? <PlotUnderReview /> : <PlotNotFound />;
+    return <PlotLoadFailed onRetry={() => void plot.refetch()} />;
+  }
+  return <PlotProfile plot={plot.data} />;
+}
+
+function PlotProfile({ plot }: { plot: Plot }) {
+  const tier = normalizeTier(plot.tier);
+  const description = plot.message.trim() || `A ${tierLabel(tier)} plot at coordinates (${plot.x}, ${plot.y}) on ${SITE_NAME}.`;
+  usePageMeta(`${plot.display_name}'s Plot - ${SITE_NAME}`, description);
+  const link = safeHttpLink(plot.link);
+
+  return (
+    <PageContainer className="max-w-2xl">
+      <BackButton />
+      <article aria-labelledby="plot-heading" className="pixel-panel mt-4 p-6">
+        <div className="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">
+          <PlotAvatar src={plot.avatar_url} alt={`${plot.display_name}'s avatar`} className="size-28 shrink-0" />
+          <div className="grid min-w-0 gap-2">
+            <h1 id="plot-heading" className="text-base break-words text-gold md:text-xl">
+              {plot.display_name}'s Plot
+            </h1>
+            <p className="text-sm text-ink-muted">
+              Coordinates ({plot.x}, {plot.y})
+            </p>
+            <p className="text-sm text-ink">
+              {tierPlotLabel(tier)} in {zoneName(plot.zone)}
+              {plot.region_name ? <span className="text-ink-muted"> · {plot.region_name}</span> : null}
+            </p>
+            <TierBadge tier={tier} className="mx-auto w-fit sm:mx-0" />
+          </div>
+        </div>
+        {plot.message ? <p className="mt-6 text-lg break-words text-ink">{plot.message}</p> : null}
+        <div className="mt-8 flex flex-wrap justify-center gap-3 sm:justify-start">
+          {link ? (
+            <OutboundLink href={link} className={buttonClassName('primary')}>
+              Visit Website
+            </OutboundLink>
+          ) : null}
+          <ShareMenu plot={plot} size="md" />
+          <Link to="/" className={buttonClassName('secondary')}>
+            Explore The Atlas
+          </Link>
+        </div>
+      </article>
+    </PageContainer>
+  );
+}
+
+/** Back to wherever the visitor came from inside the app, else to the map. */
+function BackButton() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const canGoBack = location.key !== 'default';
+  return (
+    <button type="button" className={buttonClassName('ghost', 'sm')} onClick={() => (canGoBack ? navigate(-1) : navigate('/'))}>
+      <span aria-hidden="true">←</span> Back
+    </button>
+  );
+}
+
+function PlotNotFound() {
+  usePageMeta(`Plot Not Found - ${SITE_NAME}`);
+  return (
+    <PageContainer className="max-w-xl">
+      <section aria-labelledby="plot-missing-heading" className="pixel-panel p-6 text-center">
+        <h1 id="plot-missing-heading" className="text-base text-gold">
+          Plot Not Found
+        </h1>
+        <p className="mt-4 text-ink-muted">The plot you're looking for doesn't exist or has been removed.</p>
+        <Link to="/" className={buttonClassName('primary', 'md', 'mt-6')}>
+          Back to Atlas
+        </Link>
+      </section>
+    </PageContainer>
+  );
+}
+
+/** Right after a claim the server screened: the plot exists but is hidden until approved. */
+function PlotUnderReview() {
+  usePageMeta(`Plot Under Review - ${SITE_NAME}`);
+  return (
+    <PageContainer className="max-w-xl">
+      <section aria-labelledby="plot-review-heading" className="pixel-panel p-6 text-center">
+        <h1 id="plot-review-heading" className="text-base text-gold">
+          Plot Under Review
+        </h1>
+        <p className="mt-4 text-ink-muted">
+          Your plot has been created. Our team reviews it within 24 hours, and it will be visible here and on the map once approved.
+        </p>
+        <Link to="/" className={buttonClassName('primary', 'md', 'mt-6')}>
+          Back to Atlas
+        </Link>
+      </section>
+    </PageContainer>
+  );
+}
+
+function PlotLoadFailed({ onRetry }: { onRetry: () => void }) {
+  usePageMeta(`Plot - ${SITE_NAME}`);
+  return (
+    <PageContainer className="max-w-xl">
+      <section role="alert" className="pixel-panel p-6 text-center">
+        <p className="text-ink">This plot could not be loaded right now.</p>
+        <div className="mt-6 flex justify-center gap-3">
+          <button type="button" className={buttonClassName('primary', 'sm')} onClick={onRetry}>
+            Try again
+          </button>
+          <Link to="/" className={buttonClassName('secondary', 'sm')}>
+            Back to Atlas
+          </Link>
+        </div>
+      </section>
+    </PageContainer>
+  );
+}
+
+function PlotSkeleton() {
+  usePageMeta(`Plot - ${SITE_NAME}`);
+  return (
+    <PageContainer className="max-w-2xl">
+      <div role="status" aria-label="Loading plot" className="pixel-panel mt-14 flex animate-pulse gap-5 p-6">
+        <div className="size-28 shrink-0 bg-panel-raised" />
+        <div className="grid flex-1 content-start gap-3">
+          <div className="h-6 w-2/3 bg-panel-raised" />
+          <div className="h-4 w-1/3 bg-panel-raised" />
+          <div className="h-4 w-1/2 bg-panel-raised" />
+        </div>
+      </div>
+    </PageContainer>
+  );
+}
