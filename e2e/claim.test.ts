@@ -1,0 +1,123 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './support/stack.ts';
+
+let stack: Stack;
+let buyer: Page;
+let watcher: Page;
+
+beforeAll(async () => {
+  stack = await startStack({ MAP_SEED: 'pixel-atlas' });
+  buyer = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  watcher = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const TILE_PX = 48;
+const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
+
+/** Where tile (x, y)'s centre is on screen, from the camera the map publishes on its canvas. */
+async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const canvas = mapCanvas(page);
+  const box = (await canvas.boundingBox())!;
+  const zoom = Number(await canvas.getAttribute('data-zoom'));
+  const centerX = Number(await canvas.getAttribute('data-center-x'));
+  const centerY = Number(await canvas.getAttribute('data-center-y'));
+  return {
+    x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom,
+    y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom,
+  };
+}
+
+/** A tiny PNG drawn in the page (stands in for a picture on the buyer's disk). */
+async function avatarFile(page: Page) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 64;
+    canvas.height = 48;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#f2c14e';
+    ctx.fillRect(0, 0, 64, 48);
+    ctx.fillStyle = '#3b82f6';
+    ctx.fillRect(16, 8, 32, 32);
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+describe('claiming a plot, end to end in a real browser', () => {
+  it('selects a tier, clicks land, fills the popup, crops an avatar, pays, and lands on the new plot', async () => {
+    await watcher.goto(stack.url);
+    await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent()).toBe('Find Plots (0)');
+
+    await buyer.goto(stack.url);
+    await expect.poll(async () => Number(await mapCanvas(buyer).getAttribute('data-zoom'))).toBeGreaterThan(0);
+    // Choose a free land tile near the middle of the view.
+    const layout = (await (await buyer.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+    const centerX = Number(await mapCanvas(buyer).getAttribute('data-center-x'));
+    const centerY = Number(await mapCanvas(buyer).getAttribute('data-center-y'));
+    const land = layout.tiles
+      .filter((t) => t.is_land)
+      .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY))[0];
+
+    await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
+    await expect.poll(() => buyer.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);
+    await buyer.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
+    await buyer.waitForTimeout(600); // the page scrolls back up to the map
+    const point = await screenPointOfTile(buyer, land.x, land.y);
+    await buyer.mouse.click(point.x, point.y);
+    await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
+
+    await buyer.getByLabel('Display name').fill('Pixel Pioneer');
+    await buyer.getByLabel('Message').fill('First light on the atlas');
+    await buyer.getByLabel('Link (optional)').fill('https://pioneer.example/');
+    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer));
+    await buyer.getByRole('button', { name: 'Save Avatar' }).click();
+    await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBe(1);
+
+    await buyer.getByRole('button', { name: 'PAY & CLAIM ($25)' }).click();
+    await buyer.waitForURL(/\/api\/test-checkout\//);
+    expect(await buyer.locator('body').innerText()).toMatch(/TEST MODE/);
+    await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await buyer.waitForURL(/\/claim\?session_id=/);
+    await expect.poll(() => buyer.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await buyer.getByText('Your basic plot is now yours!').count()).toBe(1);
+    await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await expect.poll(() => buyer.getByRole('heading', { name: "Pixel Pioneer's Plot" }).count()).toBe(1);
+    expect(await buyer.getByText(`Coordinates (${land.x}, ${land.y})`).count()).toBe(1);
+    await buyer.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/plot-page.png') });
+    const plotId = buyer.url().split('/plot/')[1];
+
+    // The second page, open all along, sees the plot without a reload.
+    await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent(), { timeout: 15_000 }).toBe('Find Plots (1)');
+    await watcher.getByRole('button', { name: 'Find Plots (1)' }).click();
+    expect(await watcher.getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
+
+    await buyer.goto(`${stack.url}/user/pixel%20pioneer`);
+    await expect.poll(() => buyer.getByRole('heading', { name: "pixel pioneer's Atlas" }).count()).toBe(1);
+    expect(await buyer.getByRole('link', { name: 'View Plot' }).count()).toBe(1);
+
+    // What got written: one plot with its footprint, one paid payment linked to it, one used session.
+    const [plot] = await stack.db.query<{ display_name: string; tier: string; x: number; y: number; stripe_session_id: string }>(
+      `SELECT display_name, tier, x, y, stripe_session_id FROM plots.plots WHERE id = $1`,
+      [plotId],
+    );
+    expect(plot).toMatchObject({ display_name: 'Pixel Pioneer', tier: 'basic', x: land.x, y: land.y });
+    const [payment] = await stack.db.query<{ status: string; amount: number; plot_id: string }>(
+      `SELECT status, amount, plot_id::text FROM payments.payments WHERE stripe_session_id = $1`,
+      [plot.stripe_session_id],
+    );
+    expect(payment).toMatchObject({ status: 'paid', amount: 2500 });
+    await expect.poll(async () => (await stack.db.query(`SELECT plot_id::text FROM payments.used_sessions WHERE session_id = $1`, [plot.stripe_session_id])).length).toBe(1);
+    await expect.poll(async () => (await stack.db.query<{ plot_id: string }>(`SELECT plot_id::text FROM payments.payments WHERE stripe_session_id = $1`, [plot.stripe_session_id]))[0].plot_id).toBe(plotId);
+
+    // Crawlers get the plot's own page, with the outbound link in the markup.
+    const html = await (await buyer.request.get(`${stack.url}/plot/${plotId}`)).text();
+    expect(html).toContain('<a href="https://pioneer.example/" rel="noopener">Visit Website</a>');
+    expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).toContain(`/plot/${plotId}</loc>`);
+  });
+});
