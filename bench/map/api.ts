@@ -1,0 +1,179 @@
+/**
+ * Layout API benchmark: GET /api/map-layout through the gateway and straight from the map service
+ * (both real processes), with autocannon's programmatic API, plus single-response byte counts.
+ */
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+import { fmt, fmtInt, table } from './stats.ts';
+
+export interface ApiOptions {
+  targets: Array<{ name: string; base: string }>;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+interface RawResponse {
+  status: number;
+  encoding: string;
+  bytes: number;
+  etag: string | undefined;
+  contentLength: string | undefined;
+}
+
+/** One GET with Node's http client: the body exactly as sent (no transparent decompression, unlike fetch). */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers, agent: false }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          encoding: String(response.headers['content-encoding'] ?? 'identity'),
+          bytes,
+          etag: response.headers.etag,
+          contentLength: response.headers['content-length'],
+        }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.setTimeout(10_000, () => request.destroy(new Error(`timeout: ${url}`)));
+  });
+}
+
+/**
+ * autocannon's HTTP parser (http-parser-js) lets a Content-Length header override the rule that a 304
+ * has no body, and the map service answers 304 with `content-length: 4` (the length of the serialised
+ * `null` it sends). Every 304 would then wait for 4 bytes that never come and end as a timeout. This
+ * makes the parser skip the body of a 304, as RFC 9110 (section 15.4.5) and browsers do. Only 304s are affected.
+ */
+const ON_HEADERS_COMPLETE: number = (() => {
+  try {
+    return createRequire(createRequire(import.meta.url).resolve('autocannon'))('http-parser-js').HTTPParser.kOnHeadersComplete;
+  } catch {
+    return 2;
+  }
+})();
+function bodilessNotModified(client: { parser: Record<number, unknown> }): void {
+  let handler: ((...args: unknown[]) => unknown) | undefined;
+  Object.defineProperty(client.parser, ON_HEADERS_COMPLETE, {
+    configurable: true,
+    get: () => handler,
+    set(onHeadersComplete: (...args: unknown[]) => unknown) {
+      handler = (...args) => {
+        const result = onHeadersComplete(...args);
+        // One info object in the parser's 0.12 compatibility mode (autocannon's), positional arguments otherwise.
+        const status = args.length === 1 ? (args[0] as { statusCode: number }).statusCode : args[5];
+        return status === 304 ? true : result;
+      };
+    },
+  });
+}
+
+interface LoadRow {
+  target: string;
+  variant: string;
+  requestsPerSecond: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  wireBytesPerResponse: number;
+}
+
+/** autocannon's latency percentiles are whole milliseconds: 0 means under 1 ms. */
+const ms = (value: number) => (value === 0 ? '<1' : String(value));
+const ratio = (a: number, b: number) => (a > 0 && b > 0 ? `${fmt(a / b)}×` : '—');
+
+export async function runApiBenchmark(options: ApiOptions): Promise<{ report: string; rows: LoadRow[] }> {
+  const path = '/api/map-layout';
+  const first = await rawGet(options.targets[0].base + path);
+  if (first.status !== 200 || !first.etag) throw new Error(`GET ${path} answered ${first.status} (etag ${first.etag})`);
+  const etag = first.etag;
+
+  // Bytes of one response per encoding, per target.
+  const encodings: Array<[string, Record<string, string>]> = [
+    ['none (identity)', {}],
+    ['gzip', { 'accept-encoding': 'gzip' }],
+    ['br', { 'accept-encoding': 'br' }],
+    ['br, gzip', { 'accept-encoding': 'br, gzip' }],
+    ['304 (if-none-match)', { 'accept-encoding': 'br, gzip', 'if-none-match': etag }],
+  ];
+  const sizeRows: Array<Array<string | number>> = [['accept-encoding', ...options.targets.flatMap((t) => [`${t.name} status`, `${t.name} encoding`, `${t.name} body bytes`]), 'vs identity']];
+  let identityBytes = 0;
+  for (const [label, headers] of encodings) {
+    const responses = await Promise.all(options.targets.map((t) => rawGet(t.base + path, headers)));
+    if (label.startsWith('none')) identityBytes = responses[0].bytes;
+    sizeRows.push([
+      label,
+      ...responses.flatMap((r) => [r.status, r.encoding, fmtInt(r.bytes)]),
+      identityBytes ? `${fmt((responses[0].bytes / identityBytes) * 100, 1)}%` : '—',
+    ]);
+  }
+
+  const notModified = await Promise.all(options.targets.map((t) => rawGet(t.base + path, { 'if-none-match': etag })));
+  const sizeNote = notModified
+    .filter((r) => r.status === 304 && r.contentLength !== undefined)
+    .map((r, i) => `${options.targets[i].name} 304 carries content-length: ${r.contentLength}`);
+
+  const variants: Array<{ name: string; headers: Record<string, string>; expect: '2xx' | '3xx' }> = [
+    { name: 'no accept-encoding', headers: {}, expect: '2xx' },
+    { name: 'accept-encoding: br, gzip', headers: { 'accept-encoding': 'br, gzip' }, expect: '2xx' },
+    { name: 'if-none-match (304)', headers: { 'accept-encoding': 'br, gzip', 'if-none-match': etag }, expect: '3xx' },
+  ];
+  const rows: LoadRow[] = [];
+  for (const variant of variants) {
+    for (const target of options.targets) {
+      const result = await autocannon({
+        url: target.base + path,
+        connections: options.connections,
+        duration: options.durationSeconds,
+        headers: variant.headers,
+        warmup: { connections: options.connections, duration: options.warmupSeconds },
+        setupClient: bodilessNotModified,
+      });
+      const total = result.requests.total;
+      const unexpected = total - result[variant.expect];
+      rows.push({
+        target: target.name,
+        variant: variant.name,
+        requestsPerSecond: result.requests.average,
+        mean: result.latency.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + Math.max(0, unexpected),
+        wireBytesPerResponse: total ? result.throughput.total / total : Number.NaN,
+      });
+    }
+  }
+
+  const loadLines: Array<Array<string | number>> = [['request', 'target', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors', 'wire bytes/resp']];
+  for (const row of rows) {
+    loadLines.push([row.variant, row.target, fmtInt(row.requestsPerSecond), fmt(row.mean), ms(row.p50), ms(row.p99), row.errors, fmtInt(row.wireBytesPerResponse)]);
+  }
+  const ratioLines: Array<Array<string | number>> = [['request', 'req/s gw/direct', 'mean gw/direct', 'p50 gw/direct', 'p99 gw/direct']];
+  const [direct, gateway] = [options.targets.find((t) => t.name === 'direct')!, options.targets.find((t) => t.name === 'gateway')!];
+  for (const variant of variants) {
+    const d = rows.find((r) => r.variant === variant.name && r.target === direct.name)!;
+    const g = rows.find((r) => r.variant === variant.name && r.target === gateway.name)!;
+    ratioLines.push([variant.name, ratio(g.requestsPerSecond, d.requestsPerSecond), ratio(g.mean, d.mean), ratio(g.p50, d.p50), ratio(g.p99, d.p99)]);
+  }
+
+  const report = [
+    `Layout API (GET ${path}; autocannon ${options.connections} connections, ${options.durationSeconds} s per row after ${options.warmupSeconds} s warm-up;`,
+    `latency percentiles in whole ms as autocannon records them; errors = socket errors + timeouts + any status other than the expected 200/304)`,
+    '',
+    table(loadLines),
+    '',
+    table(ratioLines),
+    '',
+    'Response bytes (one request each, body as sent on the wire)',
+    '',
+    table(sizeRows),
+    ...(sizeNote.length ? ['', `note: ${sizeNote.join('; ')} (a 304 must announce no length or the 200's; autocannon is told to skip 304 bodies)`] : []),
+  ].join('\n');
+  return { report, rows };
+}

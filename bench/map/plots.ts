@@ -1,0 +1,78 @@
+import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
+import type { MapTile } from '@pixel-atlas/contracts/map';
+import { TIER_SIZE, TIERS, type Tier } from '@pixel-atlas/contracts/tiers';
+import type { BenchPlot } from './protocol.ts';
+
+/**
+ * Tier mix of the synthetic plots. A uniform mix would not fit: 2,000 plots averaging 7.5 tiles need
+ * ~15,000 tiles and the world has ~5,400 land tiles. This mix covers ~3,800 (most plots are basic,
+ * as in any sale with a $25 entry tier).
+ */
+export const TIER_MIX: Record<Tier, number> = { basic: 0.84, featured: 0.1, prime: 0.04, premium: 0.02 };
+
+/** Small deterministic PRNG: the same plots on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` non-overlapping plots, every footprint on land, largest tiers placed first (a plot that finds
+ * no room falls back to the next smaller tier). Positions and tiers come from a seeded PRNG.
+ */
+export function syntheticPlots(tiles: readonly MapTile[], count: number, seed = 42): { plots: BenchPlot[]; byTier: Record<Tier, number> } {
+  const random = mulberry32(seed);
+  const free = new Uint8Array(GRID_SIZE * GRID_SIZE);
+  for (const tile of tiles) if (tile.is_land) free[tile.y * GRID_SIZE + tile.x] = 1;
+
+  const wanted: Tier[] = [];
+  for (const tier of [...TIERS].reverse()) {
+    const n = tier === 'basic' ? count - wanted.length : Math.round(count * TIER_MIX[tier]);
+    for (let i = 0; i < n; i++) wanted.push(tier);
+  }
+
+  const fits = (x: number, y: number, size: number) => {
+    if (x + size > GRID_SIZE || y + size > GRID_SIZE) return false;
+    for (let dy = 0; dy < size; dy++) for (let dx = 0; dx < size; dx++) if (!free[(y + dy) * GRID_SIZE + x + dx]) return false;
+    return true;
+  };
+
+  const plots: BenchPlot[] = [];
+  const byTier: Record<Tier, number> = { basic: 0, featured: 0, prime: 0, premium: 0 };
+  for (let tierIndex of wanted.map((tier) => TIERS.indexOf(tier))) {
+    let placed = false;
+    while (!placed && tierIndex >= 0) {
+      const tier = TIERS[tierIndex];
+      const size = TIER_SIZE[tier];
+      for (let attempt = 0; attempt < 400 && !placed; attempt++) {
+        const x = Math.floor(random() * (GRID_SIZE - size + 1));
+        const y = Math.floor(random() * (GRID_SIZE - size + 1));
+        if (!fits(x, y, size)) continue;
+        for (let dy = 0; dy < size; dy++) for (let dx = 0; dx < size; dx++) free[(y + dy) * GRID_SIZE + x + dx] = 0;
+        const n = plots.length + 1;
+        plots.push({ id: `bench-${n}`, x, y, tier, display_name: `Bench Maker ${n}` });
+        byTier[tier]++;
+        placed = true;
+      }
+      if (!placed && tier === 'basic') {
+        // Random probing is slow when land is nearly full: take the first free land tile instead.
+        const index = free.indexOf(1);
+        if (index < 0) break;
+        free[index] = 0;
+        const n = plots.length + 1;
+        plots.push({ id: `bench-${n}`, x: index % GRID_SIZE, y: Math.floor(index / GRID_SIZE), tier, display_name: `Bench Maker ${n}` });
+        byTier.basic++;
+        placed = true;
+      }
+      if (!placed) tierIndex--;
+    }
+    if (!placed) throw new Error(`no free land left after ${plots.length} plots`);
+  }
+  return { plots, byTier };
+}

@@ -1,0 +1,206 @@
+/**
+ * Render benchmark: the map engine in headless Debian chromium on a 1280×800 canvas with a real
+ * generated layout and 2,000 synthetic plots, 5 s of scripted pan and zoom per view, next to the lower
+ * bound (one drawImage of the pre-rendered full view per frame) measured in the same page.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { GRID_SIZE, TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
+import type { MapTile } from '@pixel-atlas/contracts/map';
+import type { Region } from '@pixel-atlas/contracts/regions';
+import { syntheticPlots } from './plots.ts';
+import type { PhaseInput, PhaseResult } from './protocol.ts';
+import { fmt, summary, table } from './stats.ts';
+
+export const VIEWPORT = { width: 1280, height: 800 };
+/** The whole 90×90 world fits the viewport exactly (4,320 world px into 800 px). */
+export const FIT_ZOOM = Math.min(VIEWPORT.width, VIEWPORT.height) / (GRID_SIZE * TILE_SIZE_PX);
+const FRAME_MS = 1000 / 60;
+/** An interval between rAF callbacks longer than this means at least one frame was dropped. */
+export const DROPPED_FRAME_MS = 1.5 * FRAME_MS;
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface RenderOptions {
+  layout: { tiles: MapTile[]; regions: Region[] };
+  plotCount: number;
+  durationMs: number;
+  warmupMs: number;
+  /** Registers what must be undone, in reverse order, however the run ends. */
+  onCleanup: (label: string, undo: () => Promise<unknown>) => void;
+}
+
+export interface RenderRow {
+  view: string;
+  result: PhaseResult;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+};
+
+export async function buildPage(onCleanup: RenderOptions['onCleanup'], minify = true): Promise<string> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'pa-bench-map-'));
+  onCleanup('page build dir', () => rm(tmp, { recursive: true, force: true }));
+  const outDir = path.join(tmp, 'dist');
+  const { build } = await import('vite');
+  await build({
+    root: path.join(import.meta.dirname, 'page'),
+    configFile: false,
+    logLevel: 'warn',
+    cacheDir: path.join(tmp, 'vite-cache'),
+    build: { outDir, emptyOutDir: true, reportCompressedSize: false, assetsInlineLimit: 0, minify },
+  });
+  return outDir;
+}
+
+export async function serveStatic(dir: string, onCleanup: RenderOptions['onCleanup']): Promise<string> {
+  const server = http.createServer(async (request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    const file = path.join(dir, pathname === '/' ? 'index.html' : pathname);
+    if (!file.startsWith(dir) || !(await stat(file).then((s) => s.isFile(), () => false))) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      // Cross-origin isolation: performance.now() gets 5 µs resolution instead of 100 µs.
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
+    createReadStream(file).pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onCleanup('page server', () => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+/**
+ * Runs the render benchmark and closes what it opened (browser, page server, build dir) before it
+ * returns, so the API benchmark that follows has both cores; the caller's cleanup covers a crash or Ctrl-C.
+ */
+export async function runRenderBenchmark(options: RenderOptions): Promise<{ report: string; rows: RenderRow[] }> {
+  const local: Array<{ label: string; undo: () => Promise<unknown> }> = [];
+  const onCleanup: RenderOptions['onCleanup'] = (label, undo) => {
+    let done: Promise<unknown> | null = null;
+    const once = () => (done ??= undo());
+    local.push({ label, undo: once });
+    options.onCleanup(label, once);
+  };
+  try {
+    return await measure(options, onCleanup);
+  } finally {
+    for (const step of local.reverse()) {
+      await step.undo().catch((error: Error) => console.error(`closing ${step.label} failed: ${error.message}`));
+    }
+  }
+}
+
+async function measure(options: RenderOptions, onCleanup: RenderOptions['onCleanup']): Promise<{ report: string; rows: RenderRow[] }> {
+  const buildStarted = performance.now();
+  const dist = await buildPage(onCleanup);
+  const url = await serveStatic(dist, onCleanup);
+  const buildMs = performance.now() - buildStarted;
+
+  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  onCleanup('chromium', () => browser.close());
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => typeof window.bench === 'object');
+
+  const { plots, byTier } = syntheticPlots(options.layout.tiles, options.plotCount);
+  const setup = await page.evaluate((input) => window.bench.setup(input), { layout: options.layout, plots });
+
+  const phase = (input: Omit<PhaseInput, 'warmupMs' | 'durationMs'>) =>
+    page.evaluate((full) => window.bench.runPhase(full), { ...input, warmupMs: options.warmupMs, durationMs: options.durationMs });
+
+  const zoomOctaves = 0.4;
+  const rows: RenderRow[] = [];
+  rows.push({ view: `full map (fit, zoom ${fmt(FIT_ZOOM, 3)})`, result: await phase({ kind: 'engine', zoom: FIT_ZOOM, panTiles: 8, zoomOctaves }) });
+  await page.evaluate((zoom) => window.bench.snapshotFullView(zoom), FIT_ZOOM);
+  rows.push({ view: 'lower bound: 1 drawImage/frame', result: await phase({ kind: 'lowerBound', zoom: FIT_ZOOM, panTiles: 0, zoomOctaves: 0 }) });
+  rows.push({ view: 'zoom 1.5', result: await phase({ kind: 'engine', zoom: 1.5, panTiles: 20, zoomOctaves }) });
+  rows.push({ view: 'zoom 8', result: await phase({ kind: 'engine', zoom: 8, panTiles: 5, zoomOctaves }) });
+  if (pageErrors.length) throw new Error(`the benchmark page reported errors:\n${pageErrors.join('\n')}`);
+
+  const header = [
+    'view',
+    'LOD',
+    'zoom range',
+    'frames',
+    'draw med',
+    'draw p95',
+    'draw max',
+    'raster p95',
+    'draw+raster p95',
+    'rAF p95',
+    'dropped',
+  ];
+  const lines: Array<Array<string | number>> = [header];
+  for (const { view, result } of rows) {
+    const draw = summary(result.drawMs);
+    const total = summary(result.drawMs.map((ms, i) => ms + result.rasterMs[i]));
+    const dropped = result.intervals.filter((ms) => ms > DROPPED_FRAME_MS).length;
+    lines.push([
+      view,
+      result.levelsOfDetail.join('+') || '—',
+      result.levelsOfDetail.length ? `${fmt(result.zoomRange[0], 3)}–${fmt(result.zoomRange[1], 3)}` : '—',
+      result.drawMs.length,
+      fmt(draw.median),
+      fmt(draw.p95),
+      fmt(draw.max),
+      fmt(summary(result.rasterMs).p95),
+      fmt(total.p95),
+      fmt(summary(result.intervals).p95, 1),
+      `${dropped}/${result.intervals.length}`,
+    ]);
+  }
+
+  const full = rows[0].result;
+  const bound = rows[1].result;
+  const drawRatio = summary(full.drawMs).p95 / summary(bound.drawMs).p95;
+  const totalP95 = (r: PhaseResult) => summary(r.drawMs.map((ms, i) => ms + r.rasterMs[i])).p95;
+  const totalRatio = totalP95(full) / totalP95(bound);
+  const fullP95 = summary(full.drawMs).p95;
+  const missed = rows.filter((row) => row.result.missedDraws > 0).map((row) => `${row.view}: ${row.result.missedDraws}`);
+
+  const report = [
+    `Render (headless chromium, ${setup.viewport.width}×${setup.viewport.height} CSS px, dpr ${setup.viewport.dpr}; ` +
+      `${plots.length} plots: ${Object.entries(byTier).map(([tier, n]) => `${n} ${tier}`).join(', ')}; ` +
+      `${setup.avatars} data: PNG avatars of ${setup.avatarBytes} chars; timer resolution ${setup.timerResolutionUs} µs; ${options.durationMs / 1000} s per view after ${options.warmupMs} ms warm-up; page built in ${fmt(buildMs / 1000, 1)} s)`,
+    '',
+    table(lines),
+    '',
+    'times in ms. draw = onFrameDrawn (JS time of the draw call: canvas commands recorded); raster = forcing the canvas to',
+    `rasterise them (1-pixel getImageData right after the draw); dropped = rAF intervals > ${fmt(DROPPED_FRAME_MS, 1)} ms / intervals.`,
+    missed.length ? `frames where the camera moved but the engine did not draw: ${missed.join(', ')}` : 'the engine drew on every scripted frame.',
+    '',
+    `ratio p95 draw, full view / lower bound:         ${fmt(drawRatio)}×  (target ≤ 2×; p95 ${fmt(fullP95)} ms, target < 8 ms)`,
+    `ratio p95 draw+raster, full view / lower bound:  ${fmt(totalRatio)}×  (p95 ${fmt(totalP95(full))} ms vs ${fmt(totalP95(bound))} ms)`,
+  ].join('\n');
+  return { report, rows };
+}
