@@ -1,6 +1,7 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { useQuery } from '@tanstack/react-query';
 import { apiJson, errorStatus } from '../lib/api.ts';
+import type { ApiResponse } from '../lib/api-types.ts';
 
 export const MAP_LAYOUT_QUERY_KEY = ['/api/map-layout'] as const;
 
@@ -14,7 +15,7 @@ export function useMapLayout(options: { enabled?: boolean } = {}) {
     enabled: options.enabled,
     queryFn: async () => {
       try {
-        return await apiJson<MapLayout>('GET', MAP_LAYOUT_QUERY_KEY[0]);
+        return await apiJson<ApiResponse<'/api/map-layout'>>('GET', MAP_LAYOUT_QUERY_KEY[0]);
       } catch (error) {
         if (errorStatus(error) === 404) return null;
         throw error;

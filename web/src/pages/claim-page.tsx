@@ -7,6 +7,7 @@ import { ClaimLoading, MissingSessionCard, VerificationFailedCard } from '../fea
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorMessageForDisplay } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
+import type { ApiResponse } from '../lib/api-types.ts';
 
 const INVALID_SESSION_MESSAGE = 'Your payment session is invalid or has expired.';
 
@@ -23,7 +24,7 @@ export function ClaimPage() {
 }
 
 function VerifiedClaim({ sessionId }: { sessionId: string }) {
-  const verification = useQuery<VerifySessionResponse>({ queryKey: [`/api/verify-session/${encodeURIComponent(sessionId)}`] });
+  const verification = useQuery<ApiResponse<'/api/verify-session/{sessionId}'>>({ queryKey: [`/api/verify-session/${encodeURIComponent(sessionId)}`] });
   if (verification.isPending) return <ClaimLoading title="Verifying Payment..." />;
   if (verification.isError) return <VerificationFailedCard message={errorMessageForDisplay(verification.error, INVALID_SESSION_MESSAGE)} />;
   if (!verification.data.verified) return <VerificationFailedCard message={INVALID_SESSION_MESSAGE} />;

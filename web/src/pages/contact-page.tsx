@@ -10,6 +10,7 @@ import { useToast } from '../hooks/use-toast.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { apiJson } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
+import type { ApiResponse, ApiRequestBody } from '../lib/api-types.ts';
 
 type ContactForm = Record<keyof ContactRequest, string>;
 type FieldErrors = Partial<Record<keyof ContactRequest, string>>;
@@ -34,7 +35,7 @@ export function ContactPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const sendMessage = useMutation({
-    mutationFn: (request: ContactRequest) => apiJson<ContactResponse>('POST', '/api/contact', request),
+    mutationFn: (request: ContactRequest) => apiJson<ApiResponse<'/api/contact', 'post'>>('POST', '/api/contact', request satisfies ApiRequestBody<'/api/contact', 'post'>),
     onSuccess: () => {
       setForm(EMPTY_FORM);
       setErrors({});

@@ -14,11 +14,12 @@ import { TierBadge } from '../features/plots/tier-badge.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorStatus } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
+import type { ApiResponse } from '../lib/api-types.ts';
 
 /** Spec section 2, /plot/{id}. */
 export function PlotPage() {
   const { id = '' } = useParams();
-  const plot = useQuery<Plot>({ queryKey: plotQueryKey(id) });
+  const plot = useQuery<ApiResponse<'/api/plots/{id}'>>({ queryKey: plotQueryKey(id) });
   const location = useLocation();
   const underReview = (location.state as ClaimedPlotState | null)?.claimedUnderReview === true;
 

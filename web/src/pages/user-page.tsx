@@ -12,6 +12,7 @@ import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorStatus } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { CLAIM_SECTION_ID } from '../lib/tier-guidance.ts';
+import type { ApiResponse } from '../lib/api-types.ts';
 
 interface UserPlots {
   username: string;
@@ -23,7 +24,7 @@ export function UserPage() {
   // The router hands over the path segment already decoded.
   const { username = '' } = useParams();
   usePageMeta(`${username}'s Atlas - ${SITE_NAME}`, `Plots claimed by ${username} on ${SITE_NAME}.`);
-  const query = useQuery<UserPlots>({ queryKey: userPlotsQueryKey(username) });
+  const query = useQuery<ApiResponse<'/api/users/{username}/plots'>>({ queryKey: userPlotsQueryKey(username) });
   // An unknown name is simply a user without plots.
   const plots = query.data?.plots ?? (errorStatus(query.error) === 404 ? [] : undefined);
 

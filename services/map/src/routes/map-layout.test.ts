@@ -57,6 +57,7 @@ describe('the map layout', () => {
     const again = await app.inject({ url: '/api/map-layout', headers: { 'if-none-match': String(first.headers.etag) } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    expect(again.headers['content-length']).toBeUndefined();
   });
 
   it('answers the land query over NATS: water is never claimable', async () => {

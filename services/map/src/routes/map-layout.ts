@@ -2,8 +2,7 @@ import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { clearMapResponseSchema, generateMapResponseSchema, mapLayoutResponseSchema } from '@pixel-atlas/contracts/map';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clearMap } from '../domain/clear-map.ts';
 import { generateMap } from '../domain/generate-map.ts';
@@ -21,14 +20,15 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
       schema: {
         summary: 'The whole map: every tile and the regions',
         tags: ['map'],
-        response: { 200: mapLayoutResponseSchema, 304: z.null().describe('Not modified'), 404: errorBodySchema },
+        response: { 200: mapLayoutResponseSchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {
       const layout = await opts.cache.get();
       if (!layout) throw new AppError('MAP_NOT_AVAILABLE', MAP_NOT_AVAILABLE_MESSAGE);
       reply.header('etag', layout.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
-      if (request.headers["if-none-match"] === layout.etag) return reply.status(304).send(null);
+      // A 304 has no body and must not announce one (no content-length of a serialised null).
+      if (request.headers['if-none-match'] === layout.etag) return (reply as FastifyReply).status(304).send();
       const accepts = String(request.headers['accept-encoding'] ?? '');
       const [encoding, body] = /\bbr\b/.test(accepts)
         ? ['br', layout.brotli]

@@ -3,6 +3,7 @@ import type { Tier } from '@pixel-atlas/contracts/tiers';
 import type { ToastOptions } from '../../hooks/use-toast.ts';
 import { apiJson } from '../../lib/api.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
+import type { ApiResponse } from '../../lib/api-types.ts';
 
 export interface PositionCheckOptions {
   /**
@@ -19,7 +20,7 @@ export interface PositionCheckOptions {
 export async function checkPosition(x: number, y: number, tier: Tier, options: PositionCheckOptions = {}): Promise<ToastOptions | null> {
   try {
     const query = new URLSearchParams({ x: String(x), y: String(y), tier });
-    const parsed = positionAvailableResponseSchema.safeParse(await apiJson('GET', `/api/position-available?${query}`));
+    const parsed = positionAvailableResponseSchema.safeParse(await apiJson<ApiResponse<'/api/position-available'>>('GET', `/api/position-available?${query}`));
     if (!parsed.success) return CLAIM_TOASTS.tileUnavailable;
     const { available, reason } = parsed.data;
     if (available) return null;

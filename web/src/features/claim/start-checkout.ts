@@ -4,6 +4,7 @@ import { apiJson } from '../../lib/api.ts';
 import { errorCode } from '../../lib/api-errors.ts';
 import { browserNavigation } from '../../lib/browser-navigation.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
+import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
 
 /**
  * Asks for a checkout session (the server prices the tier and holds the footprint) and sends the
@@ -11,7 +12,7 @@ import { CLAIM_TOASTS } from './claim-messages.ts';
  */
 export async function startCheckout(request: CreateCheckoutSessionRequest): Promise<ToastOptions | null> {
   try {
-    const response = createCheckoutSessionResponseSchema.parse(await apiJson('POST', '/api/create-checkout-session', request));
+    const response = createCheckoutSessionResponseSchema.parse(await apiJson<ApiResponse<'/api/create-checkout-session', 'post'>>('POST', '/api/create-checkout-session', request satisfies ApiRequestBody<'/api/create-checkout-session', 'post'>));
     browserNavigation.assign(response.url);
     return null;
   } catch (error) {

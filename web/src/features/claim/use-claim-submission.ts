@@ -5,6 +5,7 @@ import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
 import { errorCode } from '../../lib/api-errors.ts';
 import { PLOTS_QUERY_KEY, isUserPlotsQueryKey } from '../plots/plot-queries.ts';
 import { AUTO_CLAIM_FAILED_FALLBACK, CLAIM_FAILED_FALLBACK, CLAIM_TOASTS, UNDER_REVIEW_TITLE } from './claim-messages.ts';
+import type { ApiResponse } from '../../lib/api-types.ts';
 
 export interface ClaimSubmission {
   payload: ClaimPlotRequest;
@@ -27,7 +28,7 @@ export interface ClaimSubmissionHandlers {
 export function useClaimSubmission(handlers: ClaimSubmissionHandlers) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ payload }: ClaimSubmission) => apiJson<ClaimPlotResponse>('POST', '/api/claim-plot', payload),
+    mutationFn: ({ payload }: ClaimSubmission) => apiJson<ApiResponse<'/api/claim-plot', 'post'>>('POST', '/api/claim-plot', payload),
     onSuccess: (response) => {
       if (response.warning) toast({ title: UNDER_REVIEW_TITLE, description: response.warning });
       void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });

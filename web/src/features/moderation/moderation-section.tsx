@@ -7,6 +7,7 @@ import { toast } from '../../hooks/use-toast.ts';
 import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
 import { PLOTS_QUERY_KEY } from '../plots/plot-queries.ts';
+import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
 
 /** Under the admin prefix, so signing out drops it with the other admin data. */
 export const FLAGGED_PLOTS_QUERY_KEY = ['/api/admin/flagged-plots'] as const;
@@ -22,7 +23,7 @@ export function ModerationSection() {
   const flagged = useQuery<unknown, Error, FlaggedPlot[]>({ queryKey: FLAGGED_PLOTS_QUERY_KEY, select: readableEntries });
   const decide = useMutation({
     mutationFn: ({ plotId, decision }: { plotId: string; decision: Decision }) =>
-      apiJson('POST', `/api/admin/${decision}-plot`, { plotId }),
+      apiJson<ApiResponse<'/api/admin/approve-plot', 'post'>>('POST', `/api/admin/${decision}-plot`, { plotId } satisfies ApiRequestBody<'/api/admin/reject-plot', 'post'>),
     onError: (error, { decision }) => {
       toast({
         title: 'Error',

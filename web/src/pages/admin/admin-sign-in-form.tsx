@@ -5,6 +5,7 @@ import { buttonClassName } from '../../components/button-styles.ts';
 import { FormField, inputClassName } from '../../components/form-field.tsx';
 import { apiJson, errorMessageForDisplay, errorStatus } from '../../lib/api.ts';
 import { ADMIN_ME_QUERY_KEY } from './admin-query-keys.ts';
+import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
 
 type FieldErrors = Partial<Record<keyof AdminLoginRequest, string>>;
 
@@ -19,7 +20,7 @@ export function AdminSignInForm() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   const signIn = useMutation({
-    mutationFn: (request: AdminLoginRequest) => apiJson<unknown>('POST', '/api/admin/login', request),
+    mutationFn: (request: AdminLoginRequest) => apiJson<ApiResponse<'/api/admin/login', 'post'>>('POST', '/api/admin/login', request satisfies ApiRequestBody<'/api/admin/login', 'post'>),
     onSuccess: async (response) => {
       const me = adminMeResponseSchema.safeParse(response);
       // Use the login reply when it already says who signed in; otherwise ask the server.

@@ -5,6 +5,7 @@ import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
 import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
 import { MAP_LAYOUT_QUERY_KEY, useMapLayout } from '../../map/use-map-layout.ts';
+import type { ApiResponse } from '../../lib/api-types.ts';
 
 export function useMapExists(): boolean {
   return Boolean(useMapLayout().data);
@@ -31,7 +32,7 @@ export function MapGeneration() {
   const layout = useMapLayout();
   const [success, setSuccess] = useState<string | null>(null);
   const generate = useMutation({
-    mutationFn: () => apiJson<{ message: string }>('POST', '/api/admin/generate-map'),
+    mutationFn: () => apiJson<ApiResponse<'/api/admin/generate-map', 'post'>>('POST', '/api/admin/generate-map'),
     onSuccess: (result) => setSuccess(result?.message ?? MAP_GENERATED_MESSAGE),
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to generate map'), variant: 'destructive' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: MAP_LAYOUT_QUERY_KEY }),
@@ -64,7 +65,7 @@ export function DangerZone() {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const clear = useMutation({
-    mutationFn: () => apiJson('DELETE', '/api/admin/map-layout'),
+    mutationFn: () => apiJson<ApiResponse<'/api/admin/map-layout', 'delete'>>('DELETE', '/api/admin/map-layout'),
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to clear map'), variant: 'destructive' }),
     onSettled: () => {
       setConfirming(false);
