@@ -54,6 +54,8 @@ export const EVENTS = {
     clientIp: z.string().nullable(),
   }),
   'plots.plot.flagged': plotSnapshot.extend({ flagCount: z.number().int(), reason: z.string().nullable() }),
+  /** A hidden plot was approved and is now public (or a flagged one was cleared): replicas drop their list cache, live maps refresh. */
+  'plots.plot.published': z.object({ plotId: z.uuid() }),
   'plots.plot.removed': z.object({ plotId: z.uuid(), sessionId: z.string(), reason: z.string() }),
   'moderation.plot.approved': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
   'moderation.plot.rejected': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),

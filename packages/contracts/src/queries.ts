@@ -10,7 +10,8 @@ const footprint = z.object({ x: z.number().int(), y: z.number().int(), size: z.n
 export const footprintIsLandQuery = {
   subject: 'query.map.footprint-is-land',
   request: footprint,
-  reply: z.object({ mapExists: z.boolean(), land: z.boolean() }),
+  /** regionName: the region of the footprint's top-left tile (null on water or with no map; absent from older map replicas). */
+  reply: z.object({ mapExists: z.boolean(), land: z.boolean(), regionName: z.string().nullable().optional() }),
 };
 
 export const sessionEntitlementQuery = {
