@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLandMask, footprintIsLand } from './land-mask.ts';
+import { createLandMask, createRegionIndex, footprintIsLand, regionAt } from './land-mask.ts';
 
 // 5x5 world: land everywhere except a water column at x = 3 and the tile (0, 4).
 const tiles = Array.from({ length: 25 }, (_, index) => {
@@ -32,5 +32,27 @@ describe('footprintIsLand', () => {
     const sparse = createLandMask([{ x: 1, y: 1, is_land: true }], 5);
     expect(footprintIsLand(sparse, { x: 1, y: 1, size: 1 })).toBe(true);
     expect(footprintIsLand(sparse, { x: 0, y: 0, size: 2 })).toBe(false);
+  });
+});
+
+describe('regionAt', () => {
+  // Left two columns are Knowledge Knolls, the rest Pixel Plains, water as above.
+  const named = tiles.map((t) => ({ ...t, zone_name: t.is_land ? (t.x < 2 ? 'Knowledge Knolls' : 'Pixel Plains') : 'Water' }));
+  const regions = createRegionIndex(named, 5);
+
+  it('names the region of a land tile', () => {
+    expect(regionAt(regions, 0, 0)).toBe('Knowledge Knolls');
+    expect(regionAt(regions, 1, 3)).toBe('Knowledge Knolls');
+    expect(regionAt(regions, 2, 0)).toBe('Pixel Plains');
+    expect(regionAt(regions, 4, 4)).toBe('Pixel Plains');
+    expect(regions.names).toEqual(['Knowledge Knolls', 'Pixel Plains']);
+  });
+
+  it('has no region on water, outside the grid or for malformed positions', () => {
+    expect(regionAt(regions, 3, 1)).toBeNull();
+    expect(regionAt(regions, 0, 4)).toBeNull();
+    expect(regionAt(regions, 5, 0)).toBeNull();
+    expect(regionAt(regions, -1, 0)).toBeNull();
+    expect(regionAt(regions, 0.5, 0)).toBeNull();
   });
 });

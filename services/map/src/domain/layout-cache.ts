@@ -3,7 +3,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
 import type { PrismaClient } from '../db.ts';
-import { createLandMask, type LandMask } from './land-mask.ts';
+import { createLandMask, createRegionIndex, type LandMask, type RegionIndex } from './land-mask.ts';
 
 /** The serialised layout, compressed once per change rather than once per request. */
 export interface CachedLayout {
@@ -13,6 +13,8 @@ export interface CachedLayout {
   brotli: Buffer;
   tileCount: number;
   landMask: LandMask;
+  /** Region name per tile, beside the land mask (the region a plot stands in). */
+  regions: RegionIndex;
 }
 
 /**
@@ -54,6 +56,7 @@ export class LayoutCache {
       brotli: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
       tileCount: rows.length,
       landMask: createLandMask(body.tiles),
+      regions: createRegionIndex(body.tiles),
     };
   }
 }

@@ -61,11 +61,16 @@ describe('the map layout', () => {
   });
 
   it('answers the land query over NATS: water is never claimable', async () => {
-    const { tiles } = (await app.inject('/api/map-layout')).json() as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+    const { tiles } = (await app.inject('/api/map-layout')).json() as { tiles: Array<{ x: number; y: number; is_land: boolean; zone_name: string }> };
     const landTile = tiles.find((t) => t.is_land)!;
-    expect(await query(bus, footprintIsLandQuery, { x: landTile.x, y: landTile.y, size: 1 })).toEqual({ mapExists: true, land: true });
-    expect(await query(bus, footprintIsLandQuery, { x: 0, y: 0, size: 1 })).toEqual({ mapExists: true, land: false });
-    expect(await query(bus, footprintIsLandQuery, { x: 88, y: 88, size: 4 })).toEqual({ mapExists: true, land: false });
+    // The reply names the region of the footprint's top-left tile (plots stores it on the plot).
+    expect(await query(bus, footprintIsLandQuery, { x: landTile.x, y: landTile.y, size: 1 })).toEqual({ mapExists: true, land: true, regionName: landTile.zone_name });
+    expect(await query(bus, footprintIsLandQuery, { x: 0, y: 0, size: 1 })).toEqual({ mapExists: true, land: false, regionName: null });
+    expect(await query(bus, footprintIsLandQuery, { x: 88, y: 88, size: 4 })).toEqual({ mapExists: true, land: false, regionName: null });
+    // Every land tile's region is the one the layout shows for it.
+    for (const tile of tiles.filter((t) => t.is_land).slice(0, 200)) {
+      expect((await query(bus, footprintIsLandQuery, { x: tile.x, y: tile.y, size: 1 })).regionName).toBe(tile.zone_name);
+    }
   });
 
   it('refuses generate and clear without an admin (401) and generate while a map exists (409, nothing changes)', async () => {
@@ -86,7 +91,7 @@ describe('the map layout', () => {
     expect((await app.inject('/api/map-layout')).statusCode).toBe(404);
     await eventually(async () => (await replica.inject('/api/map-layout')).statusCode === 404);
     expect((await app.inject('/api/map-layout')).json().error).toEqual({ code: 'MAP_NOT_AVAILABLE', message: 'The map is not available right now.' });
-    expect(await query(bus, footprintIsLandQuery, { x: 40, y: 40, size: 1 })).toEqual({ mapExists: false, land: false });
+    expect(await query(bus, footprintIsLandQuery, { x: 40, y: 40, size: 1 })).toEqual({ mapExists: false, land: false, regionName: null });
 
     const generated = await app.inject({ method: 'POST', url: '/api/admin/generate-map', headers: asAdmin });
     expect(generated.statusCode).toBe(201);
