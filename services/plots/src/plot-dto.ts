@@ -16,6 +16,7 @@ export const PLOT_PUBLIC_SELECT = {
   createdAt: true,
   flagged: true,
   reviewed: true,
+  regionName: true,
 } as const;
 
 export type PublicPlotRow = Pick<Plot, keyof typeof PLOT_PUBLIC_SELECT>;
@@ -39,6 +40,7 @@ export function toPlotDto(row: PublicPlotRow): PlotDto {
     created_at: row.createdAt.toISOString(),
     flagged: row.flagged,
     reviewed: row.reviewed,
+    region_name: row.regionName ?? null,
   };
 }
 
@@ -46,3 +48,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
+
+/** What every public read shows: visible (not waiting for review) and not removed by moderation. */
+export const PUBLIC_PLOT_WHERE = { visible: true, removedAt: null } as const;

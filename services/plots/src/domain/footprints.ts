@@ -18,11 +18,15 @@ export function assertInsideGrid(footprint: Footprint): void {
   if (!footprintInsideGrid(footprint)) throw new AppError('INVALID_LOCATION', OUTSIDE_GRID_MESSAGE);
 }
 
-/** Asks the map service whether every tile of the footprint is land. */
-export async function assertLand(bus: EventBus, footprint: Footprint): Promise<void> {
-  const { mapExists, land } = await query(bus, footprintIsLandQuery, footprint);
+/**
+ * Asks the map service whether every tile of the footprint is land; returns the region of its top-left
+ * tile (null when the map does not say: an older map replica).
+ */
+export async function assertLand(bus: EventBus, footprint: Footprint): Promise<{ regionName: string | null }> {
+  const { mapExists, land, regionName } = await query(bus, footprintIsLandQuery, footprint);
   if (!mapExists) throw new AppError('MAP_NOT_AVAILABLE', NO_MAP_MESSAGE);
   if (!land) throw new AppError('INVALID_LOCATION', WATER_MESSAGE);
+  return { regionName: regionName ?? null };
 }
 
 /** Expired holds under the footprint go, in the caller's transaction, before a footprint is inserted there. */

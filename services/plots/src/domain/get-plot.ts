@@ -1,20 +1,20 @@
 import type { Plot as PlotDto } from '@pixel-atlas/contracts/plots';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { PrismaClient } from '../db.ts';
-import { PLOT_PUBLIC_SELECT, isUuid, toPlotDto } from '../plot-dto.ts';
+import { PLOT_PUBLIC_SELECT, PUBLIC_PLOT_WHERE, isUuid, toPlotDto } from '../plot-dto.ts';
 
 export const PLOT_NOT_FOUND_MESSAGE = 'Plot not found';
 
 /** One visible plot; unknown, removed and hidden (under review) plots are all simply not found. */
 export async function getPlot({ db, id }: { db: PrismaClient; id: string }): Promise<PlotDto> {
-  const row = isUuid(id) ? await db.plot.findFirst({ where: { id, visible: true }, select: PLOT_PUBLIC_SELECT }) : null;
+  const row = isUuid(id) ? await db.plot.findFirst({ where: { id, ...PUBLIC_PLOT_WHERE }, select: PLOT_PUBLIC_SELECT }) : null;
   if (!row) throw new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
   return toPlotDto(row);
 }
 
-/** The stored 128×128 PNG of a visible plot. */
+/** The stored 128×128 PNG of a visible plot (a removed plot's avatar is deleted anyway). */
 export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }): Promise<Buffer> {
-  const row = isUuid(id) ? await db.plotAvatar.findFirst({ where: { plotId: id, plot: { visible: true } }, select: { png: true } }) : null;
+  const row = isUuid(id) ? await db.plotAvatar.findFirst({ where: { plotId: id, plot: PUBLIC_PLOT_WHERE }, select: { png: true } }) : null;
   if (!row) throw new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
   return Buffer.from(row.png);
 }
