@@ -21,7 +21,7 @@ import {
 } from './footprints.ts';
 import { processAvatar } from './process-avatar.ts';
 import { recordEntitlement } from './record-entitlement.ts';
-import { UNDER_REVIEW_WARNING, screenClaimContent } from './screen-claim-content.ts';
+import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy } from './screen-claim-content.ts';
 
 /** Under a rush of claims the pool (10 connections) is the queue: wait for it rather than fail. */
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
@@ -40,6 +40,8 @@ export interface ClaimPlotOptions {
   log: FastifyBaseLogger;
   maxInputPixels: number;
   entitlementTimeoutMs: number;
+  /** How long the claim waits for moderation's content screen before screening locally. */
+  screenTimeoutMs: number;
 }
 
 export interface ClaimPlotResult {
@@ -49,6 +51,8 @@ export interface ClaimPlotResult {
   created: boolean;
   /** The plot's tier, for metrics. */
   tier: Tier;
+  /** How a new plot's content was screened (absent for a replayed claim), for metrics. */
+  screening?: { screenedBy: ScreenedBy; held: boolean };
 }
 
 /** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
@@ -64,14 +68,16 @@ async function paidTier(options: ClaimPlotOptions): Promise<Tier> {
 
 type ExistingPlot = NonNullable<Awaited<ReturnType<typeof findBySession>>>;
 function findBySession(db: PrismaClient, sessionId: string) {
-  return db.plot.findUnique({ where: { stripeSessionId: sessionId }, select: { ...PLOT_PUBLIC_SELECT, visible: true } });
+  return db.plot.findUnique({ where: { stripeSessionId: sessionId }, select: { ...PLOT_PUBLIC_SELECT, visible: true, removedAt: true } });
 }
 
 /**
  * A session buys one plot. The same claim sent again (a retry after a lost response, a double click) gets
- * the plot it already made; any other claim with a used session is refused.
+ * the plot it already made; any other claim with a used session is refused, and so is any claim once
+ * moderation removed the session's plot (removal without refund: the session stays used).
  */
 function replayOrRefuse(existing: ExistingPlot, claim: ClaimPlotInput): ClaimPlotResult {
+  if (existing.removedAt) throw new AppError('SESSION_ALREADY_USED', SESSION_ALREADY_USED_MESSAGE);
   const same =
     existing.x === claim.x &&
     existing.y === claim.y &&
@@ -107,9 +113,17 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
 
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
   assertInsideGrid(footprint);
-  await assertLand(options.bus, footprint);
+  const { regionName } = await assertLand(options.bus, footprint);
   const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels });
-  const screening = await screenClaimContent({ displayName: claim.display_name, message: claim.message, link: claim.link ?? null });
+  // Screened before the transaction: a hit still creates the plot (the buyer paid), hidden until approved.
+  const screening = await screenClaimContent({
+    bus: options.bus,
+    displayName: claim.display_name,
+    message: claim.message,
+    link: claim.link ?? null,
+    timeoutMs: options.screenTimeoutMs,
+    log: options.log,
+  });
 
   const insert = () =>
     db.$transaction(async (tx) => {
@@ -126,6 +140,9 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
           message: claim.message,
           link: claim.link ?? null,
           visible: screening.visible,
+          // Held by the screen: pending review until an admin decides.
+          flagged: !screening.visible,
+          regionName,
           stripeSessionId: claim.stripeSessionId,
           notificationEmail: claim.notification_email ?? null,
         },
@@ -162,8 +179,17 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
   for (let attempt = 1; ; attempt++) {
     try {
       const plot = await insert();
-      options.log.info({ plotId: plot.id, tier, x: plot.x, y: plot.y, sessionId: claim.stripeSessionId }, 'plot claimed');
-      return { plot: toPlotDto(plot), warning: screening.warning, created: true, tier };
+      options.log.info(
+        { plotId: plot.id, tier, x: plot.x, y: plot.y, sessionId: claim.stripeSessionId, visible: screening.visible, screenedBy: screening.screenedBy },
+        screening.visible ? 'plot claimed' : 'plot claimed and held for review',
+      );
+      return {
+        plot: toPlotDto(plot),
+        warning: screening.warning,
+        created: true,
+        tier,
+        screening: { screenedBy: screening.screenedBy, held: !screening.visible },
+      };
     } catch (error) {
       if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
       if (isUniqueViolation(error)) {

@@ -1,8 +1,21 @@
+import { findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
+import { screenContentQuery } from '@pixel-atlas/contracts/queries';
+import type { EventBus } from '@pixel-atlas/service-kit/nats';
+import { query } from '@pixel-atlas/service-kit/rpc';
+import type { FastifyBaseLogger } from 'fastify';
+
 export interface ScreenClaimContentInput {
+  bus: EventBus;
   displayName: string;
   message: string;
   link: string | null;
+  /** How long the claim waits for moderation before screening locally. */
+  timeoutMs: number;
+  log: FastifyBaseLogger;
 }
+
+/** Who screened the claim: the moderation service, or the local floor list because moderation did not answer. */
+export type ScreenedBy = 'moderation' | 'floor';
 
 export interface ScreeningResult {
   /** false: created but hidden until an admin approves it (ARCHITECTURE.md section 7). */
@@ -10,18 +23,49 @@ export interface ScreeningResult {
   screenedWords: string[];
   /** Shown to the buyer as 'Plot Created - Under Review'. */
   warning?: string;
-}
-
-/**
- * SEAM FOR ISSUE 5 (moderation): the server-side content screen belongs here. It will ask the moderation
- * service (`query(bus, screenContentQuery, { texts: [displayName, message], linkHost })`) and, when flagged,
- * return `{ visible: false, screenedWords, warning }`. Until that service exists every claim is visible:
- * nothing here calls it, so claims do not depend on a service that is not built yet.
- */
-export async function screenClaimContent(_input: ScreenClaimContentInput): Promise<ScreeningResult> {
-  return { visible: true, screenedWords: [] };
+  screenedBy: ScreenedBy;
 }
 
 /** What a buyer whose plot waits for review is told (spec section 8: 'Plot Created - Under Review'). */
 export const UNDER_REVIEW_WARNING =
   'Your plot has been created and your payment processed. Our team reviews flagged content within 24 hours; your plot will be visible once approved.';
+
+/** The host of the plot's link, the part of it the screen looks at (null without a link). */
+export function linkHostOf(link: string | null): string | null {
+  if (!link) return null;
+  try {
+    return new URL(link).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+function outcome(flagged: boolean, words: string[], screenedBy: ScreenedBy): ScreeningResult {
+  return flagged ? { visible: false, screenedWords: words, warning: UNDER_REVIEW_WARNING, screenedBy } : { visible: true, screenedWords: [], screenedBy };
+}
+
+/**
+ * The server-side content screen, asked BEFORE the claim's transaction: moderation answers over NATS
+ * (`screenContentQuery`: the spec's words plus the operator's extra words, over name, message and link host).
+ * A hit: the plot is still created (the buyer paid) but hidden until an admin approves it.
+ *
+ * Moderation down or too slow must neither lose the sale nor publish unscreened content: the claim is then
+ * screened here with the spec's floor list (`findFlaggedWords`, the same list moderation starts from) and held
+ * hidden only if that hits. The event carries the words, so moderation queues the plot when it is back.
+ */
+export async function screenClaimContent(input: ScreenClaimContentInput): Promise<ScreeningResult> {
+  const linkHost = linkHostOf(input.link);
+  try {
+    const answer = await query(input.bus, screenContentQuery, { texts: [input.displayName, input.message], linkHost }, { timeoutMs: input.timeoutMs });
+    return outcome(answer.flagged, answer.words, 'moderation');
+  } catch (error) {
+    const words = findFlaggedWords([input.displayName, input.message, linkHost]);
+    input.log.warn(
+      { err: error, floorWords: words },
+      words.length
+        ? 'moderation did not screen the claim: the local floor screen caught it, the plot is held for review'
+        : 'moderation did not screen the claim: the local floor screen passed it, the plot is published',
+    );
+    return outcome(words.length > 0, words, 'floor');
+  }
+}

@@ -7,8 +7,9 @@ import { claimPlot } from '../domain/claim-plot.ts';
 export interface ClaimRoutesOptions {
   maxInputPixels: number;
   entitlementTimeoutMs: number;
+  screenTimeoutMs: number;
   /** After a plot was written: drop the list cache, count it. */
-  onClaimed: (tier: string) => void;
+  onClaimed: (result: { tier: string; screenedBy: string; held: boolean }) => void;
 }
 
 /** The avatar travels inside the JSON as a data URL (≤ 1 MiB decoded ≈ 1.4 MB of base64). */
@@ -46,9 +47,10 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
         log: request.log,
         maxInputPixels: opts.maxInputPixels,
         entitlementTimeoutMs: opts.entitlementTimeoutMs,
+        screenTimeoutMs: opts.screenTimeoutMs,
       });
       if (result.created) {
-        opts.onClaimed(result.tier);
+        opts.onClaimed({ tier: result.tier, screenedBy: result.screening?.screenedBy ?? 'moderation', held: result.screening?.held ?? false });
         app.outbox.kick();
       }
       const body = result.warning ? { plot: result.plot, warning: result.warning } : { plot: result.plot };
