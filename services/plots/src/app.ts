@@ -11,6 +11,7 @@ import { createServiceApp } from '@pixel-atlas/service-kit/service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
+import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
 import { holdFootprint } from './domain/hold-footprint.ts';
 import { listVisiblePlots } from './domain/list-visible-plots.ts';
 import { recordEntitlement } from './domain/record-entitlement.ts';
@@ -20,6 +21,7 @@ import { createPlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { claimRoutes } from './routes/claim.ts';
+import { flagRoutes } from './routes/flag.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { positionRoutes } from './routes/position.ts';
 
@@ -35,7 +37,7 @@ declare module 'fastify' {
 export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   const app = await createServiceApp({
     name: 'plots',
-    description: 'Plots, footprints and checkout holds, claims, position availability, user pages, avatars',
+    description: 'Plots, footprints and checkout holds, screened claims, visitor flags, moderation decisions, position availability, user pages, avatars',
     internalToken: env.INTERNAL_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustRequestIdFrom: 'gateway',
@@ -62,12 +64,19 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   });
   app.addHook('preClose', async () => stopListening?.());
 
+  // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
+  const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected']);
   await app.register(inboxPlugin, {
     db: () => app.db,
     consumers: [
       {
         durable: 'plots',
         schema: SCHEMA,
+        afterCommit: (event) => {
+          if (!changesPlots.has(event.type)) return;
+          plotList.invalidate();
+          app.outbox.kick();
+        },
         handlers: {
           'payments.payment.verified': async (event, tx) =>
             recordEntitlement({
@@ -82,6 +91,17 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
               },
             }),
           'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx: tx as unknown as Tx, sessionId: event.data.sessionId }),
+          // Moderation's decisions: publish a held plot, or remove a rejected one (footprint freed, row kept).
+          'moderation.plot.approved': async (event, tx, log) => {
+            const outcome = await approvePlot({ tx: tx as unknown as Tx, plotId: event.data.plotId, decidedAt: event.data.decidedAt, requestId: event.requestId });
+            metrics.moderationDecisions.inc({ outcome });
+            log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation approval applied');
+          },
+          'moderation.plot.rejected': async (event, tx, log) => {
+            const outcome = await removePlot({ tx: tx as unknown as Tx, plotId: event.data.plotId, reason: 'rejected', requestId: event.requestId });
+            metrics.moderationDecisions.inc({ outcome });
+            log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation rejection applied');
+          },
         },
       },
     ],
@@ -100,9 +120,19 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   await app.register(claimRoutes, {
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     entitlementTimeoutMs: env.ENTITLEMENT_QUERY_TIMEOUT_MS,
-    onClaimed: (tier) => {
+    screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
+    onClaimed: ({ tier, screenedBy, held }) => {
       plotList.invalidate();
       metrics.plotsClaimed.inc({ tier });
+      metrics.claimsScreened.inc({ screened_by: screenedBy, outcome: held ? 'held' : 'published' });
+    },
+  });
+  await app.register(flagRoutes, {
+    rateLimit: { max: env.FLAG_RATE_LIMIT_MAX, timeWindow: env.FLAG_RATE_LIMIT_WINDOW_MS },
+    secureCookie: env.PUBLIC_ORIGIN?.startsWith('https://') ?? false,
+    onFlagged: (created) => {
+      if (created) plotList.invalidate();
+      metrics.flags.inc({ outcome: created ? 'new' : 'repeat' });
     },
   });
   return app;

@@ -15,6 +15,16 @@ export const envSchema = z.object({
   PLOT_LIST_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long a claim waits for payments to confirm a session it has not heard about yet (payments may ask Stripe). */
   ENTITLEMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * How long a claim waits for moderation's content screen; past it (or with moderation down) the claim is
+   * screened locally with the spec's floor list and goes on.
+   */
+  SCREEN_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  /** Flags per client address per window (POST /api/flag-plot), then 429. */
+  FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+  /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
+  PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 });
 export type PlotsEnv = z.infer<typeof envSchema>;
 

@@ -1,0 +1,59 @@
+import cookie from '@fastify/cookie';
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { flagPlotRequestSchema, flagPlotResponseSchema } from '@pixel-atlas/contracts/plots';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS, flagPlot, isVisitorCookie, newVisitorCookie, visitorFor } from '../domain/flag-plot.ts';
+
+export interface FlagRoutesOptions {
+  rateLimit: { max: number; timeWindow: number };
+  /** Served over https: the visitor cookie is Secure. */
+  secureCookie: boolean;
+  /** After a new flag was written: drop the list cache (the plot is now flagged), count it. */
+  onFlagged: (created: boolean) => void;
+}
+
+export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) {
+  await app.register(cookie);
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/flag-plot',
+    {
+      config: { rateLimit: opts.rateLimit },
+      schema: {
+        summary: 'Flag a plot for review: once per visitor per plot (visitor cookie, else client address); the plot stays visible',
+        tags: ['plots'],
+        body: flagPlotRequestSchema,
+        response: { 200: flagPlotResponseSchema, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const presented = request.cookies[VISITOR_COOKIE];
+      const cookieValue = isVisitorCookie(presented) ? presented : null;
+      let issuedCookie: string | null = null;
+      if (!cookieValue) {
+        issuedCookie = newVisitorCookie();
+        reply.setCookie(VISITOR_COOKIE, issuedCookie, {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: '/',
+          secure: opts.secureCookie,
+          maxAge: VISITOR_COOKIE_MAX_AGE_SECONDS,
+        });
+      }
+      const { plotId, reason } = request.body;
+      const result = await flagPlot({
+        db: app.db,
+        plotId,
+        reason: reason?.trim() ? reason.trim() : null,
+        visitor: visitorFor({ cookie: cookieValue, issuedCookie, clientIp: request.clientIp }),
+        byCookie: cookieValue !== null,
+        requestId: request.id,
+      });
+      if (result.created) app.outbox.kick();
+      opts.onFlagged(result.created);
+      request.log.info({ plotId, created: result.created, flagCount: result.flagCount }, result.created ? 'plot flagged' : 'plot already flagged by this visitor');
+      reply.header('cache-control', 'no-store');
+      return { flagged: true as const, plotId };
+    },
+  );
+}
