@@ -1,7 +1,7 @@
 /**
- * Test and benchmark harness: the REAL map, plots and payments apps in one process, on one throwaway
- * database and stream, the way they run behind the gateway (no mocks of our own services). Payments uses
- * the built-in test checkout, or the real Stripe SDK against a local fake of Stripe's API.
+ * Test and benchmark harness: the REAL map, plots, payments and moderation apps in one process, on one
+ * throwaway database and stream, the way they run behind the gateway (no mocks of our own services). Payments
+ * uses the built-in test checkout, or the real Stripe SDK against a local fake of Stripe's API.
  */
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { startFakeStripe, type FakeStripe } from '@pixel-atlas/payments-service/testing/fake-stripe';
@@ -19,7 +19,7 @@ import {
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 
-type ServiceName = 'map' | 'plots' | 'payments';
+type ServiceName = 'map' | 'plots' | 'payments' | 'moderation';
 
 /**
  * Loads a service's `buildApp`/`loadEnv` by package name at run time. Deliberately invisible to the type
@@ -42,6 +42,9 @@ export interface WorldOptions {
   paymentsEnv?: Record<string, string>;
   /** false: no map service at all (claims must say the map is not available). */
   map?: boolean;
+  /** false: no moderation service (claims fall back to the local floor screen). */
+  moderation?: boolean;
+  moderationEnv?: Record<string, string>;
   /** Start listening on a port (benchmarks); tests use inject(). */
   listen?: boolean;
   /** Another NATS server (a private one a test may stop and restart). */
@@ -55,12 +58,17 @@ export interface World {
   map: FastifyInstance | null;
   plots: FastifyInstance;
   payments: FastifyInstance;
+  /** The moderation app (content screen, review queue, approve/reject), unless started with moderation: false or stopped. */
+  moderation: FastifyInstance | null;
   fakeStripe: FakeStripe | null;
   /** Land tiles of the generated map, as "x,y". */
   land: Set<string>;
-  restart(service: 'plots' | 'payments' | 'map'): Promise<void>;
+  /** Closes the service and starts it again (a stopped moderation is started). */
+  restart(service: ServiceName): Promise<void>;
+  /** Closes the service until `restart` (moderation only: the others are always there). */
+  stop(service: 'moderation'): Promise<void>;
   /** Another replica of a service on the same database and stream (closed with the world). */
-  spawn(service: 'plots' | 'payments' | 'map'): Promise<FastifyInstance>;
+  spawn(service: ServiceName): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -94,17 +102,24 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   };
   const plotsEnv = { ...base, ...options.plotsEnv };
   const mapEnv = { ...base, MAP_AUTOGENERATE: 'true' };
+  const moderationEnv = { ...base, NOTIFY_POLL_INTERVAL_MS: '200', ...options.moderationEnv };
 
   const start = async (app: FastifyInstance) => {
     if (options.listen) await app.listen({ host: '127.0.0.1', port: 0 });
     else await app.ready();
     return app;
   };
-  const [mapService, plotsService, paymentsService] = await Promise.all([loadService('map'), loadService('plots'), loadService('payments')]);
+  const [mapService, plotsService, paymentsService, moderationService] = await Promise.all([
+    loadService('map'),
+    loadService('plots'),
+    loadService('payments'),
+    loadService('moderation'),
+  ]);
   const builders = {
     map: async () => start(await mapService.build(mapEnv)),
     plots: async () => start(await plotsService.build(plotsEnv)),
     payments: async () => start(await paymentsService.build(paymentsEnv)),
+    moderation: async () => start(await moderationService.build(moderationEnv)),
   };
 
   const extra: FastifyInstance[] = [];
@@ -115,6 +130,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     map: options.map === false ? null : await builders.map(),
     plots: await builders.plots(),
     payments: await builders.payments(),
+    moderation: options.moderation === false ? null : await builders.moderation(),
     fakeStripe,
     land: new Set(),
     async restart(service) {
@@ -122,13 +138,17 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       await app?.close();
       (world as unknown as Record<string, FastifyInstance>)[service] = await builders[service]();
     },
+    async stop(service) {
+      await world[service]?.close();
+      world[service] = null;
+    },
     async spawn(service) {
       const app = await builders[service]();
       extra.push(app);
       return app;
     },
     async close() {
-      await Promise.allSettled([world.plots.close(), world.payments.close(), world.map?.close(), ...extra.map((a) => a.close())]);
+      await Promise.allSettled([world.plots.close(), world.payments.close(), world.map?.close(), world.moderation?.close(), ...extra.map((a) => a.close())]);
       await fakeStripe?.close();
       await stream.remove();
       await db.drop();
@@ -250,4 +270,39 @@ export async function publishEvent(world: World, type: string, data: unknown): P
   } finally {
     await nc.close();
   }
+}
+
+/** Headers of an admin request the gateway vouches for (what moderation's admin routes need). */
+export function asAdmin(admin = 'warden'): Record<string, string> {
+  return { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': admin };
+}
+
+/** POST /api/flag-plot as a visitor: with their `pa_visitor` cookie when given, from their address. */
+export async function flagPlot(
+  world: World,
+  plotId: string,
+  visitor: { cookie?: string; ip?: string; reason?: string; app?: FastifyInstance } = {},
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = viaGateway(visitor.ip);
+  if (visitor.cookie) headers.cookie = `pa_visitor=${visitor.cookie}`;
+  return (visitor.app ?? world.plots).inject({
+    method: 'POST',
+    url: '/api/flag-plot',
+    payload: visitor.reason === undefined ? { plotId } : { plotId, reason: visitor.reason },
+    headers,
+  });
+}
+
+/** An admin's approve/reject through the moderation app (as the gateway forwards it). */
+export async function decide(world: World, action: 'approve' | 'reject', plotId: string, admin = 'warden'): Promise<LightMyRequestResponse> {
+  if (!world.moderation) throw new Error('moderation is not running in this world');
+  return world.moderation.inject({ method: 'POST', url: `/api/admin/${action}-plot`, payload: { plotId }, headers: asAdmin(admin) });
+}
+
+/** Moderation's pending review queue (GET /api/admin/flagged-plots). */
+export async function flaggedPlots(world: World): Promise<Array<Record<string, any>>> {
+  if (!world.moderation) throw new Error('moderation is not running in this world');
+  const response = await world.moderation.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() });
+  if (response.statusCode !== 200) throw new Error(`flagged-plots: ${response.statusCode} ${response.body}`);
+  return response.json();
 }
