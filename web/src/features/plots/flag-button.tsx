@@ -3,6 +3,7 @@ import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
 import { apiJson } from '../../lib/api.ts';
 import { errorCode } from '../../lib/api-errors.ts';
+import type { ApiRequestBody, ApiResponse } from '../../lib/api-types.ts';
 
 /** Spec section 9: flag toasts show for 3000 ms. */
 const FLAG_TOAST_MS = 3000;
@@ -13,7 +14,7 @@ const FLAG_TOAST_MS = 3000;
  */
 export function FlagButton({ plotId, onFlagged }: { plotId: string; onFlagged?: () => void }) {
   const flag = useMutation({
-    mutationFn: () => apiJson('POST', '/api/flag-plot', { plotId }),
+    mutationFn: () => apiJson<ApiResponse<'/api/flag-plot', 'post'>>('POST', '/api/flag-plot', { plotId } satisfies ApiRequestBody<'/api/flag-plot', 'post'>),
     onSuccess: () => flagged(),
     onError: (error) => {
       if (errorCode(error) === 'ALREADY_FLAGGED') {
