@@ -1,0 +1,133 @@
+import type { APIRequestContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_ADMIN, startStack, type Stack } from './support/stack.ts';
+
+let stack: Stack;
+let buyer: Page;
+let admin: Page;
+let watcher: Page;
+let landTiles: Array<{ x: number; y: number }>;
+
+const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
+const findPlotsCount = (page: Page) => page.getByRole('button', { name: /^Find Plots/ }).textContent();
+const ONE_PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** Buys and claims a plot through the public API (the browser flow itself is covered by claim.test.ts). */
+async function buyPlot(request: APIRequestContext, tile: { x: number; y: number }, displayName: string): Promise<{ plotId: string; sessionId: string }> {
+  const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
+  expect(checkout.ok(), await checkout.text()).toBe(true);
+  const { sessionId } = await checkout.json();
+  const paid = await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 });
+  expect(paid.status()).toBe(303);
+  const claim = await request.post(`${stack.url}/api/claim-plot`, {
+    data: { display_name: displayName, message: 'A calm corner of the map', link: 'https://calm.example/', zone: 'nexus', ...tile, stripeSessionId: sessionId, tier: 'basic', avatar_url: ONE_PIXEL_PNG },
+  });
+  expect(claim.status(), await claim.text()).toBe(201);
+  return { plotId: (await claim.json()).plot.id, sessionId };
+}
+
+async function signInAdmin(page: Page): Promise<void> {
+  await page.goto(`${stack.url}/admin`);
+  await page.getByLabel('Username').fill(E2E_ADMIN.username);
+  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await expect.poll(() => page.getByRole('heading', { name: 'Content Moderation' }).count()).toBe(1);
+}
+
+beforeAll(async () => {
+  stack = await startStack({ MAP_SEED: 'pixel-atlas' });
+  buyer = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  admin = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  watcher = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const layout = (await (await buyer.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  landTiles = layout.tiles.filter((t) => t.is_land && t.x >= 30 && t.y >= 30);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('moderation, end to end in a real browser', () => {
+  it('holds a claim with a listed word for review; the admin approves it and it appears on open maps', async () => {
+    await watcher.goto(stack.url);
+    await expect.poll(() => findPlotsCount(watcher)).toBe('Find Plots (0)');
+
+    // The buyer picks a spot through auto-assign and writes a message the word screen catches.
+    await buyer.goto(stack.url);
+    await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
+    await buyer.getByRole('button', { name: 'AUTO-ASSIGN A PLOT' }).click();
+    await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
+    await buyer.getByLabel('Display name').fill('Grumpy Gnome');
+    await buyer.getByLabel('Message').fill('I hate slow websites');
+    const png = Buffer.from(ONE_PIXEL_PNG.split(',')[1], 'base64');
+    await buyer.setInputFiles('input[type=file]', { name: 'gnome.png', mimeType: 'image/png', buffer: png });
+    await buyer.getByRole('button', { name: 'Save Avatar' }).click();
+    await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBe(1);
+    await buyer.getByRole('button', { name: 'PAY & CLAIM ($25)' }).click();
+    await expect.poll(() => buyer.getByRole('dialog', { name: 'Content Under Review' }).count()).toBe(1);
+    await buyer.getByLabel('Email for the review result (optional)').fill('gnome@example.com');
+    await buyer.getByRole('button', { name: 'Create Plot' }).click();
+    await buyer.waitForURL(/\/api\/test-checkout\//);
+    await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await buyer.waitForURL(/\/claim\?session_id=/);
+    await expect.poll(() => buyer.getByText('Plot Created - Under Review').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+
+    const [hidden] = await stack.db.query<{ id: string; visible: boolean; notification_email: string }>(
+      `SELECT id::text, visible, notification_email FROM plots.plots WHERE display_name = 'Grumpy Gnome'`,
+    );
+    expect(hidden).toMatchObject({ visible: false, notification_email: 'gnome@example.com' });
+    expect(((await (await buyer.request.get(`${stack.url}/api/plots`)).json()) as unknown[]).length).toBe(0);
+
+    await signInAdmin(admin);
+    const item = admin.getByRole('article', { name: 'Flagged plot Grumpy Gnome' });
+    await expect.poll(() => item.count()).toBe(1);
+    expect(await item.innerText()).toContain('hate');
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => admin.getByText('No content pending review').count()).toBe(1);
+
+    // The watcher's map, open all along, gets the approved plot without a reload.
+    await expect.poll(() => findPlotsCount(watcher), { timeout: 15_000 }).toBe('Find Plots (1)');
+    const audit = await stack.db.query<{ decision: string; admin: string }>(
+      `SELECT decision, admin FROM moderation.moderation_audit WHERE plot_id = $1`,
+      [hidden.id],
+    );
+    expect(audit).toEqual([{ decision: 'approved', admin: E2E_ADMIN.username }]);
+  });
+
+  it('lets a visitor flag a plot without hiding it; the admin rejects it and it is gone everywhere but the payment record', async () => {
+    const tile = landTiles.find((t) => t.x === 50) ?? landTiles[0];
+    const { plotId, sessionId } = await buyPlot(buyer.request, tile, 'Shady Shop');
+    await expect.poll(() => findPlotsCount(watcher), { timeout: 15_000 }).toBe('Find Plots (2)');
+
+    // A visitor opens the plot's profile card from the map and flags it.
+    await watcher.getByRole('button', { name: 'Find Plots (2)' }).click();
+    await watcher.getByRole('link', { name: /Shady Shop/ }).click();
+    await watcher.waitForTimeout(1500); // the map flies to the plot
+    const box = (await mapCanvas(watcher).boundingBox())!;
+    await watcher.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const card = watcher.getByRole('dialog', { name: 'Shady Shop' });
+    await expect.poll(() => card.count()).toBe(1);
+    await card.getByRole('button', { name: 'Flag Content' }).click();
+    await expect.poll(() => watcher.getByText('Content Flagged').count()).toBeGreaterThan(0);
+    await expect.poll(() => card.count()).toBe(0);
+    // A flag never hides a plot by itself.
+    expect(await findPlotsCount(watcher)).toBe('Find Plots (2)');
+
+    await admin.reload();
+    const item = admin.getByRole('article', { name: 'Flagged plot Shady Shop' });
+    await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
+    await item.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => admin.getByText('No content pending review').count()).toBe(1);
+
+    await expect.poll(() => findPlotsCount(watcher), { timeout: 15_000 }).toBe('Find Plots (1)');
+    expect((await buyer.request.get(`${stack.url}/api/plots/${plotId}`)).status()).toBe(404);
+    await buyer.goto(`${stack.url}/user/Shady%20Shop`);
+    await expect.poll(() => buyer.getByText('Claim Your First Plot').count()).toBe(1);
+    expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).not.toContain(plotId);
+    const position = await (await buyer.request.get(`${stack.url}/api/position-available?x=${tile.x}&y=${tile.y}`)).json();
+    expect(position.available).toBe(true);
+    await expect
+      .poll(async () => (await stack.db.query<{ status: string; plot_id: string | null }>(`SELECT status, plot_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0])
+      .toEqual({ status: 'paid', plot_id: null });
+  });
+});
