@@ -1,10 +1,7 @@
 import path from 'node:path';
 import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
-import { databasePlugin } from '@pixel-atlas/service-kit/database';
-import { natsPlugin } from '@pixel-atlas/service-kit/nats';
-import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { checkFootprintLand } from './domain/check-footprint-land.ts';
@@ -17,21 +14,14 @@ const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The map service as an app: layout generation and clearing, the layout API, the land query. */
 export async function buildApp(env: MapEnv): Promise<FastifyInstance> {
-  const app = await createServiceApp({
+  const app = await createBackendService({
     name: 'map',
     description: 'The 90x90 layout: procedural generation, regions, land queries',
-    internalToken: env.INTERNAL_TOKEN,
-    logLevel: env.LOG_LEVEL,
-    trustRequestIdFrom: 'gateway',
-  });
-  await app.register(databasePlugin, {
-    connectionString: env.DATABASE_URL,
+    env,
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'map' });
-  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
   const cache = new LayoutCache(app.db);
 
   // Every replica hears every layout change (a plain subscription, not a shared consumer) and drops its copy.

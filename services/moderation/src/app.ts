@@ -1,11 +1,8 @@
 import path from 'node:path';
 import { screenContentQuery } from '@pixel-atlas/contracts/queries';
-import { databasePlugin } from '@pixel-atlas/service-kit/database';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
-import { natsPlugin } from '@pixel-atlas/service-kit/nats';
-import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { queueScreenedClaim } from './domain/queue-screened-claim.ts';
@@ -21,21 +18,14 @@ const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The moderation service as an app: content screen, review queue, approve/reject, owner notifications. */
 export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
-  const app = await createServiceApp({
+  const app = await createBackendService({
     name: 'moderation',
     description: 'Content screen, the review queue fed by claims and visitor flags, approve/reject with an audit log',
-    internalToken: env.INTERNAL_TOKEN,
-    logLevel: env.LOG_LEVEL,
-    trustRequestIdFrom: 'gateway',
-  });
-  await app.register(databasePlugin, {
-    connectionString: env.DATABASE_URL,
+    env,
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'moderation' });
-  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
   const metrics = registerModerationMetrics(app.metrics, () => app.db);
 
   await app.register(inboxPlugin, {

@@ -1,11 +1,8 @@
 import path from 'node:path';
 import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
-import { databasePlugin } from '@pixel-atlas/service-kit/database';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
-import { natsPlugin } from '@pixel-atlas/service-kit/nats';
-import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { getSessionEntitlement } from './domain/get-session-entitlement.ts';
@@ -31,21 +28,14 @@ declare module 'fastify' {
 
 /** The payments service as an app, ready for `listen` (server.ts) or `inject` (tests). */
 export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
-  const app = await createServiceApp({
+  const app = await createBackendService({
     name: 'payments',
     description: 'Checkout sessions, verification, the Stripe webhook, payment records, used sessions',
-    internalToken: env.INTERNAL_TOKEN,
-    logLevel: env.LOG_LEVEL,
-    trustRequestIdFrom: 'gateway',
-  });
-  await app.register(databasePlugin, {
-    connectionString: env.DATABASE_URL,
+    env,
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'payments' });
-  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
   app.decorate('paymentsMetrics', createPaymentsMetrics(app.metrics));
 
   const prices = priceTable(env);

@@ -2,12 +2,9 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
-import { databasePlugin } from '@pixel-atlas/service-kit/database';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
-import { natsPlugin } from '@pixel-atlas/service-kit/nats';
-import { outboxPlugin } from '@pixel-atlas/service-kit/outbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createServiceApp } from '@pixel-atlas/service-kit/service';
+import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
@@ -35,21 +32,14 @@ declare module 'fastify' {
 
 /** The plots service as an app, ready for `listen` (server.ts) or `inject` (tests). */
 export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
-  const app = await createServiceApp({
+  const app = await createBackendService({
     name: 'plots',
     description: 'Plots, footprints and checkout holds, screened claims, visitor flags, moderation decisions, position availability, user pages, avatars',
-    internalToken: env.INTERNAL_TOKEN,
-    logLevel: env.LOG_LEVEL,
-    trustRequestIdFrom: 'gateway',
-  });
-  await app.register(databasePlugin, {
-    connectionString: env.DATABASE_URL,
+    env,
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'plots' });
-  await app.register(outboxPlugin, { schema: SCHEMA, db: () => app.db });
   await app.register(compress, { threshold: 1024 });
   await app.register(etag, { weak: true });
 

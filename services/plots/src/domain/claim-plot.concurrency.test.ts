@@ -56,7 +56,8 @@ async function overlappingPairs(): Promise<number> {
   return Number(plots.n) + Number(footprints.n);
 }
 
-describe('200 concurrent claims of overlapping footprints from different paid sessions', () => {
+// 200 paid sessions and 200 claims each: minutes, not seconds, when the whole suite shares two cores.
+describe('200 concurrent claims of overlapping footprints from different paid sessions', { timeout: 120_000 }, () => {
   it('ten 1×1 tiles, twenty buyers each: exactly one plot per tile, everyone else 409 and still entitled', async () => {
     const area = landArea(world, 4);
     const targets = Array.from({ length: 10 }, (_, i) => ({ x: area.x + (i % 4), y: area.y + Math.floor(i / 4) }));
