@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
-import type { EventBus } from './nats.ts';
+import { ensureStream, type EventBus } from './nats.ts';
 
 export type EventHandlers = {
   [T in EventType]?: (event: EventEnvelope<EventData<T>>, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>;
@@ -30,7 +30,7 @@ const DEFAULT_BACKOFF_MS = [500, 2000, 5000, 15000, 30000];
  * written in the same transaction as the handler's effect, so a redelivered event changes nothing.
  */
 export class InboxConsumer {
-  private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
+  private readonly running = new Map<string, { messages: ConsumerMessages; loop: Promise<void> }>();
   private stopped = false;
 
   constructor(
@@ -80,22 +80,77 @@ export class InboxConsumer {
 
   async start(): Promise<void> {
     await this.ensure();
-    for (const { durable } of this.streams) {
-      const consumer = await this.bus.js.consumers.get(this.bus.settings.stream, durable);
-      const messages = await consumer.consume({ max_messages: 64 });
-      const loop = (async () => {
-        for await (const message of messages) await this.handle(message);
-      })().catch((error) => {
-        if (!this.stopped) this.log.error({ err: error, durable }, 'consumer stopped unexpectedly');
-      });
-      this.running.push({ messages, loop });
+    for (const { durable } of this.streams) await this.consume(durable);
+  }
+
+  /** One pull loop per durable; `running` holds the live one for each. */
+  private async consume(durable: string): Promise<void> {
+    const consumer = await this.bus.js.consumers.get(this.bus.settings.stream, durable);
+    const messages = await consumer.consume({ max_messages: 64 });
+    const loop = (async () => {
+      for await (const message of messages) await this.handle(message);
+    })().catch((error) => {
+      if (!this.stopped) this.log.error({ err: error, durable }, 'consumer stopped unexpectedly');
+    });
+    this.running.set(durable, { messages, loop });
+    this.watchForLoss(messages, durable);
+  }
+
+  private redeclaring: Promise<void> | null = null;
+
+  /**
+   * When the server says a durable (or the whole stream) is gone, as after a broker restart that lost its
+   * JetStream store, nothing would create them again until this process restarted, and the pull loop
+   * would only look again after a long back-off. Declare the stream and the durables again and restart
+   * the pull loops at once. Events still in the outboxes are published again by the relays; the inbox
+   * keeps any redelivery harmless.
+   */
+  private watchForLoss(messages: ConsumerMessages, durable: string): void {
+    (async () => {
+      for await (const status of messages.status()) {
+        if (this.stopped || this.running.get(durable)?.messages !== messages) return;
+        if (status.type !== 'stream_not_found' && status.type !== 'consumer_not_found' && status.type !== 'consumer_deleted') continue;
+        this.scheduleRedeclare(status.type);
+      }
+    })().catch(() => undefined);
+  }
+
+  private scheduleRedeclare(reason: string): void {
+    this.redeclaring ??= this.redeclare(reason).finally(() => {
+      this.redeclaring = null;
+    });
+  }
+
+  private async redeclare(reason: string): Promise<void> {
+    try {
+      this.log.warn({ consumer: this.options.durable, reason }, 'durable consumer missing on the server: declaring the stream and consumers again');
+      await ensureStream(this.bus);
+      await this.ensure();
+      for (const { durable } of this.streams) {
+        if (this.stopped) return;
+        const old = this.running.get(durable);
+        this.running.delete(durable);
+        await old?.messages.close().catch(() => undefined);
+        await old?.loop;
+        await this.consume(durable);
+      }
+    } catch (error) {
+      this.log.warn({ err: error, consumer: this.options.durable }, 'could not declare the consumer again; will retry');
+      // Pull loops still running bring us back with their next 'not found'; a durable left without one retries here.
+      if (!this.stopped && this.streams.some(({ durable }) => !this.running.has(durable))) {
+        setTimeout(() => {
+          if (!this.stopped) this.scheduleRedeclare('retry');
+        }, 1000).unref();
+      }
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all(this.running.map(({ messages }) => messages.close().catch(() => undefined)));
-    await Promise.all(this.running.map(({ loop }) => loop));
+    await this.redeclaring;
+    const running = [...this.running.values()];
+    await Promise.all(running.map(({ messages }) => messages.close().catch(() => undefined)));
+    await Promise.all(running.map(({ loop }) => loop));
   }
 
   /** Events delivered but not yet acknowledged, plus those waiting: the consumer's lag. */

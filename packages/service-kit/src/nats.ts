@@ -83,6 +83,11 @@ export const natsPlugin = fp(
     (async () => {
       for await (const status of bus.nc.status()) {
         if (status.type === 'disconnect' || status.type === 'reconnect') app.log.warn({ nats: status.type }, 'NATS connection changed');
+        // A broker that comes back without its JetStream store (a container recreated without its volume)
+        // has no stream: declare it again, or every publish fails until this process restarts.
+        if (status.type === 'reconnect') {
+          ensureStream(bus).catch((error) => app.log.warn({ err: error }, 'could not re-declare the event stream after reconnecting; the outbox relay will retry'));
+        }
       }
     })().catch(() => undefined);
     app.addHook('onClose', async () => {

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
-import type { EventBus } from './nats.ts';
+import { ensureStream, type EventBus } from './nats.ts';
 
 export interface EnqueueOptions<T extends EventType> {
   tx: SqlClient;
@@ -62,6 +62,8 @@ export class OutboxRelay {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private failures = 0;
+  /** After a failed publish: make sure the stream exists before the next attempt (it may have been lost with the broker's store). */
+  private checkStream = false;
   readonly published: Counter;
 
   constructor(
@@ -116,6 +118,10 @@ export class OutboxRelay {
   async publishBatch(): Promise<number> {
     const { db, bus, schema, batchSize = 50 } = this.options;
     const table = `${quoteIdent(schema)}."outbox_events"`;
+    if (this.checkStream) {
+      await ensureStream(bus);
+      this.checkStream = false;
+    }
     return db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
@@ -133,6 +139,7 @@ export class OutboxRelay {
             this.published.inc({ subject: row.subject });
           } catch (error) {
             failure = error;
+            this.checkStream = true;
             await tx.$executeRawUnsafe(
               `UPDATE ${table} SET "attempts" = "attempts" + 1, "last_error" = $2 WHERE "id" = $1::uuid`,
               row.id,
