@@ -1,0 +1,172 @@
+import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FaultLedger, outboxRows, outboxesDrained, streamMessages } from './support/checks.ts';
+import { startFaultStack, type BackendName, type FaultStack } from './support/stack.ts';
+import { TestPostgres } from './support/test-postgres.ts';
+import { Visitor, api, buyMany, claimPlot, flagPlot, plotsHaveFlags, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
+
+// The test's own PostgreSQL cluster is stopped under traffic and started again. Every service must say
+// it is not ready while the database is away (so the gateway and orchestrators stop sending it work),
+// become ready again on its own (same process), and never answer 2xx for a write that was not stored.
+const CLAIMS = 60;
+const DOWN_MS = 6000;
+const STOP_MODES = (process.env.FAULTS_PG_STOP_MODES ?? 'fast,immediate').split(',') as Array<'fast' | 'immediate'>;
+
+let postgres: TestPostgres;
+let nats: TestNatsServer;
+let stack: FaultStack;
+let flags = false;
+
+beforeAll(async () => {
+  [postgres, nats] = await Promise.all([TestPostgres.start(), TestNatsServer.start()]);
+  stack = await startFaultStack({ natsUrl: nats.url, databaseServerUrl: postgres.url });
+  flags = await plotsHaveFlags(stack);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await nats?.destroy();
+  await postgres?.destroy();
+});
+
+async function readiness(url: string): Promise<{ status: number; body: any }> {
+  try {
+    const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(4000) });
+    return { status: response.status, body: await response.json().catch(() => null) };
+  } catch (error) {
+    return { status: 0, body: String(error) };
+  }
+}
+
+it('PostgreSQL stopped and started under traffic: not ready while down, ready again without a restart, no 2xx without its write', async () => {
+  const ledger = new FaultLedger('PostgreSQL restarted under traffic');
+  if (!flags) ledger.note('plots has no POST /api/flag-plot yet: flag traffic skipped');
+  const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
+  const processes = [...(Object.entries(stack.replicas) as Array<[BackendName, typeof stack.gateway[]]>).flatMap(([, list]) => list), stack.gateway];
+  const pids = new Map(processes.map((p) => [p.url, p.child.pid]));
+
+  const claimed = new Map<string, string>(); // sessionId → plotId answered 2xx
+  const contactIds: string[] = [];
+  const okFlags = new Map<string, number>();
+  let stop = false;
+
+  const claimUntilDone = async (session: PaidSession, index: number) => {
+    await sleep(index * 250);
+    for (let attempt = 0; attempt < 80; attempt++) {
+      const response = ledger.record('claim', await claimPlot(stack, session));
+      if (response.status === 200 || response.status === 201) {
+        claimed.set(session.sessionId, response.body.plot.id);
+        return;
+      }
+      if (response.status >= 400 && response.status < 500) throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
+      await sleep(400);
+    }
+    throw new Error(`claim for ${session.sessionId} never succeeded`);
+  };
+  const visitors = async () => {
+    let i = 0;
+    while (!stop) {
+      i += 1;
+      const contact = ledger.record(
+        'contact',
+        await api(stack, 'POST', '/api/contact', { json: { name: `Writer ${i}`, email: `w${i}@example.com`, subject: 'technical', message: `Is the database up? (${i})` } }),
+      );
+      if (contact.status === 201) contactIds.push(contact.body.id);
+      ledger.record('read /api/plots', await api(stack, 'GET', '/api/plots'));
+      ledger.record('read /api/map-layout', await api(stack, 'GET', '/api/map-layout'));
+      const plotIds = [...claimed.values()];
+      if (flags && plotIds.length) {
+        const plotId = plotIds[i % plotIds.length];
+        const flag = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
+        if (flag.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
+      }
+      await sleep(100);
+    }
+  };
+
+  // Twice: a fast shutdown (sessions told to go), then a crash (SIGQUIT to every backend, recovery at start).
+  const notReadySeen = new Map<string, Map<string, string>>(); // mode → process url → /readyz body
+  const fault = (async () => {
+    for (const mode of STOP_MODES) {
+      const seen = new Map<string, string>();
+      notReadySeen.set(mode, seen);
+      await sleep(3000);
+      await postgres.stop(mode);
+      ledger.fault(`PostgreSQL stopped (pg_ctl stop -m ${mode}) for ${DOWN_MS / 1000} s, ${claimed.size}/${CLAIMS} claims done`);
+      const until = Date.now() + DOWN_MS;
+      while (Date.now() < until) {
+        await Promise.all(
+          processes.map(async (p) => {
+            if (seen.has(p.url)) return;
+            const ready = await readiness(p.url);
+            if (ready.status === 503) seen.set(p.url, JSON.stringify(ready.body?.checks ?? ready.body));
+          }),
+        );
+        await sleep(250);
+      }
+      await postgres.resume();
+      const resumedAt = Date.now();
+      await eventually(async () => (await Promise.all(processes.map((p) => readiness(p.url)))).every((r) => r.status === 200), 30_000, 100);
+      ledger.note(
+        `after -m ${mode}: ${seen.size}/${processes.length} processes reported not-ready (database), all ready again ${((Date.now() - resumedAt) / 1000).toFixed(1)} s after PostgreSQL accepted connections`,
+      );
+    }
+  })();
+  const background = visitors();
+  await Promise.all([pool(sessions, CLAIMS, claimUntilDone), fault]);
+  // Every process is ready again on its own: same pid, /readyz 200.
+  expect((await Promise.all(processes.map((p) => readiness(p.url)))).map((r) => r.status)).toEqual(processes.map(() => 200));
+  await sleep(1000);
+  stop = true;
+  await background;
+
+  for (const p of processes) {
+    expect(p.child.exitCode, `${p.name} exited:\n${p.output().slice(-3000)}`).toBeNull();
+    expect(p.child.pid).toBe(pids.get(p.url));
+    for (const mode of STOP_MODES) expect(notReadySeen.get(mode)!.get(p.url), `${p.name} never reported not-ready (-m ${mode})`).toMatch(/database/);
+  }
+
+  // No 2xx without its write.
+  const plots = await stack.db.query<{ id: string; stripe_session_id: string }>(`SELECT id::text, stripe_session_id FROM plots.plots`);
+  ledger.checked(plots.length);
+  const plotOf = new Map(plots.map((p) => [p.stripe_session_id, p.id]));
+  const missingClaims = [...claimed].filter(([sessionId, plotId]) => plotOf.get(sessionId) !== plotId).length;
+  ledger.missing(missingClaims, 'claims answered 2xx without their plot');
+  expect(missingClaims).toBe(0);
+  expect(claimed.size).toBe(CLAIMS);
+  const contacts = new Set((await stack.db.query<{ id: string }>(`SELECT id::text FROM contact.contact_submissions`)).map((r) => r.id));
+  ledger.checked(contacts.size);
+  const missingContacts = contactIds.filter((id) => !contacts.has(id)).length;
+  ledger.missing(missingContacts, 'contact messages answered 201 without their row');
+  expect(missingContacts).toBe(0);
+
+  // And what they wrote went out: outboxes drain, consumers apply each event once.
+  await outboxesDrained(stack.db, 60_000);
+  const outbox = [...(await outboxRows(stack.db, 'plots')), ...(await outboxRows(stack.db, 'contact')), ...(await outboxRows(stack.db, 'payments'))];
+  ledger.checked(outbox.length);
+  const streamIds = new Set((await streamMessages(stack.natsUrl, stack.stream.stream)).map((m) => m.event.id));
+  const unsent = outbox.filter((r) => !streamIds.has(r.id)).length;
+  ledger.missing(unsent, 'outbox events not in the stream');
+  expect(unsent).toBe(0);
+  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS, 60_000, 250);
+  const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions`);
+  ledger.checked(used.length);
+  const wrongUse = used.filter((u) => plotOf.get(u.session_id) !== u.plot_id).length;
+  ledger.missing(wrongUse, 'used sessions not matching their plot');
+  expect(wrongUse).toBe(0);
+  if (flags) {
+    const flaggedEvents = (await outboxRows(stack.db, 'plots', 'plots.plot.flagged')).length;
+    expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
+    await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`))[0].n === flaggedEvents, 60_000, 250);
+    const queue = new Map(
+      (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((q) => [q.plot_id, q.flag_count]),
+    );
+    ledger.checked(queue.size);
+    const wrong = [...okFlags].filter(([plotId, n]) => queue.get(plotId) !== n).length;
+    ledger.missing(wrong, 'flag counts in the review queue that differ from the 2xx flags');
+    expect(wrong).toBe(0);
+  }
+  ledger.print();
+  expect(ledger.lost).toBe(0);
+});

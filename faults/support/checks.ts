@@ -1,0 +1,191 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { EventEnvelope } from '@pixel-atlas/contracts/events';
+import { eventually, type TestDatabase } from '@pixel-atlas/service-kit/testing';
+import type { ApiResponse } from './traffic.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** What a fault test did and found: printed as one block, and appended to .data/faults-report.jsonl. */
+export class FaultLedger {
+  readonly faults: string[] = [];
+  private readonly requests = new Map<string, { sent: number; ok: number; statuses: Map<number, number> }>();
+  rowsChecked = 0;
+  lost = 0;
+  readonly notes: string[] = [];
+  private readonly started = Date.now();
+
+  constructor(readonly test: string) {}
+
+  fault(description: string): void {
+    this.faults.push(description);
+  }
+
+  /** Counts a response under `kind` (claim, flag, read, ...): sent, 2xx, and statuses seen. */
+  record<T extends ApiResponse>(kind: string, response: T): T {
+    const entry = this.requests.get(kind) ?? { sent: 0, ok: 0, statuses: new Map() };
+    entry.sent += 1;
+    if (response.status >= 200 && response.status < 300) entry.ok += 1;
+    entry.statuses.set(response.status, (entry.statuses.get(response.status) ?? 0) + 1);
+    this.requests.set(kind, entry);
+    return response;
+  }
+
+  /** Rows an SQL check looked at. */
+  checked(rows: number): void {
+    this.rowsChecked += rows;
+  }
+
+  /** Something that should exist and does not (must stay 0). */
+  missing(count: number, what: string): void {
+    if (count > 0) {
+      this.lost += count;
+      this.notes.push(`LOST ${count}: ${what}`);
+    }
+  }
+
+  note(text: string): void {
+    this.notes.push(text);
+  }
+
+  get sent(): number {
+    return [...this.requests.values()].reduce((n, e) => n + e.sent, 0);
+  }
+
+  get succeeded(): number {
+    return [...this.requests.values()].reduce((n, e) => n + e.ok, 0);
+  }
+
+  print(): void {
+    const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
+    const lines = [
+      `── fault report: ${this.test} (${seconds} s)`,
+      `   faults injected: ${this.faults.length}${this.faults.map((f) => `\n     - ${f}`).join('')}`,
+      `   requests sent: ${this.sent}, succeeded (2xx): ${this.succeeded}`,
+      ...[...this.requests].map(
+        ([kind, e]) => `     ${kind}: ${e.sent} sent, ${e.ok} 2xx (${[...e.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s === 0 ? 'network error' : s}×${n}`).join(', ')})`,
+      ),
+      `   rows checked: ${this.rowsChecked}`,
+      `   lost or applied twice: ${this.lost}`,
+      ...this.notes.map((n) => `   note: ${n}`),
+    ];
+    console.log(lines.join('\n'));
+    try {
+      mkdirSync(path.join(repoRoot, '.data'), { recursive: true });
+      appendFileSync(
+        path.join(repoRoot, '.data', 'faults-report.jsonl'),
+        `${JSON.stringify({
+          test: this.test,
+          at: new Date().toISOString(),
+          seconds: Number(seconds),
+          faults: this.faults,
+          sent: this.sent,
+          succeeded: this.succeeded,
+          byKind: Object.fromEntries([...this.requests].map(([k, e]) => [k, { sent: e.sent, ok: e.ok, statuses: Object.fromEntries(e.statuses) }])),
+          rowsChecked: this.rowsChecked,
+          lost: this.lost,
+          notes: this.notes,
+        })}\n`,
+      );
+    } catch {
+      // the printed block is the report; the file is a convenience
+    }
+  }
+}
+
+export const SCHEMAS = ['plots', 'payments', 'moderation', 'map', 'contact', 'gateway'] as const;
+
+/** Outbox rows not yet acknowledged by JetStream, per schema that has an outbox. */
+export async function unpublished(db: TestDatabase): Promise<Record<string, number>> {
+  const tables = await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_events'`);
+  const out: Record<string, number> = {};
+  for (const { schema } of tables) {
+    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".outbox_events WHERE published_at IS NULL`);
+    out[schema] = row.n;
+  }
+  return out;
+}
+
+/** Waits until every outbox in the database is drained. */
+export async function outboxesDrained(db: TestDatabase, timeoutMs = 60_000): Promise<void> {
+  await eventually(async () => Object.values(await unpublished(db)).every((n) => n === 0), timeoutMs, 250);
+}
+
+export interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: EventEnvelope<any>;
+  request_id: string | null;
+  published_at: Date | null;
+}
+
+export async function outboxRows(db: TestDatabase, schema: string, subject?: string): Promise<OutboxRow[]> {
+  return db.query<OutboxRow>(
+    `SELECT id::text, subject, payload, request_id, published_at FROM "${schema}".outbox_events ${subject ? 'WHERE subject = $1' : ''} ORDER BY created_at, id`,
+    subject ? [subject] : [],
+  );
+}
+
+/** Every message in the stream (what the relays really published), oldest first, with its Nats-Msg-Id. */
+export async function streamMessages(natsUrl: string, stream: string): Promise<Array<{ seq: number; msgId: string | null; subject: string; event: EventEnvelope<any> }>> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info(stream).catch(() => null);
+    if (!info || info.state.messages === 0) return [];
+    const out = [];
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+      const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+      if (!message) continue;
+      out.push({ seq, msgId: message.header?.get('Nats-Msg-Id') || null, subject: message.subject, event: message.json<EventEnvelope<any>>() });
+    }
+    return out;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Overlapping footprints (plots and holds): the SQL self-join on half-open ranges. Must be 0. */
+export async function overlappingFootprints(db: TestDatabase): Promise<{ overlaps: number; rows: number }> {
+  const [row] = await db.query<{ overlaps: number; rows: number }>(`
+    SELECT (SELECT count(*)::int FROM plots.footprints a JOIN plots.footprints b
+              ON a.id < b.id
+             AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
+             AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)) AS overlaps,
+           (SELECT count(*)::int FROM plots.footprints) AS rows`);
+  return row;
+}
+
+/** Overlapping plots (plots table only). Must be 0. */
+export async function overlappingPlots(db: TestDatabase): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`
+    SELECT count(*)::int AS n FROM plots.plots a JOIN plots.plots b
+      ON a.id < b.id
+     AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
+     AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)`);
+  return row.n;
+}
+
+/** Parses a Prometheus text exposition into {name{labels} → value}. */
+export async function metrics(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+/** Sum of a metric over every label set matching all of `labels`. */
+export function metricSum(all: Map<string, number>, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const [key, value] of all) {
+    if (!(key === name || key.startsWith(`${name}{`))) continue;
+    if (Object.entries(labels).every(([k, v]) => key.includes(`${k}="${v}"`))) sum += value;
+  }
+  return sum;
+}
