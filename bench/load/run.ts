@@ -180,5 +180,5 @@ if (one && two) {
   console.log(`\nScaling ratio (2 replicas / 1, means): ${fmt(two.rps / one.rps, 2)}× requests/s, p99 ${fmt(two.p99 / Math.max(1, one.p99), 2)}×.`);
 }
 console.log(
-  `Note: all processes (${runs.map((r) => `${r.processes} service processes`).join(' / ')}, plus PostgreSQL, nats-server and the load generator) share this machine's ${os.cpus().length} CPU cores, so the ratio measures the overhead of running more replicas more than added capacity (what a second replica can add here is mostly a second event loop on a core the first one left idle; on separate machines each replica brings its own cores). One gateway process fronts both runs.`,
+  `Note: all processes (${[...new Set(runs.map((r) => `${r.processes} service processes at ${r.replicas} replica${r.replicas > 1 ? 's' : ''}`))].join(' / ')}, plus PostgreSQL, nats-server and the load generator) share this machine's ${os.cpus().length} CPU cores, so the ratio measures the overhead of running more replicas more than added capacity (what a second replica can add here is mostly a second event loop on a core the first one left idle; on separate machines each replica brings its own cores). One gateway process fronts both runs.`,
 );
