@@ -50,6 +50,23 @@ function describeValidation(issues: ZodIssueLike[], context: string | undefined)
   return { message: `${firstPath}: ${firstMessage}`, fields };
 }
 
+// Error codes meaning the database (or the link to it) is down for now, not that the request was wrong:
+// PostgreSQL's admin-shutdown / cannot-connect-now classes, socket failures, Prisma's unreachable-server codes.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'P1001', 'P1002', 'P1017', 'P2024']);
+
+/** True when an error (or anything in its cause chain) says a dependency is unreachable for the moment. */
+export function isTemporarilyUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const e = error as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; message?: unknown };
+  if ([e.code, e.originalCode].some((code) => typeof code === 'string' && UNAVAILABLE_CODES.has(code))) return true;
+  if (typeof e.message === 'string' && /ECONNREFUSED|Connection terminated|terminating connection due to administrator command|the database system is (starting up|shutting down)/.test(e.message)) {
+    return true;
+  }
+  return isTemporarilyUnavailable(e.cause, depth + 1) || isTemporarilyUnavailable(e.meta?.driverAdapterError, depth + 1);
+}
+
+export const TEMPORARILY_UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a moment.';
+
 /** Every error leaves as `{ error: { code, message } }`; 5xx messages are masked and logged in full. */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance, opts: { jsonNotFound?: boolean }) => {
@@ -68,6 +85,11 @@ export const errorHandlerPlugin = fp(
         return reply.status(500).send({ error: { code: 'INTERNAL', message: MASKED_INTERNAL_MESSAGE } });
       }
       const status = (error as FastifyError).statusCode ?? 500;
+      if (status >= 500 && isTemporarilyUnavailable(error)) {
+        // Nothing was written (the transaction never reached the database): worth retrying, unlike a bug.
+        request.log.warn({ err: error }, 'dependency unavailable');
+        return reply.status(503).header('retry-after', '2').send({ error: { code: 'NOT_READY', message: TEMPORARILY_UNAVAILABLE_MESSAGE } });
+      }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.status(status).send({ error: { code: codeForStatus(status), message: MASKED_INTERNAL_MESSAGE } });

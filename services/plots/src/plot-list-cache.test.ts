@@ -25,6 +25,24 @@ describe('PlotListCache', () => {
     expect(c.etag).not.toBe(a.etag);
   });
 
+  it('serves the last good list when a rebuild fails (database down), and fails only with nothing to serve', async () => {
+    let down = false;
+    const errors: unknown[] = [];
+    const cache = new PlotListCache(async () => {
+      if (down) throw new Error('connect ECONNREFUSED');
+      return [plot(1)];
+    }, 0, (error) => errors.push(error));
+    const good = await cache.get();
+    down = true;
+    cache.invalidate();
+    expect(await cache.get()).toBe(good);
+    expect(errors).toHaveLength(1);
+    const empty = new PlotListCache(async () => {
+      throw new Error('connect ECONNREFUSED');
+    }, 0);
+    await expect(empty.get()).rejects.toThrow('ECONNREFUSED');
+  });
+
   it('a change during a rebuild is not lost: the older build is not taken as current', async () => {
     let release: (() => void) | null = null;
     let version = 1;

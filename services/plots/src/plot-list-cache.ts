@@ -62,7 +62,14 @@ export class PlotListCache {
       }
       return current.body;
     }
-    return this.rebuild();
+    try {
+      return await this.rebuild();
+    } catch (error) {
+      // The database is unreachable: an older list beats an error page for people browsing the map.
+      if (!current) throw error;
+      this.onError(error);
+      return current.body;
+    }
   }
 
   private rebuild(): Promise<PlotListBody> {
