@@ -99,7 +99,7 @@ describe('claiming a plot, end to end in a real browser', () => {
 
     await buyer.goto(`${stack.url}/user/pixel%20pioneer`);
     await expect.poll(() => buyer.getByRole('heading', { name: "pixel pioneer's Atlas" }).count()).toBe(1);
-    expect(await buyer.getByRole('link', { name: 'View Plot' }).count()).toBe(1);
+    await expect.poll(() => buyer.getByRole('link', { name: 'View Plot' }).count()).toBe(1);
 
     // What got written: one plot with its footprint, one paid payment linked to it, one used session.
     const [plot] = await stack.db.query<{ display_name: string; tier: string; x: number; y: number; stripe_session_id: string }>(

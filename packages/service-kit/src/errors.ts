@@ -50,9 +50,15 @@ function describeValidation(issues: ZodIssueLike[], context: string | undefined)
   return { message: `${firstPath}: ${firstMessage}`, fields };
 }
 
-// Error codes meaning the database (or the link to it) is down for now, not that the request was wrong:
-// PostgreSQL's admin-shutdown / cannot-connect-now classes, socket failures, Prisma's unreachable-server codes.
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'P1001', 'P1002', 'P1017', 'P2024']);
+// Error codes meaning the request could not be done just now, not that it was wrong: the database (or the
+// link to it) is down (PostgreSQL's admin-shutdown / cannot-connect-now classes, socket failures, Prisma's
+// unreachable-server and pool-timeout codes), or contention kept aborting the transaction (deadlock,
+// serialization failure, Prisma's P2034 / P2028). Nothing was written in either case.
+const UNAVAILABLE_CODES = new Set([
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '40P01', '40001',
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
+  'P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'P2034',
+]);
 
 /** True when an error (or anything in its cause chain) says a dependency is unreachable for the moment. */
 export function isTemporarilyUnavailable(error: unknown, depth = 0): boolean {

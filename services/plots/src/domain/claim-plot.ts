@@ -25,6 +25,7 @@ import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy } from './scr
 
 /** Under a rush of claims the pool (10 connections) is the queue: wait for it rather than fail. */
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
+const MAX_TRANSACTION_ATTEMPTS = 8;
 
 export type ClaimPlotInput = z.output<typeof claimPlotRequestSchema>;
 
@@ -197,7 +198,12 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
         const winner = await findBySession(db, claim.stripeSessionId);
         if (winner) return replayOrRefuse(winner, claim);
       }
-      if (attempt < 3 && isRetryableTransactionError(error)) continue;
+      if (attempt < MAX_TRANSACTION_ATTEMPTS && isRetryableTransactionError(error)) {
+        // Overlapping inserts can deadlock on the exclusion constraint's index; PostgreSQL aborts one.
+        // A random pause keeps the same contenders from colliding again in lock-step.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 40 * attempt));
+        continue;
+      }
       throw error;
     }
   }
