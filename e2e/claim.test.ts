@@ -95,7 +95,7 @@ describe('claiming a plot, end to end in a real browser', () => {
     // The second page, open all along, sees the plot without a reload.
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent(), { timeout: 15_000 }).toBe('Find Plots (1)');
     await watcher.getByRole('button', { name: 'Find Plots (1)' }).click();
-    expect(await watcher.getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
+    await expect.poll(() => watcher.getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
 
     await buyer.goto(`${stack.url}/user/pixel%20pioneer`);
     await expect.poll(() => buyer.getByRole('heading', { name: "pixel pioneer's Atlas" }).count()).toBe(1);
