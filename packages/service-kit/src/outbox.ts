@@ -5,6 +5,7 @@ import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
+import { PollingWorker } from './polling-worker.ts';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
 import { ensureStream, type EventBus } from './nats.ts';
 
@@ -58,12 +59,9 @@ export interface OutboxRelayOptions {
  * a crash between publish and mark re-publishes, and the stream's duplicate window drops the copy.
  */
 export class OutboxRelay {
-  private running = false;
-  private wake: (() => void) | null = null;
-  private loop: Promise<void> | null = null;
-  private failures = 0;
   /** After a failed publish: make sure the stream exists before the next attempt (it may have been lost with the broker's store). */
   private checkStream = false;
+  private readonly worker: PollingWorker;
   readonly published: Counter;
 
   constructor(
@@ -71,47 +69,26 @@ export class OutboxRelay {
     published: Counter,
   ) {
     this.published = published;
+    this.worker = new PollingWorker({
+      name: 'outbox relay',
+      tick: () => this.publishBatch(),
+      pollIntervalMs: options.pollIntervalMs ?? 250,
+      maxBackoffMs: 5000,
+      log: options.log,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.worker.start();
   }
 
   /** Asks the relay to look now (after a commit) rather than at the next poll. */
   kick(): void {
-    this.wake?.();
+    this.worker.kick();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.kick();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    const { pollIntervalMs = 250 } = this.options;
-    while (this.running) {
-      let publishedCount = 0;
-      try {
-        publishedCount = await this.publishBatch();
-        this.failures = 0;
-      } catch (error) {
-        this.failures += 1;
-        if (this.failures === 1 || this.failures % 20 === 0) this.options.log.warn({ err: error }, 'outbox relay: publish failed; will retry');
-      }
-      if (publishedCount > 0 && this.failures === 0) continue;
-      const delay = this.failures ? Math.min(5000, pollIntervalMs * 2 ** Math.min(this.failures, 5)) : pollIntervalMs;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   /** Returns how many rows were published. */

@@ -1,3 +1,4 @@
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PrismaClient } from './db.ts';
 import { deliverDueNotifications, type DeliveryOutcome, type Mailer } from './domain/deliver-notifications.ts';
@@ -15,49 +16,27 @@ export interface NotifierOptions {
 
 /** The background loop that delivers owner notifications: polls, and wakes at once after a decision. */
 export class Notifier {
-  private running = false;
-  private wake: (() => void) | null = null;
-  private loop: Promise<void> | null = null;
+  private readonly worker: PollingWorker;
 
-  constructor(private readonly options: NotifierOptions) {}
+  constructor(options: NotifierOptions) {
+    this.worker = new PollingWorker({
+      name: 'notifier',
+      tick: () => deliverDueNotifications(options),
+      pollIntervalMs: options.pollIntervalMs,
+      log: options.log,
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.worker.start();
   }
 
   /** Look now (a decision just committed) rather than at the next poll. */
   kick(): void {
-    this.wake?.();
+    this.worker.kick();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.kick();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      let handled = 0;
-      try {
-        handled = await deliverDueNotifications(this.options);
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        if (failures === 1 || failures % 20 === 0) this.options.log.warn({ err: error }, 'notifier: could not read due notifications; will retry');
-      }
-      if (handled > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollIntervalMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 }

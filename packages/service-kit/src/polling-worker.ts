@@ -1,0 +1,68 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface PollingWorkerOptions {
+  /** One round of work; returns how many items it handled (another round follows at once while > 0). */
+  tick: () => Promise<number>;
+  pollIntervalMs: number;
+  log: FastifyBaseLogger;
+  /** Names the worker in its warnings. */
+  name: string;
+  /** After failures wait longer each time (up to this many ms) instead of polling at the usual pace. */
+  maxBackoffMs?: number;
+}
+
+/**
+ * A background loop over a table of pending work (the outbox, notifications): it polls, and `kick()`
+ * wakes it at once after a commit. Failures are retried for ever, warned about on the first and every
+ * twentieth in a row so an outage does not flood the log.
+ */
+export class PollingWorker {
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private failures = 0;
+
+  constructor(private readonly options: PollingWorkerOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Look now (work was just committed) rather than at the next poll. */
+  kick(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { pollIntervalMs, maxBackoffMs } = this.options;
+    while (this.running) {
+      let handled = 0;
+      try {
+        handled = await this.options.tick();
+        this.failures = 0;
+      } catch (error) {
+        this.failures += 1;
+        if (this.failures === 1 || this.failures % 20 === 0) this.options.log.warn({ err: error }, `${this.options.name}: failed; will retry`);
+      }
+      if (handled > 0 && this.failures === 0) continue;
+      const delay =
+        this.failures && maxBackoffMs ? Math.min(maxBackoffMs, pollIntervalMs * 2 ** Math.min(this.failures, 5)) : pollIntervalMs;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}
