@@ -15,6 +15,7 @@ import {
   assertInsideGrid,
   assertLand,
   deleteExpiredHoldsUnder,
+  lockFootprintArea,
   isOverlapViolation,
   isRetryableTransactionError,
   isUniqueViolation,
@@ -130,6 +131,7 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
     db.$transaction(async (tx) => {
       // This session's own hold goes (wherever the plot lands), and so do expired holds under the new footprint.
       await tx.footprint.deleteMany({ where: { kind: 'hold', sessionId: claim.stripeSessionId } });
+      await lockFootprintArea(tx, footprint);
       await deleteExpiredHoldsUnder(tx, footprint);
       const plot = await tx.plot.create({
         data: {

@@ -1,4 +1,4 @@
-import { footprintInsideGrid, type Footprint } from '@pixel-atlas/contracts/grid';
+import { GRID_SIZE, footprintInsideGrid, type Footprint } from '@pixel-atlas/contracts/grid';
 import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
@@ -27,6 +27,30 @@ export async function assertLand(bus: EventBus, footprint: Footprint): Promise<{
   if (!mapExists) throw new AppError('MAP_NOT_AVAILABLE', NO_MAP_MESSAGE);
   if (!land) throw new AppError('INVALID_LOCATION', WATER_MESSAGE);
   return { regionName: regionName ?? null };
+}
+
+/** Plot footprints are at most 4x4, so two overlapping footprints always share at least one 4x4 block. */
+const LOCK_BLOCK = 4;
+const BLOCKS_PER_ROW = Math.ceil(GRID_SIZE / LOCK_BLOCK);
+const FOOTPRINT_LOCK_NAMESPACE = 72707370;
+
+/**
+ * Queues this transaction behind any other that is placing an overlapping footprint. Without it, two
+ * overlapping inserts can each add their entry to the exclusion constraint's GiST index and then wait for
+ * each other (a deadlock PostgreSQL breaks by aborting one, again and again under contention). Locks are
+ * per 4x4 block the footprint touches, taken in ascending order, and released at commit; the exclusion
+ * constraint stays the final arbiter.
+ */
+export async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
+  const blocks = new Set<number>();
+  for (let by = Math.floor(footprint.y / LOCK_BLOCK); by <= Math.floor((footprint.y + footprint.size - 1) / LOCK_BLOCK); by++) {
+    for (let bx = Math.floor(footprint.x / LOCK_BLOCK); bx <= Math.floor((footprint.x + footprint.size - 1) / LOCK_BLOCK); bx++) {
+      blocks.add(by * BLOCKS_PER_ROW + bx);
+    }
+  }
+  for (const block of [...blocks].sort((a, b) => a - b)) {
+    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', FOOTPRINT_LOCK_NAMESPACE, block);
+  }
 }
 
 /** Expired holds under the footprint go, in the caller's transaction, before a footprint is inserted there. */

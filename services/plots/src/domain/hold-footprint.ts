@@ -7,6 +7,7 @@ import {
   assertInsideGrid,
   assertLand,
   deleteExpiredHoldsUnder,
+  lockFootprintArea,
   isOverlapViolation,
   isUniqueViolation,
 } from './footprints.ts';
@@ -40,6 +41,7 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
   await assertLand(bus, footprint);
   try {
     await db.$transaction(async (tx) => {
+      await lockFootprintArea(tx, footprint);
       await deleteExpiredHoldsUnder(tx, footprint);
       await tx.footprint.create({ data: { ...footprint, kind: 'hold', holdId, tier, expiresAt } });
     }, { maxWait: 10_000, timeout: 10_000 });
