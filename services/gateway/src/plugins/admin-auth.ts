@@ -21,8 +21,50 @@ export interface AdminAuthOptions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const ADMIN_PREFIX = '/api/admin/';
-const PUBLIC_ADMIN_PATHS = new Set(['/api/admin/login']);
+const LOGIN_PATH = '/api/admin/login';
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The path as a lenient server would see it: query and `;params` cut off, percent-escapes decoded
+ * (repeatedly, so `%2561` is caught too), `\` taken as `/`, empty and `.` segments dropped, `..`
+ * resolved, lowercased. Only used to decide what is guarded, never to route.
+ */
+export function normaliseRequestPath(url: string): string {
+  let path = url.split(/[?#]/, 1)[0];
+  for (let i = 0; i < 3 && path.includes('%'); i++) path = decodeSegment(path);
+  const out: string[] = [];
+  for (const raw of path.split(/[/\\]/)) {
+    const segment = raw.split(';', 1)[0].toLowerCase();
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * Whether a request is for the admin API. Decided on the route Fastify matched and on the decoded,
+ * normalised path, never on the raw URL: `/api/%61dmin/...`, `/api//admin/...`, `/API/admin/...`,
+ * `/api/x/../admin/...` and `;params` all count as admin requests.
+ */
+export function isAdminRequest(request: FastifyRequest): boolean {
+  const routeUrl = request.routeOptions.url?.toLowerCase();
+  if (routeUrl && (routeUrl === '/api/admin' || routeUrl.startsWith('/api/admin/'))) return true;
+  const path = normaliseRequestPath(request.url);
+  return path === '/api/admin' || path.startsWith('/api/admin/');
+}
+
+/** Only the sign-in route itself, reached by its plain path, is open without a session. */
+function isLoginRequest(request: FastifyRequest): boolean {
+  return request.routeOptions.url === LOGIN_PATH && request.url.split('?', 1)[0] === LOGIN_PATH;
+}
 
 function ownOrigin(request: FastifyRequest, publicOrigin?: string): string {
   return publicOrigin ? new URL(publicOrigin).origin : `${request.protocol}://${request.host}`;
@@ -51,14 +93,13 @@ export const adminAuthPlugin = fp(
     app.decorate('adminCookie', { name: opts.secure ? '__Host-pa_admin' : 'pa_admin', secure: opts.secure });
     app.decorateRequest('adminSession', null);
     app.addHook('onRequest', async (request) => {
-      const path = request.url.split('?')[0];
-      if (!path.startsWith(ADMIN_PREFIX) && path !== '/api/admin') return;
+      if (!isAdminRequest(request)) return;
       if (!SAFE_METHODS.has(request.method) && isCrossSite(request, opts.publicOrigin)) {
         throw new AppError('CROSS_SITE_REQUEST', 'Cross-site requests to the admin API are not allowed');
       }
       const token = request.cookies[app.adminCookie.name];
       if (token) request.adminSession = await resolveAdminSession({ db: app.db, token, policy: opts.policy });
-      if (!request.adminSession && !PUBLIC_ADMIN_PATHS.has(path)) {
+      if (!request.adminSession && !isLoginRequest(request)) {
         throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
       }
     });
