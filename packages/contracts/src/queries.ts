@@ -54,6 +54,7 @@ export const releaseHoldCommand = {
 
 export const screenContentQuery = {
   subject: 'query.moderation.screen-content',
-  request: z.object({ texts: z.array(z.string()), linkHost: z.string().nullable() }),
+  // Bounded so one request cannot make the screen read megabytes: the fields screened are at most 140 characters.
+  request: z.object({ texts: z.array(z.string().max(2000)).max(8), linkHost: z.string().max(2048).nullable() }),
   reply: z.object({ flagged: z.boolean(), words: z.array(z.string()) }),
 };
