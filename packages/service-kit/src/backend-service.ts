@@ -31,6 +31,7 @@ export async function createBackendService(options: BackendServiceOptions): Prom
     internalToken: env.INTERNAL_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustRequestIdFrom: 'gateway',
+    databaseSchema: options.schema,
   });
   await app.register(databasePlugin, {
     connectionString: env.DATABASE_URL,

@@ -15,6 +15,8 @@ import { AppError, errorHandlerPlugin } from './errors.ts';
 import { healthPlugin } from './health.ts';
 import { hasInternalToken, internalAuthPlugin } from './internal-auth.ts';
 import { metricsPlugin } from './metrics.ts';
+import type { SqlClient } from './database.ts';
+import { pgRateLimitStore } from './rate-limit-store.ts';
 
 export type ServiceApp = FastifyInstance & { withTypeProvider<T = ZodTypeProvider>(): FastifyInstance };
 
@@ -32,6 +34,11 @@ export interface CreateServiceAppOptions {
   fastify?: Partial<FastifyServerOptions>;
   /** false when the service answers unknown paths itself (the gateway serves the SPA there). */
   jsonNotFound?: boolean;
+  /**
+   * The service's own PostgreSQL schema: per-client rate limits are counted in its `rate_limit_hits` table
+   * through `app.db` (shared by every replica). Without it they are counted in this process's memory.
+   */
+  databaseSchema?: string;
 }
 
 const MAX_REQUEST_ID_LENGTH = 100;
@@ -82,8 +89,20 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   await app.register(internalAuthPlugin, { internalToken: options.internalToken });
   await app.register(metricsPlugin, { service: options.name });
   await app.register(healthPlugin);
+  const databaseSchema = options.databaseSchema;
   await app.register(rateLimit, {
     global: false,
+    ...(databaseSchema && {
+      store: pgRateLimitStore({
+        // The database plugin registers after this one and decorates `app.db`: looked up per request.
+        sql: () => {
+          const client = (app as unknown as { db?: SqlClient }).db;
+          return client && { client, schema: databaseSchema };
+        },
+        log: app.log,
+        metrics: app.metrics,
+      }),
+    }),
     keyGenerator: (request) => request.clientIp || request.ip,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),

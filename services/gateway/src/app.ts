@@ -26,6 +26,7 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     internalToken: env.INTERNAL_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustRequestIdFrom: 'nobody',
+    databaseSchema: SCHEMA,
     jsonNotFound: false,
     fastify: { trustProxy: env.TRUST_PROXY },
   });

@@ -1,0 +1,179 @@
+import net from 'node:net';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlClient } from './database.ts';
+import { pgRateLimitStore } from './rate-limit-store.ts';
+import { createServiceApp } from './service.ts';
+import { createTestDatabase, type TestDatabase } from './testing.ts';
+
+const SCHEMA = 'kit_limits';
+const TOKEN = 'test-internal-token-0123456789';
+
+// A SqlClient over plain pg: the kit must not depend on any one service's generated client.
+function pgClient(pool: pg.Pool): SqlClient {
+  return {
+    $executeRawUnsafe: async (sql, ...values) => (await pool.query(sql, values)).rowCount ?? 0,
+    $queryRawUnsafe: async <T>(sql: string, ...values: unknown[]) => (await pool.query(sql, values)).rows as T,
+  };
+}
+
+let db: TestDatabase;
+const pools: pg.Pool[] = [];
+const apps: FastifyInstance[] = [];
+
+/** One replica: the kit's app with limited routes, its `db` decorated the way the database plugin does. */
+async function replica(pool: pg.Pool, limits: { max: number; timeWindow: number } = { max: 5, timeWindow: 60_000 }) {
+  const app = await createServiceApp({ name: 'limits', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'gateway', databaseSchema: SCHEMA });
+  app.decorate('db', pgClient(pool));
+  app.get('/a', { config: { rateLimit: limits } }, async () => ({ ok: true }));
+  app.get('/b', { config: { rateLimit: limits } }, async () => ({ ok: true }));
+  await app.ready();
+  apps.push(app);
+  return app;
+}
+
+function newPool(connectionString: string, extra: pg.PoolConfig = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, ...extra });
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return pool;
+}
+
+const from = (ip: string) => ({ 'x-internal-token': TOKEN, 'x-client-ip': ip });
+const get = (app: FastifyInstance, url: string, ip: string) => app.inject({ method: 'GET', url, headers: from(ip) });
+const hits = () => db.query<{ key: string; count: number; window_ends_at: Date }>(`SELECT * FROM ${SCHEMA}.rate_limit_hits ORDER BY key`);
+
+async function failureCount(app: FastifyInstance, reason: string): Promise<number> {
+  const metric = await app.metrics.getSingleMetric('rate_limit_store_failures_total')?.get();
+  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.query(`CREATE SCHEMA ${SCHEMA}`);
+  await db.query(
+    `CREATE UNLOGGED TABLE ${SCHEMA}.rate_limit_hits (key text PRIMARY KEY, count integer NOT NULL, window_ends_at timestamptz(6) NOT NULL)`,
+  );
+});
+
+afterAll(async () => {
+  await Promise.allSettled(apps.map((app) => app.close()));
+  await Promise.allSettled(pools.map((pool) => pool.end()));
+  await db?.drop();
+});
+
+describe('rate limits counted in PostgreSQL', () => {
+  it('two replicas over one database allow the limit once between them: the (limit+1)th request is 429', async () => {
+    const [one, two] = [await replica(newPool(db.url)), await replica(newPool(db.url))];
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await get(i % 2 ? two : one, '/a', '198.51.100.1')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const refused = await get(one, '/a', '198.51.100.1');
+    expect(refused.json().error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(55);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Another client and another route have limits of their own.
+    expect((await get(two, '/a', '198.51.100.2')).statusCode).toBe(200);
+    expect((await get(two, '/b', '198.51.100.1')).statusCode).toBe(200);
+    expect((await get(one, '/a', '198.51.100.2')).headers['x-ratelimit-remaining']).toBe('3');
+  });
+
+  it('concurrent requests spread over replicas lose no count', async () => {
+    // The store alone with a generous timeout: this is about counting, and a busy test machine must not
+    // turn a slow count into a let-through.
+    const bare = async () => {
+      const app = Fastify();
+      const client = pgClient(newPool(db.url));
+      await app.register(rateLimit, {
+        global: false,
+        store: pgRateLimitStore({ sql: () => ({ client, schema: SCHEMA }), log: app.log, metrics: new Registry(), timeoutMs: 10_000 }),
+      });
+      app.get('/a', { config: { rateLimit: { max: 20, timeWindow: 60_000 } } }, async () => ({ ok: true }));
+      await app.ready();
+      apps.push(app);
+      return app;
+    };
+    const replicas = [await bare(), await bare()];
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => replicas[i % 2].inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.3' })),
+    );
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(20);
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(40);
+    const [row] = (await hits()).filter((h) => h.key.endsWith('198.51.100.3'));
+    expect(row.count).toBe(60);
+  });
+
+  it('a window that ended starts again at one, and ended windows are swept', async () => {
+    const app = await replica(newPool(db.url), { max: 2, timeWindow: 400 });
+    const ip = '198.51.100.4';
+    expect((await get(app, '/a', ip)).statusCode).toBe(200);
+    expect((await get(app, '/a', ip)).statusCode).toBe(200);
+    expect((await get(app, '/a', ip)).statusCode).toBe(429);
+    await new Promise((r) => setTimeout(r, 500));
+    const again = await get(app, '/a', ip);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['x-ratelimit-remaining']).toBe('1');
+    expect((await hits()).find((h) => h.key.endsWith(ip))?.count).toBe(1);
+
+    // Another client's window ends; the next count after the sweep interval deletes it.
+    await get(app, '/b', '198.51.100.5');
+    await new Promise((r) => setTimeout(r, 500));
+    const sweeping = await createServiceApp({ name: 'limits', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'gateway', databaseSchema: SCHEMA });
+    apps.push(sweeping);
+    sweeping.decorate('db', pgClient(newPool(db.url)));
+    sweeping.get('/c', { config: { rateLimit: { max: 5, timeWindow: 60_000 } } }, async () => ({ ok: true }));
+    await sweeping.ready();
+    expect((await hits()).some((h) => h.key.endsWith('198.51.100.5'))).toBe(true);
+    // The store sweeps at most once a minute: step its clock past the interval.
+    const realNow = Date.now;
+    Date.now = () => realNow() + 61_000;
+    try {
+      expect((await get(sweeping, '/c', '198.51.100.6')).statusCode).toBe(200);
+    } finally {
+      Date.now = realNow;
+    }
+    await expect.poll(async () => (await hits()).some((h) => h.key.endsWith('198.51.100.5'))).toBe(false);
+    expect((await hits()).some((h) => h.key.endsWith('198.51.100.6'))).toBe(true);
+  });
+});
+
+describe('when PostgreSQL cannot count', () => {
+  it('refused connections let requests through, counted in rate_limit_store_failures_total', async () => {
+    const app = await replica(newPool('postgresql://postgres@127.0.0.1:1/postgres'), { max: 1, timeWindow: 60_000 });
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await get(app, '/a', '198.51.100.7')).statusCode);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(await failureCount(app, 'error')).toBe(3);
+  });
+
+  it('a database that accepts but never answers costs a request at most the timeout, then lets it through', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const app = await replica(newPool(`postgresql://postgres@127.0.0.1:${port}/postgres`), { max: 1, timeWindow: 60_000 });
+      const started = Date.now();
+      const [first, second] = [await get(app, '/a', '198.51.100.8'), await get(app, '/a', '198.51.100.8')];
+      const elapsed = Date.now() - started;
+      expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+      expect(elapsed).toBeGreaterThanOrEqual(1900);
+      expect(elapsed).toBeLessThan(5000);
+      expect(await failureCount(app, 'timeout')).toBe(2);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it('without databaseSchema the limits stay in memory (a service with no database)', async () => {
+    const app = await createServiceApp({ name: 'limits', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'gateway' });
+    apps.push(app);
+    app.get('/a', { config: { rateLimit: { max: 1, timeWindow: 60_000 } } }, async () => ({ ok: true }));
+    expect((await get(app, '/a', '198.51.100.9')).statusCode).toBe(200);
+    expect((await get(app, '/a', '198.51.100.9')).statusCode).toBe(429);
+  });
+});

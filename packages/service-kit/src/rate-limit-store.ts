@@ -1,0 +1,183 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Counter, type Registry } from 'prom-client';
+import { quoteIdent, type SqlClient } from './database.ts';
+
+/** The SQL the store needs and the schema holding the service's `rate_limit_hits` table. */
+export interface RateLimitSql {
+  client: SqlClient;
+  schema: string;
+}
+
+export interface PgRateLimitStoreOptions {
+  /**
+   * Asked on every count, not at construction: the kit registers @fastify/rate-limit before the
+   * database plugin exists, so the client is looked up when the first limited request arrives.
+   */
+  sql: () => RateLimitSql | undefined;
+  log: FastifyBaseLogger;
+  metrics: Registry;
+  /** A count slower than this lets the request through (see `incr`). */
+  timeoutMs?: number;
+  /** At most one sweep of expired rows per interval, per replica. */
+  sweepIntervalMs?: number;
+}
+
+/** The slice of @fastify/rate-limit's merged route options the store reads. */
+interface RouteLimitParams {
+  continueExceeding?: boolean;
+  exponentialBackoff?: boolean;
+  routeInfo?: { method?: string | string[]; url?: string };
+}
+
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+interface HitRow {
+  count: number;
+  ttl_ms: number;
+}
+
+const SWEEP_BATCH = 5000;
+const LOG_EVERY_MS = 10_000;
+
+/** State shared by a store and its per-route children (one per app). */
+class StoreCore {
+  private readonly failures: Counter;
+  private lastSweepAt = Date.now();
+  private lastFailureLogAt = 0;
+  readonly timeoutMs: number;
+  private readonly sweepIntervalMs: number;
+
+  constructor(private readonly options: PgRateLimitStoreOptions) {
+    this.timeoutMs = options.timeoutMs ?? 1000;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    this.failures = new Counter({
+      name: 'rate_limit_store_failures_total',
+      help: 'Rate-limit counts that could not reach PostgreSQL and let the request through, by reason',
+      labelNames: ['reason'],
+      registers: [options.metrics],
+    });
+  }
+
+  sql(): RateLimitSql | undefined {
+    return this.options.sql();
+  }
+
+  failed(reason: 'unavailable' | 'timeout' | 'error', error: unknown): void {
+    this.failures.inc({ reason });
+    // One line per interval, not one per request: an outage would otherwise flood the logs.
+    const now = Date.now();
+    if (now - this.lastFailureLogAt < LOG_EVERY_MS) return;
+    this.lastFailureLogAt = now;
+    this.options.log.warn({ err: error, reason }, 'rate-limit store unreachable: letting requests through uncounted');
+  }
+
+  /** Deletes windows that ended, now and then, off the request path. */
+  maybeSweep(sql: RateLimitSql): void {
+    const now = Date.now();
+    if (now - this.lastSweepAt < this.sweepIntervalMs) return;
+    this.lastSweepAt = now;
+    const table = `${quoteIdent(sql.schema)}."rate_limit_hits"`;
+    // SKIP LOCKED: rows a request is counting right now are left for the next sweep instead of waited on.
+    sql.client
+      .$executeRawUnsafe(
+        `DELETE FROM ${table} WHERE "key" IN (SELECT "key" FROM ${table} WHERE "window_ends_at" <= now() LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
+      )
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'rate-limit sweep failed; will retry'));
+  }
+}
+
+function routePrefix(params: RouteLimitParams): string {
+  const info = params.routeInfo ?? {};
+  const method = Array.isArray(info.method) ? info.method.join(',') : (info.method ?? '');
+  return info.url ? `${method} ${info.url}|` : '';
+}
+
+/**
+ * A @fastify/rate-limit store in the service's own PostgreSQL schema, so every replica counts against the
+ * same limit. Each count is one statement (one round trip): an upsert that starts a new window when the
+ * last one ended and otherwise adds one, with the window measured on the database's clock.
+ *
+ * When PostgreSQL cannot answer (down, or slower than `timeoutMs`) the request is let through, counted
+ * in `rate_limit_store_failures_total` and logged: every limited route needs the same database for its
+ * own work and then answers 503 by itself, while refusing here would turn an outage into 429s that tell
+ * clients to wait out a window, and on the gateway would take down every API route, cached reads included.
+ */
+export class PgRateLimitStore {
+  constructor(
+    private readonly core: StoreCore,
+    private readonly prefix: string,
+    private readonly continueExceeding: boolean,
+  ) {}
+
+  incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void {
+    const sql = this.core.sql();
+    if (!sql) {
+      this.core.failed('unavailable', new Error('no database client registered for rate limits'));
+      callback(null, { current: 0, ttl: timeWindow });
+      return;
+    }
+    const table = `${quoteIdent(sql.schema)}."rate_limit_hits"`;
+    // In ON CONFLICT ... DO UPDATE every column reference reads the row as it was before this update, and
+    // the row lock serialises concurrent counts of one key: no count is lost and none is seen twice.
+    const count = sql.client.$queryRawUnsafe<HitRow[]>(
+      `INSERT INTO ${table} AS h ("key", "count", "window_ends_at")
+       VALUES ($1, 1, now() + make_interval(secs => $2::float8 / 1000))
+       ON CONFLICT ("key") DO UPDATE SET
+         "count" = CASE WHEN h."window_ends_at" <= now() THEN 1 ELSE h."count" + 1 END,
+         "window_ends_at" = CASE
+           WHEN h."window_ends_at" <= now() OR ($3::boolean AND h."count" + 1 > $4::int) THEN excluded."window_ends_at"
+           ELSE h."window_ends_at" END
+       RETURNING "count", GREATEST(0, ceil(extract(epoch FROM "window_ends_at" - now()) * 1000))::int AS ttl_ms`,
+      this.prefix + key,
+      timeWindow,
+      this.continueExceeding,
+      max,
+    );
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      this.core.failed('timeout', new Error(`rate-limit count took longer than ${this.core.timeoutMs} ms`));
+      callback(null, { current: 0, ttl: timeWindow });
+    }, this.core.timeoutMs);
+    count.then(
+      (rows) => {
+        clearTimeout(timer);
+        if (settled) return;
+        const [row] = rows;
+        callback(null, { current: Number(row.count), ttl: Number(row.ttl_ms) });
+        this.core.maybeSweep(sql);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (settled) return;
+        this.core.failed('error', error);
+        callback(null, { current: 0, ttl: timeWindow });
+      },
+    );
+  }
+
+  /**
+   * Each route (or `createRateLimit` call) counts separately, as with the plugin's own stores. The plugin's
+   * types call the argument RouteOptions; at run time it is the merged limit options with `routeInfo`.
+   */
+  child(routeOptions: object): PgRateLimitStore {
+    const params = routeOptions as RouteLimitParams;
+    if (params.exponentialBackoff) throw new Error('the PostgreSQL rate-limit store does not implement exponentialBackoff');
+    return new PgRateLimitStore(this.core, routePrefix(params), params.continueExceeding ?? false);
+  }
+}
+
+/**
+ * The constructor @fastify/rate-limit's `store` option takes (it calls `new Store(globalOptions)`), bound to
+ * this app's lazy SQL lookup, logger and metrics.
+ */
+export function pgRateLimitStore(options: PgRateLimitStoreOptions) {
+  const core = new StoreCore(options);
+  return class extends PgRateLimitStore {
+    constructor(globalOptions: object) {
+      const params = globalOptions as RouteLimitParams;
+      super(core, routePrefix(params), params.continueExceeding ?? false);
+      if (params.exponentialBackoff) throw new Error('the PostgreSQL rate-limit store does not implement exponentialBackoff');
+    }
+  };
+}
