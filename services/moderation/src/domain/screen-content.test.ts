@@ -22,9 +22,18 @@ describe('screenContent', () => {
     expect(screenContent({ texts: ['HATE', 'Porn and DrUgS'], words: floor }).words).toEqual(['hate', 'porn', 'drug']);
   });
 
-  it('matches substrings (the spec says substring, so "contest" contains "test")', () => {
-    expect(screenContent({ texts: ['The Contest', 'Skillful'], words: floor }).words).toEqual(['test', 'kill']);
-    expect(screenContent({ texts: ['Essex walks', ''], words: floor }).words).toEqual(['sex']);
+  it('matches whole words, not substrings (ARCHITECTURE.md section 7): "Contest", "Skillful" and "Essex" pass', () => {
+    expect(screenContent({ texts: ['The Contest', 'Skillful'], words: floor })).toEqual({ flagged: false, words: [] });
+    expect(screenContent({ texts: ['Essex Skill School', 'Latest Android builds'], linkHost: 'scunthorpe.gov.uk', words: floor }).flagged).toBe(false);
+    expect(screenContent({ texts: ['I make sextants', 'Chloe'], words: floor }).flagged).toBe(false);
+    expect(screenContent({ texts: ['Essex walks', 'no sex please'], words: floor }).words).toEqual(['sex']);
+  });
+
+  it('normalises before matching: invisible and bidi characters, fullwidth forms, homoglyphs, leetspeak', () => {
+    expect(screenContent({ texts: ['s\u0435x', ''], words: floor }).words).toEqual(['sex']); // Cyrillic е
+    expect(screenContent({ texts: ['k\u200Bi\u200Dll', '\u202Edamn\u202C'], words: floor }).words).toEqual(['damn', 'kill']);
+    expect(screenContent({ texts: ['ｔｅｓｔ', 'h4te'], words: floor }).words).toEqual(['test', 'hate']);
+    expect(screenContent({ texts: ['Ada', 'p.o.r.n'], words: floor }).words).toEqual(['porn']);
   });
 
   it('reports each word once, in list order', () => {
@@ -33,7 +42,16 @@ describe('screenContent', () => {
 
   it("screens the link's host", () => {
     expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'free-PORN.example', words: floor })).toEqual({ flagged: true, words: ['porn'] });
-    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.drugstore.example/a/b?c=1', words: floor }).words).toEqual(['drug']);
+    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.cheap-drugs.example/a/b?c=1', words: floor }).words).toEqual(['drug']);
+    // The host's labels are words: a pharmacy's 'drugstore' is not the word 'drug' (it was under the substring rule).
+    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.drugstore.example/a/b?c=1', words: floor }).flagged).toBe(false);
+  });
+
+  it('decodes international host names, so a look-alike host is screened too', () => {
+    const host = new URL('https://\u0455\u0435\u0445.example/').hostname; // 'ѕех' in Cyrillic, punycoded by URL
+    expect(host.startsWith('xn--')).toBe(true);
+    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: host, words: floor }).words).toEqual(['sex']);
+    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: `https://${host}/x`, words: floor }).words).toEqual(['sex']);
   });
 
   it("does not screen a link's path, only its host", () => {
@@ -62,5 +80,6 @@ describe('screenContent', () => {
     expect(normaliseHost(' Example.COM ')).toBe('example.com');
     expect(normaliseHost('http://User@Sub.Example.com:8080/x')).toBe('sub.example.com');
     expect(normaliseHost(null)).toBe('');
+    expect(normaliseHost('xn--80ak6aa92e.com')).toBe('\u0430\u0440\u0440\u04cf\u0435.com');
   });
 });

@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import { FLAGGED_WORDS, findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
 
 export interface ScreenContentOptions {
@@ -25,23 +26,28 @@ export function buildWordList(extraWords: string | readonly string[] = []): stri
   return [...new Set(words)];
 }
 
-/** The host part of a link host or URL, lowercased ('' when there is none). */
+/**
+ * The host part of a link host or URL, lowercased, international labels decoded ('' when there is none):
+ * `xn--` punycode would hide a look-alike host ('ѕех.example') from the screen.
+ */
 export function normaliseHost(linkHost: string | null | undefined): string {
   const value = (linkHost ?? '').trim();
   if (!value) return '';
+  let host = value.toLowerCase();
   if (value.includes('://')) {
     try {
-      return new URL(value).hostname.toLowerCase();
+      host = new URL(value).hostname.toLowerCase();
     } catch {
-      return value.toLowerCase();
+      return host;
     }
   }
-  return value.toLowerCase();
+  return domainToUnicode(host) || host;
 }
 
 /**
- * The server-side content screen: a lowercased substring match of every listed word over the texts
- * and the link's host. Pure: the same input always gives the same answer.
+ * The server-side content screen: `findFlaggedWords` (whole words after normalisation, the same function the browser
+ * and plots' floor screen run) over the texts and the link's host, whose labels count as words ('free-porn.example').
+ * Pure: the same input always gives the same answer.
  */
 export function screenContent({ texts, linkHost, words }: ScreenContentOptions): ScreenResult {
   const found = findFlaggedWords([...texts, normaliseHost(linkHost)], words);

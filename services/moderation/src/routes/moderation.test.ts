@@ -307,7 +307,13 @@ describe('the content screen over NATS', () => {
         flagged: true,
         words: ['casino', 'crypto-giveaway'],
       });
+      // Whole words after normalisation, the browser's own function: 'Essex' passes, 'sеx' with a Cyrillic е does not.
+      expect(await query(other, screenContentQuery, { texts: ['Essex Skill School', 'Casinos? s\u0435x'], linkHost: 'latest.example' })).toEqual({
+        flagged: true,
+        words: ['sex', 'casino'],
+      });
       await expect(query(other, screenContentQuery, { texts: 'not a list' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(query(other, screenContentQuery, { texts: ['x'.repeat(2001)], linkHost: null })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     } finally {
       await other.nc.drain();
     }
