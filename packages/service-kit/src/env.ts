@@ -11,6 +11,11 @@ export const baseEnvShape = {
   NATS_SUBJECT_PREFIX: z.string().regex(/^([A-Za-z0-9_-]+\.)?$/, 'empty, or a token ending in a dot').default(''),
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters (shared secret between gateway and services)'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Internal port for Prometheus `/metrics` and detailed `/readyz` (never the service's own port when that port is public).
+   * 0 picks a free port, logged at start, so several services can share one host; compose pins it to 9100.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 } as const;
 
 export class ConfigError extends Error {

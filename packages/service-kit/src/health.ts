@@ -3,10 +3,19 @@ import fp from 'fastify-plugin';
 
 export type ReadinessCheck = () => Promise<void>;
 
+export interface Readiness {
+  ready: boolean;
+  status: 'ready' | 'not-ready' | 'shutting-down';
+  /** Per check: 'ok' or the failure's message (which may name hosts and ports: internal only). */
+  checks: Record<string, string>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Registers a dependency `/readyz` must see working (database, NATS, ...). */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
+    /** Runs every readiness check now. */
+    readiness(): Promise<Readiness>;
   }
 }
 
@@ -19,20 +28,21 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   });
 }
 
-/** `/healthz`: the process is alive. `/readyz`: it can serve (dependencies answer, not shutting down). */
+/**
+ * `/healthz`: the process is alive. `/readyz`: it can serve (dependencies answer, not shutting down).
+ * With `detailed: false` (a port facing the internet) `/readyz` says only ready or not: a failing check's
+ * message names internal hosts and ports, so the details stay on the operations port (server.ts).
+ */
 export const healthPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { detailed?: boolean }) => {
+    const detailed = opts.detailed ?? true;
     const checks = new Map<string, ReadinessCheck>();
     let closing = false;
     app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck) => {
       checks.set(name, check);
     });
-    app.addHook('preClose', async () => {
-      closing = true;
-    });
-    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-    app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-      if (closing) return reply.status(503).send({ status: 'shutting-down' });
+    app.decorate('readiness', async (): Promise<Readiness> => {
+      if (closing) return { ready: false, status: 'shutting-down', checks: {} };
       const results: Record<string, string> = {};
       let ready = true;
       await Promise.all(
@@ -46,7 +56,16 @@ export const healthPlugin = fp(
           }
         }),
       );
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not-ready', checks: results });
+      return { ready, status: ready ? 'ready' : 'not-ready', checks: results };
+    });
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+      const { ready, status, checks: results } = await app.readiness();
+      if (status === 'shutting-down') return reply.status(503).send({ status });
+      return reply.status(ready ? 200 : 503).send(detailed ? { status, checks: results } : { status });
     });
   },
   { name: 'pixel-atlas-health' },

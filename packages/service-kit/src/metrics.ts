@@ -13,7 +13,7 @@ declare module 'fastify' {
  * Requests are labelled by route template, never the raw URL, to keep label cardinality bounded.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, opts: { service: string }) => {
+  async (app: FastifyInstance, opts: { service: string; exposeOnMainPort?: boolean }) => {
     const registry = new Registry();
     registry.setDefaultLabels({ service: opts.service });
     collectDefaultMetrics({ register: registry });
@@ -45,7 +45,11 @@ export const metricsPlugin = fp(
       requests.inc(labels);
       if (reply.statusCode >= 500) errors.inc({ method: request.method, route });
     });
-    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    // On a port facing the internet /metrics is an explicit 404 (not the SPA's fallback page); Prometheus
+    // scrapes the operations port (server.ts) instead.
+    const expose = opts.exposeOnMainPort ?? true;
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (!expose) return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for GET ${request.url.split('?')[0]}` } });
       reply.header('content-type', registry.contentType);
       return registry.metrics();
     });

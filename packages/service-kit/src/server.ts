@@ -1,19 +1,79 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError } from './env.ts';
 
-export interface RunServerOptions<E extends { HOST: string; PORT: number; SHUTDOWN_TIMEOUT_MS: number }> {
+type ServerEnv = { HOST: string; PORT: number; METRICS_PORT: number; SHUTDOWN_TIMEOUT_MS: number };
+
+export interface RunServerOptions<E extends ServerEnv> {
   loadEnv: () => E;
   buildApp: (env: E) => Promise<FastifyInstance>;
 }
 
+export interface OperationsServer {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
 /**
- * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, finish in-flight requests,
- * then the app's onClose hooks drain NATS and close the database. A second signal or the timeout
- * forces the exit.
+ * The operations port: Prometheus `/metrics`, `/readyz` with every check's details, and `/healthz`.
+ * It is a separate listener so a service whose own port faces the internet (the gateway) never shows
+ * its metrics or its dependencies' error messages there. Compose keeps this port on the internal network.
  */
-export async function runServer<E extends { HOST: string; PORT: number; SHUTDOWN_TIMEOUT_MS: number }>(
-  options: RunServerOptions<E>,
-): Promise<void> {
+export async function listenOperations(app: FastifyInstance, options: { host: string; port: number }): Promise<OperationsServer> {
+  const server = createServer((request, response) => {
+    const send = (status: number, body: string, type = 'application/json; charset=utf-8') => {
+      response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      response.end(body);
+    };
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'GET only' } }));
+    if (path === '/metrics') {
+      app.metrics.metrics().then(
+        (text) => send(200, text, app.metrics.contentType),
+        (error) => {
+          app.log.error({ err: error }, 'could not collect metrics');
+          send(500, JSON.stringify({ error: { code: 'INTERNAL', message: 'metrics collection failed' } }));
+        },
+      );
+      return;
+    }
+    if (path === '/readyz') {
+      app.readiness().then(({ ready, status, checks }) => send(ready ? 200 : 503, JSON.stringify({ status, checks })));
+      return;
+    }
+    if (path === '/healthz') return send(200, JSON.stringify({ status: 'ok' }));
+    send(404, JSON.stringify({ error: { code: 'NOT_FOUND', message: `No route for GET ${path}` } }));
+  });
+  // A scrape every 15 s needs no idle keep-alive connections held open through shutdown.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    port,
+    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Listens on PORT and on the operations port (METRICS_PORT), and on SIGTERM/SIGINT shuts down gracefully:
+ * stop accepting, finish in-flight requests, then the app's onClose hooks drain NATS and close the
+ * database. A second signal or the timeout forces the exit.
+ */
+export async function runServer<E extends ServerEnv>(options: RunServerOptions<E>): Promise<void> {
   let env: E;
   try {
     env = options.loadEnv();
@@ -25,6 +85,7 @@ export async function runServer<E extends { HOST: string; PORT: number; SHUTDOWN
     throw error;
   }
   const app = await options.buildApp(env);
+  let operations: OperationsServer | null = null;
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     if (shuttingDown) {
@@ -40,6 +101,7 @@ export async function runServer<E extends { HOST: string; PORT: number; SHUTDOWN
     timer.unref();
     try {
       await app.close();
+      await operations?.close();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'error during shutdown');
@@ -50,9 +112,12 @@ export async function runServer<E extends { HOST: string; PORT: number; SHUTDOWN
   process.on('SIGINT', () => void shutdown('SIGINT'));
   try {
     await app.listen({ host: env.HOST, port: env.PORT });
+    operations = await listenOperations(app, { host: env.HOST, port: env.METRICS_PORT });
+    app.log.info({ metricsPort: operations.port }, `metrics and detailed readiness on ${operations.url} (METRICS_PORT)`);
   } catch (error) {
     app.log.fatal({ err: error }, 'could not start');
     await app.close().catch(() => undefined);
+    await operations?.close().catch(() => undefined);
     process.exit(1);
   }
 }

@@ -8,6 +8,8 @@ export interface ServiceProcess {
   name: string;
   url: string;
   port: number;
+  /** The operations port (METRICS_PORT): `/metrics` and detailed `/readyz`. */
+  metricsUrl: string;
   child: ChildProcess;
   /** What the process printed (JSON log lines), for assertions and failure messages. */
   output(): string;
@@ -26,9 +28,10 @@ export async function startServiceProcess(
   options: { port?: number; readyTimeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
+  const metricsPort = Number(env.METRICS_PORT ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'services', name, 'src', 'server.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, PORT: String(port), METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -44,6 +47,7 @@ export async function startServiceProcess(
     name,
     url,
     port,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     child,
     output: () => output,
     async stop(signal = 'SIGTERM') {

@@ -35,6 +35,11 @@ export interface CreateServiceAppOptions {
   /** false when the service answers unknown paths itself (the gateway serves the SPA there). */
   jsonNotFound?: boolean;
   /**
+   * true for a port that faces the internet (the gateway's): it then serves no `/metrics` and a `/readyz`
+   * without check details; both stay on the operations port (`METRICS_PORT`, see server.ts).
+   */
+  publicPort?: boolean;
+  /**
    * The service's own PostgreSQL schema: per-client rate limits are counted in its `rate_limit_hits` table
    * through `app.db` (shared by every replica). Without it they are counted in this process's memory.
    */
@@ -87,8 +92,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
 
   await app.register(errorHandlerPlugin, { jsonNotFound: options.jsonNotFound });
   await app.register(internalAuthPlugin, { internalToken: options.internalToken });
-  await app.register(metricsPlugin, { service: options.name });
-  await app.register(healthPlugin);
+  await app.register(metricsPlugin, { service: options.name, exposeOnMainPort: !options.publicPort });
+  await app.register(healthPlugin, { detailed: !options.publicPort });
   const databaseSchema = options.databaseSchema;
   await app.register(rateLimit, {
     global: false,

@@ -5,7 +5,7 @@ import { createServiceApp } from '@pixel-atlas/service-kit/service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { createAdminUser } from './domain/create-admin-user.ts';
-import type { GatewayEnv } from './env.ts';
+import { fastifyTrustProxy, publicOriginOf, type GatewayEnv } from './env.ts';
 import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
 import { liveUpdatesPlugin } from './plugins/live-updates.ts';
@@ -28,7 +28,9 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     trustRequestIdFrom: 'nobody',
     databaseSchema: SCHEMA,
     jsonNotFound: false,
-    fastify: { trustProxy: env.TRUST_PROXY },
+    // Metrics and readiness details live on METRICS_PORT only: this port faces the internet.
+    publicPort: true,
+    fastify: { trustProxy: fastifyTrustProxy(env.TRUST_PROXY) },
   });
   await app.register(securityPlugin, { https });
   await app.register(databasePlugin, {
@@ -55,12 +57,13 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     timeoutMs: env.UPSTREAM_TIMEOUT_MS,
   });
-  await app.register(liveUpdatesPlugin);
+  await app.register(liveUpdatesPlugin, { maxPerClient: env.LIVE_MAX_PER_CLIENT });
   await app.register(apiDocsPlugin, { siteName: env.SITE_NAME });
   await app.register(sharePagesPlugin, {
     distDir: env.WEB_DIST_DIR,
     siteName: env.SITE_NAME,
-    publicOrigin: env.PUBLIC_ORIGIN,
+    // Never undefined: a missing origin would make the share pages fall back to the request's Host header.
+    publicOrigin: publicOriginOf(env),
     internalToken: env.INTERNAL_TOKEN,
     outboundLinkRel: env.OUTBOUND_LINK_REL,
   });

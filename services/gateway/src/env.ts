@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
@@ -10,6 +11,47 @@ const upstreamList = z
   .transform((value) => value.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean))
   .pipe(z.array(z.url({ protocol: /^https?$/, error: 'each upstream must be an http(s) URL' })).min(1, 'must list at least one upstream URL'));
 
+/** proxy-addr's names for address ranges (loopback 127/8 and ::1, RFC 1918 and fc00::/7, link-local). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which X-Forwarded-For hops to believe. `true` (believe every hop) is refused: the client address would
+ * then be the left-most entry, which the client writes itself, and every per-address limit would be
+ * spoofable. A hop count believes that many proxies from the right; a list believes only those addresses.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    if (value === '' || value === 'false' || value === '0') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    if (value.toLowerCase() === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "'true' would believe every X-Forwarded-For entry, so any client could pick its own address and escape the per-client limits. " +
+          'Set the number of proxies in front of the gateway (e.g. TRUST_PROXY=1) or their addresses/CIDRs (e.g. TRUST_PROXY=10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
+    const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length || !entries.length) {
+      ctx.addIssue({ code: 'custom', message: `must be a hop count (e.g. 1) or a comma-separated list of proxy addresses/CIDRs; not understood: ${bad.join(', ') || value}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 export const envSchema = z.object({
   ...baseEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -20,10 +62,14 @@ export const envSchema = z.object({
   MODERATION_URL: upstreamList.optional(),
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
   SITE_NAME: z.string().min(1).default('Pixel Atlas'),
-  /** The address people use, e.g. https://atlas.example.com; https here turns on Secure __Host- cookies. */
-  PUBLIC_ORIGIN: z.url().optional(),
-  /** Set when a reverse proxy sits in front, so the client address comes from X-Forwarded-For. */
-  TRUST_PROXY: z.stringbool().default(false),
+  /**
+   * The address people use, e.g. https://atlas.example.com; https here turns on Secure __Host- cookies.
+   * Canonical URLs, og:url and the sitemap are built from it, never from the Host header: required with
+   * NODE_ENV=production; in development and tests it is http://localhost:<PORT> (see publicOriginOf).
+   */
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://atlas.example.com' }).optional(),
+  /** Proxies in front of the gateway whose X-Forwarded-For entries are believed: a hop count or addresses/CIDRs. */
+  TRUST_PROXY: trustProxy.default(false),
   ADMIN_USERNAME: z.string().trim().min(1).max(100).optional(),
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
@@ -36,8 +82,34 @@ export const envSchema = z.object({
    */
   OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
+  LIVE_MAX_PER_CLIENT: z.coerce.number().int().positive().default(20),
+}).superRefine((env, ctx) => {
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_ORIGIN'],
+      message: 'is required with NODE_ENV=production (the address people use, e.g. https://atlas.example.com): page links are never taken from the Host header',
+    });
+  }
 });
 export type GatewayEnv = z.infer<typeof envSchema>;
+
+/**
+ * Fastify's trustProxy for TRUST_PROXY. Fastify 5 ignores a bare number (it cannot tell a proxy from a
+ * direct client), so a hop count becomes proxy-addr's hop function: the socket peer and the next n-1
+ * entries from the right are proxies, and the entry after them is the client, whatever the client
+ * wrote further left.
+ */
+export function fastifyTrustProxy(value: GatewayEnv['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return value;
+}
+
+/** The origin of every absolute link the gateway writes: PUBLIC_ORIGIN, or (outside production) its own port on localhost. */
+export function publicOriginOf(env: Pick<GatewayEnv, 'PUBLIC_ORIGIN' | 'PORT'>): string {
+  return env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : `http://localhost:${env.PORT}`;
+}
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): GatewayEnv {
   return parseEnv(envSchema, source);

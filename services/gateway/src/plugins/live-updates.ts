@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 
 /** What a browser needs to know to refresh: which list changed and why. */
 export interface LiveMessage {
@@ -33,10 +33,13 @@ export function liveMessageFor(type: string, data: Record<string, unknown>): Liv
  * `GET /api/live`: Server-Sent Events telling open maps that plots or the layout changed, so new plots
  * appear without a reload. Every gateway replica listens to the events itself (a plain subscription,
  * not a shared consumer), so a browser connected to any replica hears everything.
+ * A stream holds a socket for as long as the client likes, so one client address may hold at most
+ * `maxPerClient` of them (a few tabs and a reconnect in flight fit; a flood does not).
  */
 export const liveUpdatesPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, opts: { maxPerClient: number }) => {
     const clients = new Set<FastifyReply>();
+    const perClient = new Map<string, number>();
     new Gauge({
       name: 'live_update_clients',
       help: 'Browsers connected to the live update stream',
@@ -44,6 +47,19 @@ export const liveUpdatesPlugin = fp(
       collect() {
         this.set(clients.size);
       },
+    });
+    new Gauge({
+      name: 'live_update_client_addresses',
+      help: 'Distinct client addresses holding live update streams',
+      registers: [app.metrics],
+      collect() {
+        this.set(perClient.size);
+      },
+    });
+    const refused = new Counter({
+      name: 'live_update_refused_total',
+      help: 'Live update connections refused because the client address already held LIVE_MAX_PER_CLIENT',
+      registers: [app.metrics],
     });
 
     const send = (reply: FastifyReply, chunk: string) => {
@@ -77,6 +93,25 @@ export const liveUpdatesPlugin = fp(
     heartbeat.unref();
 
     app.get('/api/live', { schema: { hide: true } }, (request, reply) => {
+      const address = request.clientIp || request.ip;
+      const held = perClient.get(address) ?? 0;
+      if (held >= opts.maxPerClient) {
+        refused.inc();
+        return reply
+          .status(429)
+          .header('retry-after', '30')
+          .send({ error: { code: 'RATE_LIMITED', message: 'Too many live update connections from your address. Close another tab and try again.' } });
+      }
+      perClient.set(address, held + 1);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        clients.delete(reply);
+        const left = (perClient.get(address) ?? 1) - 1;
+        if (left > 0) perClient.set(address, left);
+        else perClient.delete(address);
+      };
       reply.hijack();
       reply.raw.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -87,7 +122,8 @@ export const liveUpdatesPlugin = fp(
       // `ready` lets a reconnecting browser refetch what it may have missed while it was away.
       send(reply, `retry: 3000\nevent: ready\ndata: {}\n\n`);
       clients.add(reply);
-      request.raw.on('close', () => clients.delete(reply));
+      // The response's close: the browser went away, or the stream was ended at shutdown.
+      reply.raw.on('close', release);
     });
 
     app.addHook('preClose', async () => {
@@ -95,6 +131,7 @@ export const liveUpdatesPlugin = fp(
       for (const subscription of subscriptions) subscription.unsubscribe();
       for (const client of clients) client.raw.end();
       clients.clear();
+      perClient.clear();
     });
   },
   { name: 'gateway-live-updates', dependencies: ['pixel-atlas-nats', 'pixel-atlas-metrics'] },

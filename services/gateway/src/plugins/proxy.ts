@@ -1,8 +1,11 @@
 import proxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
+import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
+import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
 
@@ -29,6 +32,25 @@ function isConnectionFailure(error: Error): boolean {
   return (code !== undefined && CONNECTION_FAILURES.has(code)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(String(error.message));
 }
 
+/** Room for a request's other fields and JSON escaping beside its largest field. */
+const ENVELOPE_BYTES = 64 * 1024;
+/**
+ * The largest body each path may carry, checked at the gateway so an oversized one never reaches a
+ * replica (which would drop the connection mid-upload and look dead). The claim carries the avatar as a
+ * base64 data URL (1 MiB decoded, at most `avatar_url`'s length in the contracts); Stripe's webhook gets
+ * the 1 MiB the payments service reads; every other API body is a small JSON document.
+ */
+export const BODY_LIMITS: Record<string, number> = {
+  '/api/claim-plot': (claimPlotRequestSchema.shape.avatar_url.maxLength ?? 1_500_000) + ENVELOPE_BYTES,
+  '/api/payments': 1024 * 1024,
+};
+export const DEFAULT_BODY_LIMIT = ENVELOPE_BYTES;
+export const bodyLimitFor = (prefix: string): number => BODY_LIMITS[prefix] ?? DEFAULT_BODY_LIMIT;
+
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
 function withoutCookie(cookieHeader: string | undefined, name: string): string | undefined {
   if (!cookieHeader) return undefined;
   const kept = cookieHeader
@@ -50,8 +72,16 @@ export const proxyPlugin = fp(
     }
     app.decorate('upstreams', pools);
 
+    /** Byte length of each request body read (and bounded) here, sent on as a plain Content-Length. */
+    const bodyLength = new WeakMap<FastifyRequest, number>();
+
     const rewriteRequestHeaders = (request: FastifyRequest<any, any, any>, headers: IncomingHttpHeaders): IncomingHttpHeaders => {
       const out: IncomingHttpHeaders = { ...headers };
+      const length = bodyLength.get(request);
+      if (length !== undefined) {
+        delete out['transfer-encoding'];
+        out['content-length'] = String(length);
+      }
       for (const name of SPOOFABLE_HEADERS) delete out[name];
       const cookie = withoutCookie(headers.cookie, opts.adminCookieName);
       if (cookie) out.cookie = cookie;
@@ -95,13 +125,32 @@ export const proxyPlugin = fp(
         },
       };
       for (const prefix of ROUTE_TABLE[service]) {
-        await app.register(proxy, {
-          upstream: '',
-          prefix,
-          rewritePrefix: prefix,
-          config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } },
-          http: { requestOptions: { timeout: opts.timeoutMs } },
-          replyOptions,
+        const limit = bodyLimitFor(prefix);
+        await app.register(async (scope) => {
+          // The body is read here in full, whatever its type, before a replica is picked: Fastify answers
+          // 413 from Content-Length before reading, or as soon as a chunked body passes the limit. The
+          // bytes then go on untouched (a stream, so the proxy does not re-encode JSON: webhook signatures).
+          scope.removeAllContentTypeParsers();
+          scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (request, body, done) => {
+            const bytes = body as Buffer;
+            bodyLength.set(request, bytes.length);
+            done(null, Readable.from([bytes], { objectMode: false }));
+          });
+          scope.setErrorHandler((error: FastifyError) => {
+            if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+              throw new AppError('PAYLOAD_TOO_LARGE', `The request is too large: at most ${describeBytes(limit)} here.`);
+            }
+            throw error;
+          });
+          await scope.register(proxy, {
+            upstream: '',
+            prefix,
+            rewritePrefix: prefix,
+            proxyPayloads: false,
+            config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } },
+            http: { requestOptions: { timeout: opts.timeoutMs } },
+            replyOptions,
+          });
         });
       }
     }
