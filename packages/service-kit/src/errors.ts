@@ -2,6 +2,7 @@ import { ERROR_STATUS, MASKED_INTERNAL_MESSAGE, type ErrorCode } from '@pixel-at
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isTransientFailure } from './failures.ts';
 
 /** The one error type of every service: the code decides the status, the message is shown to people. */
 export class AppError extends Error {
@@ -50,21 +51,14 @@ function describeValidation(issues: ZodIssueLike[], context: string | undefined)
   return { message: `${firstPath}: ${firstMessage}`, fields };
 }
 
-// Error codes meaning the request could not be done just now, not that it was wrong: the database (or the
-// link to it) is down (PostgreSQL's admin-shutdown / cannot-connect-now classes, socket failures, Prisma's
-// unreachable-server and pool-timeout codes), or contention kept aborting the transaction (deadlock,
-// serialization failure, Prisma's P2034 / P2028). Nothing was written in either case.
-const UNAVAILABLE_CODES = new Set([
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '40P01', '40001',
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
-  'P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'P2034',
-]);
-
-/** True when an error (or anything in its cause chain) says a dependency is unreachable for the moment. */
+/**
+ * True when an error says a dependency is unreachable for the moment (nothing was written): the codes are
+ * classified by `isTransientFailure`; pg's socket-level errors that carry no code are recognised by message.
+ */
 export function isTemporarilyUnavailable(error: unknown, depth = 0): boolean {
+  if (isTransientFailure(error)) return true;
   if (!error || typeof error !== 'object' || depth > 5) return false;
-  const e = error as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; message?: unknown };
-  if ([e.code, e.originalCode].some((code) => typeof code === 'string' && UNAVAILABLE_CODES.has(code))) return true;
+  const e = error as { cause?: unknown; meta?: { driverAdapterError?: unknown }; message?: unknown };
   if (typeof e.message === 'string' && /ECONNREFUSED|Connection terminated|terminating connection due to administrator command|the database system is (starting up|shutting down)/.test(e.message)) {
     return true;
   }

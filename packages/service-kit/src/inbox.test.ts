@@ -3,12 +3,14 @@ import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pino from 'pino';
 import pg from 'pg';
 import { Counter, Registry } from 'prom-client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { PrismaLike, SqlClient } from './database.ts';
+import { listDeadLetters, replayDeadLetters } from './dead-letters.ts';
+import { isTransientFailure } from './failures.ts';
 import { InboxConsumer } from './inbox.ts';
 import { migrate } from './migrate.ts';
 import { connectBus, ensureStream, type EventBus } from './nats.ts';
-import { createTestDatabase, createTestStream, eventually, testInfra, type TestDatabase, type TestStream } from './testing.ts';
+import { createTestDatabase, createTestStream, eventually, type TestDatabase, type TestStream } from './testing.ts';
 
 // A PrismaLike over plain pg: the kit must not depend on any one service's generated client.
 function pgClient(pool: pg.Pool): PrismaLike {
@@ -41,71 +43,255 @@ let stream: TestStream;
 let bus: EventBus;
 let pool: pg.Pool;
 
+const DEAD_LETTER_DDL = `CREATE TABLE kit.dead_letter_events (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(), event_id uuid, consumer text NOT NULL, subject text NOT NULL, payload text NOT NULL,
+  error text NOT NULL, attempts int NOT NULL, first_failed_at timestamptz NOT NULL, last_failed_at timestamptz NOT NULL, replayed_at timestamptz,
+  UNIQUE (consumer, event_id))`;
+
 beforeAll(async () => {
   db = await createTestDatabase();
-  stream = await createTestStream();
   await db.query(`CREATE SCHEMA kit`);
   await db.query(`CREATE TABLE kit.inbox_events (consumer text, event_id uuid, subject text, processed_at timestamptz DEFAULT now(), PRIMARY KEY (consumer, event_id))`);
+  await db.query(DEAD_LETTER_DDL);
   await db.query(`CREATE TABLE kit.effects (event_id uuid, note text)`);
   pool = new pg.Pool({ connectionString: db.url });
-  bus = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'inbox-test' });
+});
+
+// A stream per test: every consumer of a subject sees every event on it, so tests must not share one.
+beforeEach(async () => {
+  stream = await createTestStream();
+  bus = await connectBus(stream.busSettings('inbox-test'));
   await ensureStream(bus);
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await bus?.nc.drain();
-  await pool?.end();
   await stream?.remove();
+});
+
+afterAll(async () => {
+  await pool?.end();
   await db?.drop();
 });
 
-function envelope(): EventEnvelope {
+let marker = 0;
+/** An event whose `name` the test's handler acts on (other names it only records in the inbox). */
+function envelope(name = 'A'): EventEnvelope {
   return {
     id: randomUUID(),
     type: 'contact.message.received',
     occurredAt: new Date().toISOString(),
-    data: { id: 'c1', name: 'A', email: 'a@example.com', subject: 'general', message: 'hi', submittedAt: new Date().toISOString() },
+    data: { id: `c${++marker}`, name, email: 'a@example.com', subject: 'general', message: 'hi', submittedAt: new Date().toISOString() },
   };
 }
 
-it('applies an event once however often it is delivered, and retries a failing handler', async () => {
-  let failuresLeft = 2;
+function metrics() {
   const registry = new Registry();
+  return {
+    registry,
+    handled: new Counter({ name: 'h', help: 'h', labelNames: ['consumer', 'outcome'], registers: [registry] }),
+    redelivered: new Counter({ name: 'r', help: 'r', labelNames: ['consumer'], registers: [registry] }),
+    deadLettered: new Counter({ name: 'd', help: 'd', labelNames: ['consumer'], registers: [registry] }),
+  };
+}
+
+type Handler = (event: EventEnvelope<{ name: string }>, tx: SqlClient) => Promise<void>;
+
+/** A consumer of contact.message.received that records an effect, then runs `behave` for this test's events only. */
+function consumerFor(durable: string, mine: string, behave: Handler, options: { db?: PrismaLike; maxFailures?: number } = {}) {
+  const m = metrics();
   const consumer = new InboxConsumer(
     bus,
-    pgClient(pool),
-    pino({ level: 'silent' }),
+    options.db ?? pgClient(pool),
+    pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     {
-      durable: 'kit-test',
+      durable,
       schema: 'kit',
-      backoffMs: [100],
+      backoffMs: [50, 100],
+      maxRetryDelayMs: 100,
+      maxFailures: options.maxFailures,
       handlers: {
         'contact.message.received': async (event, tx) => {
+          if (event.data.name !== mine) return;
           await tx.$executeRawUnsafe(`INSERT INTO kit.effects (event_id, note) VALUES ($1::uuid, 'done')`, event.id);
-          if (event.data.name === 'flaky' && failuresLeft-- > 0) throw new Error('transient');
+          await behave(event as EventEnvelope<{ name: string }>, tx);
         },
       },
     },
-    {
-      handled: new Counter({ name: 'h', help: 'h', labelNames: ['consumer', 'outcome'], registers: [registry] }),
-      redelivered: new Counter({ name: 'r', help: 'r', labelNames: ['consumer'], registers: [registry] }),
+    m,
+  );
+  return { consumer, metrics: m };
+}
+
+async function publish(event: EventEnvelope, msgID = event.id): Promise<void> {
+  await bus.js.publish(bus.subject(event.type), JSON.stringify(event), { msgID });
+}
+
+const effects = async (id: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM kit.effects WHERE event_id = $1`, [id]))[0].n;
+const deadLetters = (consumer: string) =>
+  db.query<{ event_id: string | null; attempts: number; error: string; payload: string; subject: string; replayed_at: Date | null }>(
+    `SELECT event_id::text, attempts, error, payload, subject, replayed_at FROM kit.dead_letter_events WHERE consumer = $1 ORDER BY first_failed_at`,
+    [consumer],
+  );
+
+it('applies an event once however often it is delivered, and retries a failing handler', async () => {
+  let failuresLeft = 2;
+  const { consumer, metrics: m } = consumerFor('kit-test', 'once', async (event) => {
+    if ((event.data as unknown as { message: string }).message === 'flaky' && failuresLeft-- > 0) throw new Error('bad luck');
+  });
+  await consumer.start();
+  const once = envelope('once');
+  // The same event id published three times under different message ids: the stream's dedup can't help, the inbox must.
+  for (let i = 0; i < 3; i++) await publish(once, `${once.id}-${i}`);
+  const flaky = envelope('once');
+  (flaky.data as { message: string }).message = 'flaky';
+  await publish(flaky);
+
+  await eventually(async () => (await effects(flaky.id)) === 1, 15_000);
+  await eventually(async () => (await consumer.pending()) === 0);
+  expect(await effects(once.id)).toBe(1);
+  expect(await db.query(`SELECT count(*)::int AS n FROM kit.inbox_events WHERE consumer = 'kit-test'`)).toEqual([{ n: 2 }]);
+  expect(failuresLeft).toBe(-1);
+  expect(await m.registry.getSingleMetricAsString('r')).toMatch(/r\{consumer="kit-test"\} 2/);
+  expect(await deadLetters('kit-test')).toEqual([]);
+  await consumer.stop();
+});
+
+it('retries a database outage far past the old delivery budget, never dead-letters it, and applies the event once', async () => {
+  // 15 failures with connection codes (Prisma's P1001, a pg socket error), more than max_deliver 10 used to allow.
+  let failuresLeft = 15;
+  const refused = () =>
+    failuresLeft % 2
+      ? Object.assign(new Error("Can't reach database server"), { code: 'P1001' })
+      : Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED', syscall: 'connect', errno: -111 });
+  const lagSeen: number[] = [];
+  const { consumer, metrics: m } = consumerFor('kit-outage', 'outage', async () => {
+    if (failuresLeft-- > 0) {
+      lagSeen.push(await consumer.pending());
+      throw refused();
+    }
+  });
+  await consumer.start();
+  const event = envelope('outage');
+  await publish(event);
+  await eventually(async () => (await effects(event.id)) === 1, 20_000);
+  await eventually(async () => (await consumer.pending()) === 0);
+  expect(failuresLeft).toBe(-1);
+  expect(await effects(event.id)).toBe(1);
+  expect(await deadLetters('kit-outage')).toEqual([]);
+  // The waiting event shows as consumer lag throughout.
+  expect(lagSeen.length).toBe(15);
+  expect(Math.min(...lagSeen)).toBeGreaterThanOrEqual(1);
+  expect(await m.registry.getSingleMetricAsString('h')).not.toMatch(/dead_lettered/);
+  expect(await m.registry.getSingleMetricAsString('d')).not.toMatch(/kit-outage/);
+  await consumer.stop();
+});
+
+it('treats any error as transient while the database does not answer at all', async () => {
+  // A connection dropped mid-query can fail without any code: the consumer asks the database, which is down.
+  let downFor = 12;
+  const real = pgClient(pool);
+  const terminated = () => new Error('Connection terminated unexpectedly');
+  const flaky: PrismaLike = {
+    ...real,
+    $queryRawUnsafe: async (sql, ...values) => {
+      if (downFor > 0) throw terminated();
+      return real.$queryRawUnsafe(sql, ...values);
     },
+    $transaction: async (fn, options) => {
+      if (downFor-- > 0) throw terminated();
+      return real.$transaction(fn, options);
+    },
+  };
+  const { consumer } = consumerFor('kit-down', 'down', async () => undefined, { db: flaky, maxFailures: 3 });
+  await consumer.start();
+  const event = envelope('down');
+  await publish(event);
+  await eventually(async () => (await effects(event.id)) === 1, 20_000);
+  expect(downFor).toBeLessThan(0);
+  expect(await deadLetters('kit-down')).toEqual([]);
+  await consumer.stop();
+});
+
+it('dead-letters a payload that fails its schema at once, and a body that is not an event', async () => {
+  let calls = 0;
+  const { consumer, metrics: m } = consumerFor('kit-schema', 'schema', async () => {
+    calls++;
+  });
+  await consumer.start();
+  const bad = envelope('schema');
+  delete (bad.data as { email?: string }).email;
+  await publish(bad);
+  await bus.js.publish(bus.subject('contact.message.received'), 'not json at all', { msgID: randomUUID() });
+  await eventually(async () => (await deadLetters('kit-schema')).length === 2, 10_000);
+  const [first, second] = await deadLetters('kit-schema');
+  expect(first).toMatchObject({ event_id: bad.id, attempts: 1, subject: 'contact.message.received', replayed_at: null });
+  expect(first.error).toMatch(/email/);
+  expect(JSON.parse(first.payload)).toEqual(bad);
+  expect(second).toMatchObject({ event_id: null, attempts: 1, payload: 'not json at all' });
+  expect(calls).toBe(0);
+  expect(await effects(bad.id)).toBe(0);
+  await eventually(async () => (await consumer.pending()) === 0);
+  expect(await m.registry.getSingleMetricAsString('d')).toMatch(/d\{consumer="kit-schema"\} 2/);
+  await consumer.stop();
+});
+
+it('dead-letters an event whose handler keeps throwing, then replays it exactly once', async () => {
+  let broken = true;
+  let attempts = 0;
+  const { consumer, metrics: m } = consumerFor(
+    'kit-broken',
+    'broken',
+    async () => {
+      attempts++;
+      if (broken) throw new Error('plot 42 has no owner');
+    },
+    { maxFailures: 4 },
   );
   await consumer.start();
-  const once = envelope();
-  // The same event id published three times under different message ids: the stream's dedup can't help, the inbox must.
-  for (let i = 0; i < 3; i++) await bus.js.publish(bus.subject(once.type), JSON.stringify(once), { msgID: `${once.id}-${i}` });
-  const flaky = envelope();
-  (flaky.data as { name: string }).name = 'flaky';
-  await bus.js.publish(bus.subject(flaky.type), JSON.stringify(flaky), { msgID: flaky.id });
-
-  await eventually(async () => (await db.query(`SELECT * FROM kit.effects WHERE event_id = $1`, [flaky.id])).length === 1, 15_000);
+  const event = envelope('broken');
+  await publish(event);
+  await eventually(async () => (await deadLetters('kit-broken')).length === 1, 10_000);
+  const [letter] = await deadLetters('kit-broken');
+  expect(letter).toMatchObject({ event_id: event.id, attempts: 4, replayed_at: null });
+  expect(letter.error).toBe('Error: plot 42 has no owner');
+  expect(attempts).toBe(4);
+  expect(await effects(event.id)).toBe(0);
   await eventually(async () => (await consumer.pending()) === 0);
-  expect(await db.query(`SELECT note FROM kit.effects WHERE event_id = $1`, [once.id])).toEqual([{ note: 'done' }]);
-  expect(await db.query(`SELECT count(*)::int AS n FROM kit.inbox_events`)).toEqual([{ n: 2 }]);
-  expect(failuresLeft).toBe(-1);
-  expect(await registry.getSingleMetricAsString('r')).toMatch(/r\{consumer="kit-test"\} 2/);
+  expect(await m.registry.getSingleMetricAsString('d')).toMatch(/d\{consumer="kit-broken"\} 1/);
+  expect((await listDeadLetters(pool, { target: 'kit-broken' })).map((l) => l.eventId)).toEqual([event.id]);
+
+  // Fixed: replay by consumer, then once more by id; the inbox applies it once.
+  broken = false;
+  const replayed = await replayDeadLetters(pool, bus, 'kit-broken');
+  expect(replayed.map((r) => [r.deadLetter.eventId, r.replayed])).toEqual([[event.id, true]]);
+  await eventually(async () => (await effects(event.id)) === 1, 10_000);
+  const duplicates = async () => (await m.registry.getMetricsAsJSON()).find((x) => x.name === 'h')?.values.find((v) => v.labels.outcome === 'duplicate')?.value ?? 0;
+  const before = await duplicates();
+  const again = await replayDeadLetters(pool, bus, replayed[0].deadLetter.id);
+  expect(again.map((r) => r.replayed)).toEqual([true]);
+  await eventually(async () => (await duplicates()) === before + 1, 10_000);
+  expect(await effects(event.id)).toBe(1);
+  expect((await deadLetters('kit-broken'))[0].replayed_at).not.toBeNull();
+  expect(await listDeadLetters(pool, { target: 'kit-broken' })).toEqual([]);
+  // Nothing unreplayed left: a replay by consumer finds nothing.
+  expect(await replayDeadLetters(pool, bus, 'kit-broken')).toEqual([]);
   await consumer.stop();
+});
+
+it('classifies failures by code: connection, contention and timeouts are transient, the rest is not', () => {
+  expect(isTransientFailure({ code: 'P1001' })).toBe(true);
+  expect(isTransientFailure({ code: '40P01' })).toBe(true);
+  expect(isTransientFailure({ code: '08006' })).toBe(true);
+  expect(isTransientFailure({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40001' } } } })).toBe(true);
+  expect(isTransientFailure({ meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } })).toBe(true);
+  expect(isTransientFailure(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe(true);
+  expect(isTransientFailure(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]))).toBe(true);
+  expect(isTransientFailure({ name: 'AppError', code: 'UPSTREAM_UNAVAILABLE' })).toBe(true);
+  expect(isTransientFailure({ code: 'P2002' })).toBe(false);
+  expect(isTransientFailure({ code: '23505' })).toBe(false);
+  expect(isTransientFailure(new Error('Connection terminated unexpectedly'))).toBe(false);
+  expect(isTransientFailure({ name: 'AppError', code: 'PLOT_NOT_FOUND' })).toBe(false);
 });
 
 it('applies migrations once, even when replicas start together', async () => {

@@ -5,6 +5,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
+import { DEAD_LETTER_TABLE, recordDeadLetter } from './dead-letters.ts';
+import { isTransientFailure } from './failures.ts';
 import { ensureStream, type EventBus } from './nats.ts';
 
 export type EventHandlers = {
@@ -16,14 +18,38 @@ export interface ConsumerOptions {
   durable: string;
   handlers: EventHandlers;
   schema: string;
-  maxDeliver?: number;
-  /** Redelivery delays after a failed attempt (the last one repeats). */
+  /**
+   * Attempts a handler gets when it fails for a permanent reason (anything `isTransientFailure` does not
+   * recognise while the database still answers) before the event goes to `dead_letter_events`.
+   */
+  maxFailures?: number;
+  /** Redelivery delays after a failed attempt (the last one repeats), capped at `maxRetryDelayMs`. */
   backoffMs?: number[];
+  /** Longest wait between two tries while a dependency is down (transient failures retry for ever). */
+  maxRetryDelayMs?: number;
   /** Runs after the handler's transaction commits (e.g. invalidate a cache, push to browsers). */
   afterCommit?: (event: EventEnvelope) => void;
 }
 
+export interface InboxMetrics {
+  handled: Counter;
+  redelivered: Counter;
+  deadLettered: Counter;
+}
+
 const DEFAULT_BACKOFF_MS = [500, 2000, 5000, 15000, 30000];
+const DEFAULT_MAX_FAILURES = 5;
+const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+/** Failure records kept in memory at most (oldest dropped first): a bound, far above any real backlog. */
+const MAX_TRACKED_FAILURES = 10_000;
+
+interface FailureRecord {
+  /** Permanent failures so far (transient ones never count). */
+  failures: number;
+  firstFailedAt: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A durable JetStream consumer whose effects are idempotent: the inbox row keyed by event id is
@@ -38,8 +64,14 @@ export class InboxConsumer {
     private readonly db: PrismaLike,
     private readonly log: FastifyBaseLogger,
     private readonly options: ConsumerOptions,
-    private readonly metrics: { handled: Counter; redelivered: Counter },
+    private readonly metrics: InboxMetrics,
   ) {}
+
+  /** Permanent failures per stream sequence, counted here because the server's max_deliver counts every try. */
+  private readonly failures = new Map<number, FailureRecord>();
+  /** While a dependency is down: no message is tried before this time (they are put back with a delay). */
+  private pausedUntil = 0;
+  private transientStreak = 0;
 
   get name(): string {
     return this.options.durable;
@@ -64,7 +96,9 @@ export class InboxConsumer {
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         filter_subject: subject,
-        max_deliver: this.options.maxDeliver ?? 10,
+        // Unlimited: a database outage must never use up an event's deliveries. Permanent failures are
+        // counted by the consumer itself, which moves the event to dead letters after maxFailures.
+        max_deliver: -1,
         ack_wait: nanos(30_000),
       };
       try {
@@ -164,17 +198,33 @@ export class InboxConsumer {
   }
 
   private async handle(message: JsMsg): Promise<void> {
-    const { durable, schema, maxDeliver = 10, backoffMs = DEFAULT_BACKOFF_MS } = this.options;
+    const { durable, schema } = this.options;
+    if (message.info.deliveryCount > 1) this.metrics.redelivered.inc({ consumer: durable });
+    const wait = this.pausedUntil - Date.now();
+    if (wait > 0) {
+      // A dependency was down a moment ago: put the message back untried rather than spin on it.
+      message.nak(wait);
+      return;
+    }
+    const seq = message.info.streamSequence;
+    const body = message.string();
     let envelope: EventEnvelope;
     try {
-      envelope = eventEnvelopeSchema.parse(message.json()) as EventEnvelope;
+      envelope = eventEnvelopeSchema.parse(JSON.parse(body)) as EventEnvelope;
     } catch (error) {
-      this.log.error({ err: error, subject: message.subject }, 'dropping an event that is not an envelope');
-      message.term('not an event envelope');
+      const id = (() => {
+        try {
+          const candidate = (JSON.parse(body) as { id?: unknown }).id;
+          return typeof candidate === 'string' && UUID.test(candidate) ? candidate : null;
+        } catch {
+          return null;
+        }
+      })();
+      this.log.error({ err: error, subject: message.subject }, 'not an event envelope: dead-lettered');
+      await this.deadLetter(message, { eventId: id, body, error, attempts: 1, firstFailedAt: new Date() });
       return;
     }
     const log = this.log.child({ requestId: envelope.requestId, eventId: envelope.id, eventType: envelope.type });
-    if (message.info.deliveryCount > 1) this.metrics.redelivered.inc({ consumer: durable });
     const handler = this.options.handlers[envelope.type as EventType] as
       | ((event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>)
       | undefined;
@@ -182,9 +232,14 @@ export class InboxConsumer {
       message.ack();
       return;
     }
+    const parsed = EVENTS[envelope.type as EventType].safeParse(envelope.data);
+    if (!parsed.success) {
+      log.error({ issues: parsed.error.issues }, 'event data fails its schema: dead-lettered');
+      await this.deadLetter(message, { eventId: envelope.id, body, error: parsed.error, attempts: 1, firstFailedAt: new Date() });
+      return;
+    }
+    const event = { ...envelope, data: parsed.data };
     try {
-      const data = EVENTS[envelope.type as EventType].parse(envelope.data);
-      const event = { ...envelope, data };
       const applied = await this.db.$transaction(async (tx) => {
         const inserted = await tx.$executeRawUnsafe(
           `INSERT INTO ${quoteIdent(schema)}."inbox_events" ("consumer", "event_id", "subject") VALUES ($1, $2::uuid, $3) ON CONFLICT DO NOTHING`,
@@ -197,24 +252,105 @@ export class InboxConsumer {
         return true;
       });
       message.ack();
+      this.failures.delete(seq);
+      this.transientStreak = 0;
       this.metrics.handled.inc({ consumer: durable, outcome: applied ? 'applied' : 'duplicate' });
       if (applied) {
         log.info('event handled');
         this.options.afterCommit?.(event);
       }
     } catch (error) {
-      const attempt = message.info.deliveryCount;
-      if (attempt >= maxDeliver) {
-        log.error({ err: error, attempt }, 'event failed on its last delivery; giving up');
-        this.metrics.handled.inc({ consumer: durable, outcome: 'failed' });
-        message.term('handler failed on every delivery');
+      if (await this.isTransient(error)) {
+        const delay = this.pauseForTransient();
+        log.warn({ err: error, retryInMs: delay, delivery: message.info.deliveryCount }, 'event handling failed for a transient reason; will retry (not counted)');
+        message.nak(delay);
         return;
       }
-      const delay = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)];
-      log.warn({ err: error, attempt, retryInMs: delay }, 'event handling failed; will retry');
+      this.transientStreak = 0;
+      const record = this.failures.get(seq) ?? { failures: 0, firstFailedAt: new Date() };
+      record.failures += 1;
+      this.track(seq, record);
+      const { maxFailures = DEFAULT_MAX_FAILURES } = this.options;
+      if (record.failures >= maxFailures) {
+        log.error({ err: error, failures: record.failures }, 'event failed on every attempt: dead-lettered');
+        await this.deadLetter(message, { eventId: envelope.id, body, error, attempts: record.failures, firstFailedAt: record.firstFailedAt });
+        return;
+      }
+      const delay = this.delayFor(record.failures);
+      log.warn({ err: error, failures: record.failures, maxFailures, retryInMs: delay }, 'event handling failed; will retry');
       message.nak(delay);
     }
   }
+
+  /**
+   * Transient by its code, or because the database itself does not answer now (a connection dropped
+   * mid-query can surface as an error without any code): either way the same event will succeed later.
+   */
+  private async isTransient(error: unknown): Promise<boolean> {
+    if (isTransientFailure(error)) return true;
+    try {
+      await this.db.$queryRawUnsafe('SELECT 1');
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  private delayFor(attempt: number): number {
+    const { backoffMs = DEFAULT_BACKOFF_MS, maxRetryDelayMs = DEFAULT_MAX_RETRY_DELAY_MS } = this.options;
+    return Math.min(maxRetryDelayMs, backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? maxRetryDelayMs);
+  }
+
+  /** Pauses every message of this consumer for a growing delay, so an outage costs one try per delay. */
+  private pauseForTransient(): number {
+    this.transientStreak += 1;
+    const delay = this.delayFor(this.transientStreak);
+    this.pausedUntil = Date.now() + delay;
+    return delay;
+  }
+
+  private track(seq: number, record: FailureRecord): void {
+    this.failures.delete(seq);
+    this.failures.set(seq, record);
+    if (this.failures.size > MAX_TRACKED_FAILURES) this.failures.delete(this.failures.keys().next().value as number);
+  }
+
+  /** Stores the event as a dead letter, then removes it from the stream; if it can't be stored, tries later. */
+  private async deadLetter(
+    message: JsMsg,
+    failure: { eventId: string | null; body: string; error: unknown; attempts: number; firstFailedAt: Date },
+  ): Promise<void> {
+    const { durable, schema } = this.options;
+    const prefix = this.bus.settings.subjectPrefix;
+    const subject = message.subject.startsWith(prefix) ? message.subject.slice(prefix.length) : message.subject;
+    try {
+      await recordDeadLetter(this.db, {
+        schema,
+        consumer: durable,
+        eventId: failure.eventId,
+        subject,
+        payload: failure.body,
+        error: describeError(failure.error),
+        attempts: failure.attempts,
+        firstFailedAt: failure.firstFailedAt,
+      });
+    } catch (error) {
+      const delay = this.pauseForTransient();
+      this.log.warn({ err: error, consumer: durable, subject, retryInMs: delay }, 'could not store a dead letter; will retry');
+      message.nak(delay);
+      return;
+    }
+    // No reason text: nats-server 2.9 ignores a `+TERM <reason>` ack, leaving the message pending for ever.
+    message.term();
+    this.failures.delete(message.info.streamSequence);
+    this.metrics.deadLettered.inc({ consumer: durable });
+    this.metrics.handled.inc({ consumer: durable, outcome: 'dead_lettered' });
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
 }
 
 declare module 'fastify' {
@@ -228,7 +364,7 @@ export const inboxPlugin = fp(
   async (app: FastifyInstance, opts: { db: () => PrismaLike; consumers: ConsumerOptions[] }) => {
     const handled = new Counter({
       name: 'events_handled_total',
-      help: 'Events consumed, by outcome (applied, duplicate, failed)',
+      help: 'Events consumed, by outcome (applied, duplicate, dead_lettered)',
       labelNames: ['consumer', 'outcome'],
       registers: [app.metrics],
     });
@@ -238,7 +374,38 @@ export const inboxPlugin = fp(
       labelNames: ['consumer'],
       registers: [app.metrics],
     });
-    const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, { handled, redelivered }));
+    const deadLettered = new Counter({
+      name: 'dead_letter_events_total',
+      help: 'Events moved to dead_letter_events (schema-invalid, or failed on every attempt for a non-transient reason)',
+      labelNames: ['consumer'],
+      registers: [app.metrics],
+    });
+    const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, { handled, redelivered, deadLettered }));
+    const schemas = [...new Set(opts.consumers.map((c) => c.schema))];
+    new Gauge({
+      name: 'dead_letter_events_unreplayed',
+      help: 'Dead letters not yet replayed (npm run events:replay)',
+      labelNames: ['consumer'],
+      registers: [app.metrics],
+      async collect() {
+        this.reset();
+        for (const consumer of opts.consumers) this.set({ consumer: consumer.durable }, 0);
+        for (const schema of schemas) {
+          const rows = await opts
+            .db()
+            .$queryRawUnsafe<Array<{ consumer: string; n: number }>>(
+              `SELECT "consumer", count(*)::int AS n FROM ${quoteIdent(schema)}."${DEAD_LETTER_TABLE}" WHERE "replayed_at" IS NULL GROUP BY "consumer"`,
+            )
+            .catch(() => null);
+          // Database down: report nothing rather than a false zero (the alert keeps its last state).
+          if (!rows) {
+            this.reset();
+            return;
+          }
+          for (const row of rows) this.set({ consumer: row.consumer }, row.n);
+        }
+      },
+    });
     new Gauge({
       name: 'consumer_pending_events',
       help: 'Events not yet acknowledged by this durable consumer (lag)',
