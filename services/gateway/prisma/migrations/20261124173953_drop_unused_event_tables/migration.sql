@@ -1,0 +1,5 @@
+-- DropTable
+DROP TABLE "inbox_events";
+
+-- DropTable
+DROP TABLE "outbox_events";
