@@ -52,6 +52,8 @@ const OPERATOR_ENV: Record<string, string> = {
   INTERNAL_TOKEN: 'compose-test-internal-token-0123456789',
   STRIPE_SECRET_KEY: 'sk_test_compose',
   STRIPE_WEBHOOK_SECRET: 'whsec_compose',
+  // The gateway refuses NODE_ENV=production without it: page links never come from the Host header.
+  PUBLIC_ORIGIN: 'https://atlas.example.com',
 };
 
 /** Compose's variable interpolation: $$, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
@@ -285,13 +287,16 @@ describe('monitoring profile', () => {
     expect(prom.volumes).toContain('./deploy/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
   });
 
-  it('scrapes every app service by DNS service discovery (all replicas) on its port', () => {
+  it('scrapes every app service by DNS service discovery (all replicas) on its operations port (METRICS_PORT), never its own port', () => {
     for (const name of appServiceNames) {
       const port = services.find((s) => s.name === name)?.port;
+      const metricsPort = Number(containerEnv(compose.services[name], OPERATOR_ENV).METRICS_PORT);
+      expect(metricsPort, `${name}: METRICS_PORT`).toBeGreaterThan(0);
+      expect(metricsPort).not.toBe(port);
       const job = config.scrape_configs.find((j) => j.job_name === name);
       expect(job, `deploy/prometheus.yml has no job for ${name}`).toBeDefined();
       expect(job!.metrics_path ?? '/metrics').toBe('/metrics');
-      expect(job!.dns_sd_configs?.[0]).toMatchObject({ names: [name], type: 'A', port });
+      expect(job!.dns_sd_configs?.[0]).toMatchObject({ names: [name], type: 'A', port: metricsPort });
     }
   });
 });

@@ -68,7 +68,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     payments: { CHECKOUT_RATE_LIMIT_MAX: '1000000', EXPIRY_SWEEP_INTERVAL_MS: '0' },
     moderation: {},
     contact: { CONTACT_RATE_LIMIT_MAX: '1000000' },
-    gateway: { RATE_LIMIT_PER_MINUTE: '100000000', TRUST_PROXY: 'true', WEB_DIST_DIR: webDir },
+    gateway: { RATE_LIMIT_PER_MINUTE: '100000000', TRUST_PROXY: '1', WEB_DIST_DIR: webDir },
   };
   const envFor = (name: BackendName | 'gateway') => ({ ...env, ...perService[name], ...options.serviceEnv?.[name] });
   const counts: Record<BackendName, number> = { map: 1, plots: 1, payments: 1, moderation: 1, contact: 1, ...options.replicas };
