@@ -22,6 +22,11 @@ const tierPriceOverrides = z
 export const envSchema = z
   .object({
     ...baseEnvShape,
+    /**
+     * Unset means production rules (ARCHITECTURE.md section 7): only an explicit development or test may run
+     * the built-in test checkout, so a forgotten NODE_ENV can never put a free checkout on a live site.
+     */
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3002),
     /** The address buyers use (the gateway's); Stripe sends them back to `${PUBLIC_ORIGIN}/claim?session_id=...`. */
     PUBLIC_ORIGIN: z
@@ -51,7 +56,8 @@ export const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_SECRET_KEY'],
-        message: 'is required when NODE_ENV=production: the built-in test checkout takes no real money and is refused in production',
+        message:
+          'is required unless NODE_ENV is explicitly development or test (unset counts as production): the built-in test checkout takes no real money. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or NODE_ENV=development for a trial',
       });
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {

@@ -10,8 +10,13 @@ import type { PrismaClient } from '../db.ts';
 import type { PriceTable } from '../env.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
+import { cancelClientCheckouts } from './cancel-checkout-session.ts';
 
 export const PAYMENT_START_FAILED = 'Failed to start payment process. Please try again.';
+export const SUPERSEDED_MESSAGE = 'Another checkout was started from your connection at the same time. Please use that one, or start again.';
+
+/** Where the provider sends a buyer who gives up: payments cancels the session and frees the spot at once. */
+export const CANCEL_PATH = '/api/payments/checkout-cancel';
 
 /** Stripe wants expires_at at least 30 minutes ahead when it receives the request: leave a minute for the trip. */
 const SESSION_EXPIRY_SLACK_SECONDS = 60;
@@ -24,6 +29,9 @@ export interface CreateCheckoutSessionOptions {
   siteName: string;
   holdMarginSeconds: number;
   request: CreateCheckoutSessionRequest;
+  /** The buyer's address as the gateway saw it: one open hold per client. */
+  clientIp: string | null;
+  requestId?: string;
   log: FastifyBaseLogger;
   metrics: PaymentsMetrics;
 }
@@ -51,6 +59,12 @@ export async function createCheckoutSession(options: CreateCheckoutSessionOption
   const now = Date.now();
   const sessionExpiresAt = new Date(now + (CHECKOUT_SESSION_LIFETIME_SECONDS + SESSION_EXPIRY_SLACK_SECONDS) * 1000);
   const holdExpiresAt = new Date(sessionExpiresAt.getTime() + options.holdMarginSeconds * 1000);
+  const clientIp = options.clientIp || null;
+  const cancelOptions = { db, bus, provider, log, metrics: options.metrics, requestId: options.requestId };
+
+  // One open hold per client: a new checkout ends this client's unpaid ones first (their spot may be the one
+  // chosen again). Paid ones are never touched.
+  if (clientIp) await cancelClientCheckouts({ ...cancelOptions, clientIp, keepNewest: false });
 
   try {
     await query(bus, holdFootprintCommand, { holdId, tier, x, y, expiresAt: holdExpiresAt.toISOString() });
@@ -72,7 +86,7 @@ export async function createCheckoutSession(options: CreateCheckoutSessionOption
       idempotencyKey: holdId,
       expiresAt: sessionExpiresAt,
       successPath: '/claim?session_id={CHECKOUT_SESSION_ID}',
-      cancelPath: '/',
+      cancelPath: `${CANCEL_PATH}?session_id={CHECKOUT_SESSION_ID}`,
       productName: `${options.siteName}: ${tierPlotLabel(tier)}`,
       metadata: { tier, x: String(x), y: String(y), size: String(size), holdId, amountCents: String(amountCents) },
     });
@@ -94,6 +108,7 @@ export async function createCheckoutSession(options: CreateCheckoutSessionOption
         y,
         size,
         holdId,
+        clientIp,
         expiresAt: sessionExpiresAt,
       },
     });
@@ -106,6 +121,12 @@ export async function createCheckoutSession(options: CreateCheckoutSessionOption
     await releaseHold(bus, holdId, log);
     await db.payment.updateMany({ where: { stripeSessionId: session.id, status: 'pending' }, data: { status: 'expired', expiredAt: new Date() } }).catch(() => 0);
     throw new AppError('UPSTREAM_UNAVAILABLE', PAYMENT_START_FAILED);
+  }
+
+  if (clientIp) {
+    // Two checkouts racing from one client both got here: the newest stays, the others end (ours included).
+    const cancelled = await cancelClientCheckouts({ ...cancelOptions, clientIp, keepNewest: true });
+    if (cancelled.includes(session.id)) throw new AppError('CONFLICT', SUPERSEDED_MESSAGE);
   }
 
   options.metrics.checkoutSessionsCreated.inc({ tier });

@@ -97,7 +97,9 @@ export async function fulfilCheckoutSession(options: FulfilCheckoutSessionOption
     const newlyPaid = await db.$transaction(async (tx) => {
       // Conditional: of two concurrent fulfilments only one moves the row, so only one event is written.
       const { count } = await tx.payment.updateMany({
-        where: { id: paid.id, status: { in: ['pending', 'expired'] } },
+        // A cancelled session cannot normally be paid (it was expired at the provider first), but money that
+        // arrives anyway is honoured: the buyer keeps an entitlement and claims wherever is free.
+        where: { id: paid.id, status: { in: ['pending', 'expired', 'cancelled'] } },
         data: { status: 'paid', paidAt: new Date() },
       });
       if (count === 0) return false;

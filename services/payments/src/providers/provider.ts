@@ -34,4 +34,9 @@ export interface CheckoutProvider {
   createSession(input: CreateProviderSessionInput): Promise<{ id: string; url: string }>;
   /** null when the provider has never heard of the id. */
   retrieveSession(id: string): Promise<ProviderSession | null>;
+  /**
+   * Ends an open session so it can no longer be paid. 'expired': it is expired now (or already was), so no
+   * money can arrive for it; 'complete': the buyer finished paying first (keep everything); null: unknown id.
+   */
+  expireSession(id: string): Promise<'expired' | 'complete' | null>;
 }

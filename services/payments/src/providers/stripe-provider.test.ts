@@ -72,7 +72,7 @@ describe('Stripe Checkout through the real SDK (local fake of the API)', () => {
       },
     ]);
     expect(session.success_url).toBe('http://localhost:8080/claim?session_id={CHECKOUT_SESSION_ID}');
-    expect(session.cancel_url).toBe('http://localhost:8080/');
+    expect(session.cancel_url).toBe('http://localhost:8080/api/payments/checkout-cancel?session_id={CHECKOUT_SESSION_ID}');
     const stored = await payment(sessionId);
     expect(session.metadata).toMatchObject({ tier: 'featured', x: String(spot.x), y: String(spot.y), holdId: stored.holdId });
     const lifetime = session.expires_at - Math.floor(before / 1000);
@@ -256,5 +256,44 @@ describe('fulfilment without webhook or browser', () => {
     const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
     expect(response.statusCode).toBe(201);
     expect((await payment(sessionId)).status).toBe('paid');
+  });
+});
+
+describe('holds end early with Stripe: cancel_url and a newer checkout from the same client', () => {
+  const cancel = (sessionId: string) => world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}` });
+
+  it('a newer checkout from the same address expires the older Stripe session and releases its hold', async () => {
+    const ip = '198.51.100.201';
+    const first = await startCheckout(world, { tier: 'basic', ...nextSpot() }, ip);
+    const second = await startCheckout(world, { tier: 'basic', ...nextSpot() }, ip);
+    expect(second.statusCode).toBe(200);
+    const firstId = first.json().sessionId;
+    expect(fake().sessions.get(firstId)!.status).toBe('expired');
+    expect(fake().calls.some((c) => c.method === 'POST' && c.path === `/v1/checkout/sessions/${firstId}/expire`)).toBe(true);
+    expect(await payment(firstId)).toMatchObject({ status: 'cancelled' });
+    expect(await holdOf(firstId)).toBe(0);
+    expect(await holdOf(second.json().sessionId)).toBe(1);
+  });
+
+  it('cancel_url: Stripe session expired, payment cancelled, hold released at once, 303 to the map', async () => {
+    const { sessionId, spot } = await checkout('featured');
+    const response = await cancel(sessionId);
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/?checkout=cancelled&tier=featured&x=${spot.x}&y=${spot.y}`);
+    expect(fake().sessions.get(sessionId)!.status).toBe('expired');
+    expect(await payment(sessionId)).toMatchObject({ status: 'cancelled' });
+    expect(await holdOf(sessionId)).toBe(0);
+    expect((await startCheckout(world, { tier: 'featured', ...spot }, '198.51.100.202')).statusCode).toBe(200);
+  });
+
+  it('paid at Stripe before the cancel arrived (webhook not yet here): Stripe refuses to expire, the payment is recorded, the hold kept', async () => {
+    const { sessionId, spot } = await checkout('basic');
+    fake().complete(sessionId);
+    const response = await cancel(sessionId);
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/claim?session_id=${sessionId}`);
+    expect(await payment(sessionId)).toMatchObject({ status: 'paid', cancelledAt: null });
+    expect(await holdOf(sessionId)).toBe(1);
+    expect((await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y))).statusCode).toBe(201);
   });
 });

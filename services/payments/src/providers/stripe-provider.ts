@@ -59,6 +59,20 @@ export class StripeCheckoutProvider implements CheckoutProvider {
     return { id: session.id, url: session.url };
   }
 
+  async expireSession(id: string): Promise<'expired' | 'complete' | null> {
+    try {
+      await this.stripe.checkout.sessions.expire(id);
+      return 'expired';
+    } catch (error) {
+      // Stripe refuses to expire a session that is not open: already expired, or complete (paid first).
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      const session = await this.retrieveSession(id);
+      if (!session) return null;
+      if (session.status === 'open') throw error;
+      return session.status;
+    }
+  }
+
   async retrieveSession(id: string): Promise<ProviderSession | null> {
     let session: Stripe.Checkout.Session;
     try {

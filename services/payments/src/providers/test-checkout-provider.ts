@@ -59,6 +59,14 @@ export class TestCheckoutProvider implements CheckoutProvider {
     return this.db.testCheckoutSession.findUnique({ where: { id } });
   }
 
+  /** Cancel, or a newer checkout from the same client: an open session expires at once (the same atomic step pay takes). */
+  async expireSession(id: string): Promise<'expired' | 'complete' | null> {
+    await this.db.testCheckoutSession.updateMany({ where: { id, status: 'open' }, data: { status: 'expired' } });
+    const row = await this.db.testCheckoutSession.findUnique({ where: { id }, select: { status: true } });
+    if (!row) return null;
+    return row.status === 'complete' ? 'complete' : 'expired';
+  }
+
   /** The "Pay (test mode)" button: an open, unexpired session becomes complete and paid (once). */
   async pay(id: string): Promise<TestCheckoutSession | null> {
     await this.db.testCheckoutSession.updateMany({

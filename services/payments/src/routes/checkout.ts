@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isAppError } from '@pixel-atlas/service-kit/errors';
-import { PAYMENT_START_FAILED, createCheckoutSession } from '../domain/create-checkout-session.ts';
+import { cancelCheckoutSession } from '../domain/cancel-checkout-session.ts';
+import { CANCEL_PATH, PAYMENT_START_FAILED, createCheckoutSession } from '../domain/create-checkout-session.ts';
 import { verifyCheckoutSession } from '../domain/verify-checkout-session.ts';
 import type { PriceTable } from '../env.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
@@ -35,6 +36,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
           409: errorBodySchema,
           429: errorBodySchema,
           502: errorBodySchema,
+          503: errorBodySchema,
         },
       },
     },
@@ -48,6 +50,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
           siteName: opts.siteName,
           holdMarginSeconds: opts.holdMarginSeconds,
           request: request.body,
+          clientIp: request.clientIp || null,
+          requestId: request.id,
           log: request.log,
           metrics: app.paymentsMetrics,
         });
@@ -59,6 +63,49 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
         }
         throw error;
       }
+    },
+  );
+
+  routes.get(
+    CANCEL_PATH,
+    {
+      schema: {
+        summary:
+          "The checkout's cancel URL (Stripe's cancel_url, the test checkout's Cancel): ends the unpaid session, frees the held spot at once, and sends the buyer back to the map (303). A paid session is never touched.",
+        tags: ['payments'],
+        querystring: z.object({ session_id: z.string().min(1).max(255).optional() }),
+        response: { 303: z.null().describe('To /?checkout=cancelled&tier=&x=&y= (or /claim?session_id= when the session was paid)') },
+      },
+    },
+    async (request, reply) => {
+      const sessionId = request.query.session_id;
+      let to = '/?checkout=cancelled';
+      if (sessionId) {
+        try {
+          const outcome = await cancelCheckoutSession({
+            db: app.db,
+            bus: app.bus,
+            provider: opts.provider,
+            sessionId,
+            reason: 'buyer',
+            log: request.log,
+            metrics: app.paymentsMetrics,
+            requestId: request.id,
+          });
+          app.outbox.kick();
+          if (outcome.state === 'kept') {
+            // Paid before the cancel arrived: the buyer's plot is waiting to be claimed.
+            to = `/claim?session_id=${encodeURIComponent(sessionId)}`;
+          } else if (outcome.state !== 'unknown') {
+            const { tier, x, y } = outcome.payment;
+            to = `/?${new URLSearchParams({ checkout: 'cancelled', tier, x: String(x), y: String(y) })}`;
+          }
+        } catch (error) {
+          // The provider could not be reached: the hold still ends with the session; the buyer gets the map back.
+          request.log.warn({ err: error, sessionId }, 'could not cancel the checkout session now');
+        }
+      }
+      return reply.header('cache-control', 'no-store').redirect(to, 303);
     },
   );
 

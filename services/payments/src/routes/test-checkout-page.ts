@@ -69,7 +69,7 @@ export function renderTestCheckoutPage(siteName: string, session: TestCheckoutSe
 ${order(session)}
 <div class="actions">
 <form method="post" action="${TEST_CHECKOUT_PATH}/${id}/pay"><button type="submit">Pay (test mode)</button></form>
-<a href="${escapeHtml(session.cancelUrl)}">Cancel</a>
+<a href="${escapeHtml(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', id))}">Cancel</a>
 </div>`,
   );
 }
@@ -78,7 +78,7 @@ export function renderTestCheckoutExpired(siteName: string, session: TestCheckou
   return page(
     siteName,
     'Test checkout: expired',
-    `<h1>This checkout session has expired</h1>${order(session)}<p>Nothing was charged. <a href="${escapeHtml(session.cancelUrl)}">Back to the map</a> to start again.</p>`,
+    `<h1>This checkout session has expired</h1>${order(session)}<p>Nothing was charged. <a href="/">Back to the map</a> to start again.</p>`,
   );
 }
 

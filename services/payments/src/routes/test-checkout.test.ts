@@ -120,7 +120,8 @@ describe('test checkout page and pay flow', () => {
     expect(page.body).toContain(`(${spot.x}, ${spot.y})`);
     expect(page.body).toContain('$50');
     expect(page.body).toMatch(new RegExp(`<form method="post" action="${url}/pay"><button type="submit">Pay \\(test mode\\)</button></form>`));
-    expect(page.body).toContain('<a href="/">Cancel</a>');
+    // Cancel goes to payments' cancel URL: the session ends and the spot is free at once (checkout-cancel.test.ts).
+    expect(page.body).toContain(`<a href="/api/payments/checkout-cancel?session_id=${encodeURIComponent(url.split('/').pop()!)}">Cancel</a>`);
     expect(page.body).not.toMatch(/<script/i);
   });
 
@@ -231,10 +232,32 @@ describe('used sessions and payment records', () => {
 });
 
 describe('configuration', () => {
-  const base = { DATABASE_URL: 'postgresql://x@localhost/db', NATS_URL: 'nats://localhost:4222', INTERNAL_TOKEN: 'x'.repeat(20) };
+  const base = { NODE_ENV: 'test', DATABASE_URL: 'postgresql://x@localhost/db', NATS_URL: 'nats://localhost:4222', INTERNAL_TOKEN: 'x'.repeat(20) };
   it('refuses the test checkout in production, naming the problem', () => {
-    expect(() => loadEnv({ ...base, NODE_ENV: 'production' })).toThrow(/STRIPE_SECRET_KEY: is required when NODE_ENV=production/);
+    expect(() => loadEnv({ ...base, NODE_ENV: 'production' })).toThrow(/STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test/);
     expect(() => loadEnv({ ...base, NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).not.toThrow();
+  });
+  it('an unset NODE_ENV means production rules: no free test checkout; only explicit development or test allow it', () => {
+    const { NODE_ENV: _unset, ...withoutNodeEnv } = base;
+    expect(() => loadEnv(withoutNodeEnv)).toThrow(/STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test \(unset counts as production\)/);
+    expect(() => loadEnv({ ...withoutNodeEnv, NODE_ENV: '' })).toThrow(/NODE_ENV/);
+    expect(loadEnv({ ...withoutNodeEnv, STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).NODE_ENV).toBe('production');
+    expect(loadEnv({ ...base, NODE_ENV: 'development' }).STRIPE_SECRET_KEY).toBeUndefined();
+    expect(loadEnv(base).NODE_ENV).toBe('test');
+  });
+  it('the payments process with NODE_ENV unset and no Stripe key refuses to start: exit 78, naming STRIPE_SECRET_KEY', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const path = await import('node:path');
+    const root = path.resolve(import.meta.dirname, '../../../..');
+    // Nothing inherited: no NODE_ENV, no Stripe keys (vitest itself sets NODE_ENV=test in this process).
+    const { NODE_ENV: _unset, ...withoutNodeEnv } = base;
+    const run = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'services/payments/src/server.ts')], {
+      env: { PATH: process.env.PATH, ...withoutNodeEnv },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(78);
+    expect(run.stderr).toMatch(/STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test/);
   });
   it('requires the webhook secret with a Stripe key, and validates price overrides', () => {
     expect(() => loadEnv({ ...base, STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY/);

@@ -140,6 +140,22 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     return view(session);
   });
 
+  // Stripe's rule: only an open session can be expired.
+  app.post('/v1/checkout/sessions/:id/expire', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const session = sessions.get(id);
+    if (!session) {
+      const e = stripeError(404, 'invalid_request_error', 'resource_missing', `No such checkout.session: '${id}'`, 'session');
+      return reply.status(e.status).send(e.body);
+    }
+    if (session.status !== 'open') {
+      const e = stripeError(400, 'invalid_request_error', 'checkout_session_not_open', 'Only Checkout Sessions with a status in ["open"] can be expired.');
+      return reply.status(e.status).send(e.body);
+    }
+    session.status = 'expired';
+    return view(session);
+  });
+
   const get = (id: string) => {
     const session = sessions.get(id);
     if (!session) throw new Error(`fake stripe: no session ${id}`);

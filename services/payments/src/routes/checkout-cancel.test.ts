@@ -1,0 +1,139 @@
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/plots-service/testing/world';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Holding land without paying: one open hold per client, and Cancel frees the spot at once (test checkout).
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world?.close());
+
+let spotIndex = 0;
+const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+let ipIndex = 0;
+const freshIp = () => `198.51.100.${++ipIndex}`;
+
+/** Live holds of one client address, joined across the two schemas (a hold is the client's through its payment). */
+const holdsOfClient = async (ip: string) =>
+  Number(
+    (
+      await world.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM plots.footprints f JOIN payments.payments p ON p.hold_id = f.hold_id
+          WHERE f.kind = 'hold' AND f.expires_at > now() AND p.client_ip = $1`,
+        [ip],
+      )
+    )[0].n,
+  );
+const holdOfSession = async (sessionId: string) =>
+  (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
+const payment = (sessionId: string) => world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
+const testSession = (sessionId: string) => world.payments.db.testCheckoutSession.findUniqueOrThrow({ where: { id: sessionId } });
+const pay = (url: string) =>
+  world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+
+/** The Cancel link of the test checkout page, followed the way a browser does. */
+async function cancelFromPage(url: string) {
+  const page = await world.payments.inject({ method: 'GET', url, headers: viaGateway() });
+  const href = /<a href="([^"]+)">Cancel<\/a>/.exec(page.body)?.[1]?.replaceAll('&amp;', '&');
+  expect(href).toMatch(/^\/api\/payments\/checkout-cancel\?session_id=/);
+  return world.payments.inject({ method: 'GET', url: href!, headers: viaGateway() });
+}
+
+describe('one open hold per client', () => {
+  it('a second checkout from the same address releases the first (payment cancelled, test session expired); SQL counts one hold', async () => {
+    const ip = freshIp();
+    const [a, b] = [nextSpot(), nextSpot()];
+    const first = (await startCheckout(world, { tier: 'featured', ...a }, ip)).json();
+    expect(await holdsOfClient(ip)).toBe(1);
+    const second = await startCheckout(world, { tier: 'basic', ...b }, ip);
+    expect(second.statusCode).toBe(200);
+    // At once, not after an event round trip.
+    expect(await holdsOfClient(ip)).toBe(1);
+    expect(await holdOfSession(first.sessionId)).toBe(0);
+    expect(await holdOfSession(second.json().sessionId)).toBe(1);
+    expect(await payment(first.sessionId)).toMatchObject({ status: 'cancelled', clientIp: ip, cancelledAt: expect.any(Date) });
+    expect((await testSession(first.sessionId)).status).toBe('expired');
+    // The superseded session can no longer be paid.
+    expect((await pay(first.url)).statusCode).toBe(410);
+    // The first spot is free for anyone at once.
+    expect((await startCheckout(world, { tier: 'featured', ...a }, freshIp())).statusCode).toBe(200);
+    // payments.checkout.expired is still emitted for the superseded session (plots' durable way to drop the hold).
+    await eventually(async () => (await streamEvents(world, 'payments.checkout.expired')).some((e) => e.data.sessionId === first.sessionId));
+  });
+
+  it('the same client choosing the same spot again gets it (its own old hold is released first)', async () => {
+    const ip = freshIp();
+    const spot = nextSpot();
+    const first = (await startCheckout(world, { tier: 'basic', ...spot }, ip)).json();
+    const again = await startCheckout(world, { tier: 'basic', ...spot }, ip);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().sessionId).not.toBe(first.sessionId);
+    expect(await holdsOfClient(ip)).toBe(1);
+  });
+
+  it('checkouts racing from one address end with one hold and one pending payment', async () => {
+    const ip = freshIp();
+    const spots = [nextSpot(), nextSpot(), nextSpot(), nextSpot()];
+    const responses = await Promise.all(spots.map((spot) => startCheckout(world, { tier: 'basic', ...spot }, ip)));
+    expect(responses.every((r) => [200, 409].includes(r.statusCode))).toBe(true);
+    expect(responses.some((r) => r.statusCode === 200)).toBe(true);
+    expect(await holdsOfClient(ip)).toBe(1);
+    expect(await world.payments.db.payment.count({ where: { clientIp: ip, status: 'pending' } })).toBe(1);
+  });
+
+  it('a paid checkout is never released by a newer one from the same client', async () => {
+    const ip = freshIp();
+    const spot = nextSpot();
+    const { url, sessionId } = (await startCheckout(world, { tier: 'basic', ...spot }, ip)).json();
+    expect((await pay(url)).statusCode).toBe(303);
+    expect((await startCheckout(world, { tier: 'basic', ...nextSpot() }, ip)).statusCode).toBe(200);
+    expect(await payment(sessionId)).toMatchObject({ status: 'paid', cancelledAt: null });
+    expect(await holdOfSession(sessionId)).toBe(1);
+    expect((await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y))).statusCode).toBe(201);
+  });
+});
+
+describe('GET /api/payments/checkout-cancel (the cancel URL)', () => {
+  it('Cancel on the test checkout page: payment cancelled, hold gone at once, 303 to the map with tier and position; another buyer buys the tile straight away', async () => {
+    const spot = nextSpot();
+    const { url, sessionId } = (await startCheckout(world, { tier: 'prime', ...spot }, freshIp())).json();
+    const cancelled = await cancelFromPage(url);
+    expect(cancelled.statusCode).toBe(303);
+    expect(cancelled.headers.location).toBe(`/?checkout=cancelled&tier=prime&x=${spot.x}&y=${spot.y}`);
+    expect(await payment(sessionId)).toMatchObject({ status: 'cancelled' });
+    expect((await testSession(sessionId)).status).toBe('expired');
+    expect(await holdOfSession(sessionId)).toBe(0);
+
+    // Another address checks out the same tile and pays, with no waiting.
+    const other = await startCheckout(world, { tier: 'prime', ...spot }, freshIp());
+    expect(other.statusCode).toBe(200);
+    expect((await pay(other.json().url)).statusCode).toBe(303);
+    expect((await claim(world, await claimBody(other.json().sessionId, 'prime', spot.x, spot.y))).statusCode).toBe(201);
+    // The cancelled session can't be paid any more, and cancelling again changes nothing.
+    expect((await pay(url)).statusCode).toBe(410);
+    const again = await world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}` });
+    expect(again.headers.location).toBe(`/?checkout=cancelled&tier=prime&x=${spot.x}&y=${spot.y}`);
+    expect((await world.payments.inject('/metrics')).body).toMatch(/checkouts_cancelled_total\{reason="buyer",service="payments"\} \d+/);
+  });
+
+  it('cancel of a paid session keeps everything: still paid, hold kept, 303 to /claim, the claim succeeds', async () => {
+    const spot = nextSpot();
+    const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
+    const response = await world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}`, headers: viaGateway() });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/claim?session_id=${sessionId}`);
+    expect(await payment(sessionId)).toMatchObject({ status: 'paid', cancelledAt: null });
+    expect(await holdOfSession(sessionId)).toBe(1);
+    expect((await startCheckout(world, { tier: 'basic', ...spot }, freshIp())).statusCode).toBe(409);
+    expect((await claim(world, await claimBody(sessionId, 'featured', spot.x, spot.y))).statusCode).toBe(201);
+  });
+
+  it('an unknown or missing session id just goes back to the map', async () => {
+    for (const url of ['/api/payments/checkout-cancel?session_id=cs_test_nope', '/api/payments/checkout-cancel']) {
+      const response = await world.payments.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/?checkout=cancelled');
+    }
+  });
+});
