@@ -66,6 +66,7 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     publicOrigin: publicOriginOf(env),
     internalToken: env.INTERNAL_TOKEN,
     outboundLinkRel: env.OUTBOUND_LINK_REL,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   });
   await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });
   return app;

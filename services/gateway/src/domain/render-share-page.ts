@@ -1,4 +1,4 @@
-import type { Plot } from '@pixel-atlas/contracts/plots';
+import { DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, type Plot } from '@pixel-atlas/contracts/plots';
 import { tierPlotLabel } from '@pixel-atlas/contracts/tiers';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 
@@ -9,33 +9,95 @@ export function escapeHtml(text: string): string {
 export interface PageMeta {
   title: string;
   description: string;
-  canonicalUrl: string;
+  /** Absent on the not-found page: it has no address of its own. */
+  canonicalUrl?: string;
   imageUrl?: string;
   /** Crawlable HTML shown until the SPA mounts (React replaces the contents of #root). */
   bodyHtml: string;
+  /** Pages that must stay out of search results (the not-found page). */
+  noIndex?: boolean;
 }
 
-/** Puts the page's title, description, Open Graph / Twitter tags, canonical URL and body into the SPA shell. */
-export function injectPageMeta(indexHtml: string, meta: PageMeta, siteName: string): string {
+/** Where a page's own content goes in the SPA shell. */
+type Slot = 'title' | 'head' | 'root';
+
+/**
+ * The SPA shell cut once into literal text and slots. Pages are built by concatenation, never by
+ * `String.prototype.replace` with page text as the replacement: there `$&`, `` $` ``, `$'` and `$$` in a
+ * plot name or a URL are patterns, and a dozen `` $` `` in a user name made a multi-megabyte page.
+ */
+export interface ShellTemplate {
+  /** Literal shell text; slots[i] goes between texts[i] and texts[i + 1]. */
+  texts: string[];
+  slots: Slot[];
+}
+
+interface Cut {
+  start: number;
+  end: number;
+  slot: Slot | null;
+}
+
+export function compileShell(indexHtml: string): ShellTemplate {
+  const cuts: Cut[] = [];
+  const title = /<title>[\s\S]*?<\/title>/.exec(indexHtml);
+  // Drop the shell's generic description so crawlers see exactly one.
+  const description = /<meta\s+name="description"[^>]*>\s*/i.exec(indexHtml);
+  const headEnd = indexHtml.indexOf('</head>');
+  const root = indexHtml.indexOf('<div id="root"></div>');
+  if (title) cuts.push({ start: title.index, end: title.index + title[0].length, slot: 'title' });
+  if (description) cuts.push({ start: description.index, end: description.index + description[0].length, slot: null });
+  if (headEnd >= 0) cuts.push({ start: headEnd, end: headEnd, slot: 'head' });
+  if (root >= 0) cuts.push({ start: root, end: root + '<div id="root"></div>'.length, slot: 'root' });
+  cuts.sort((a, b) => a.start - b.start || a.end - b.end);
+  const shell: ShellTemplate = { texts: [], slots: [] };
+  let text = '';
+  let at = 0;
+  for (const cut of cuts) {
+    if (cut.start < at) continue; // overlapping matches in an odd shell: keep the first
+    text += indexHtml.slice(at, cut.start);
+    at = cut.end;
+    if (!cut.slot) continue;
+    shell.texts.push(text);
+    shell.slots.push(cut.slot);
+    text = '';
+  }
+  shell.texts.push(text + indexHtml.slice(at));
+  return shell;
+}
+
+/** The page's title, description, Open Graph / Twitter tags, canonical URL and body in the SPA shell. */
+export function renderShell(shell: ShellTemplate, meta: PageMeta, siteName: string): string {
   const tags = [
     `<meta name="description" content="${escapeHtml(meta.description)}">`,
-    `<link rel="canonical" href="${escapeHtml(meta.canonicalUrl)}">`,
+    meta.noIndex ? `<meta name="robots" content="noindex">` : '',
+    meta.canonicalUrl ? `<link rel="canonical" href="${escapeHtml(meta.canonicalUrl)}">` : '',
     `<meta property="og:type" content="profile">`,
     `<meta property="og:site_name" content="${escapeHtml(siteName)}">`,
     `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
-    `<meta property="og:url" content="${escapeHtml(meta.canonicalUrl)}">`,
+    meta.canonicalUrl ? `<meta property="og:url" content="${escapeHtml(meta.canonicalUrl)}">` : '',
     meta.imageUrl ? `<meta property="og:image" content="${escapeHtml(meta.imageUrl)}">` : '',
     `<meta name="twitter:card" content="summary">`,
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
     meta.imageUrl ? `<meta name="twitter:image" content="${escapeHtml(meta.imageUrl)}">` : '',
   ].filter(Boolean);
-  let html = indexHtml.replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(meta.title)}</title>`);
-  // Drop the shell's generic description so crawlers see exactly one.
-  html = html.replace(/<meta\s+name="description"[^>]*>\s*/i, '');
-  html = html.replace('</head>', `    ${tags.join('\n    ')}\n  </head>`);
-  return html.replace(/<div id="root"><\/div>/, `<div id="root">${meta.bodyHtml}</div>`);
+  const fill: Record<Slot, string> = {
+    title: `<title>${escapeHtml(meta.title)}</title>`,
+    head: `    ${tags.join('\n    ')}\n  `,
+    root: `<div id="root">${meta.bodyHtml}</div>`,
+  };
+  let html = shell.texts[0];
+  shell.slots.forEach((slot, i) => {
+    html += fill[slot] + shell.texts[i + 1];
+  });
+  return html;
+}
+
+/** One-off form of compileShell + renderShell. */
+export function injectPageMeta(indexHtml: string, meta: PageMeta, siteName: string): string {
+  return renderShell(compileShell(indexHtml), meta, siteName);
 }
 
 function absolute(origin: string, pathOrUrl: string): string {
@@ -80,6 +142,37 @@ export function userPageMeta(username: string, plots: Plot[], options: { origin:
     description: `${username} has claimed ${plots.length} plot${plots.length === 1 ? '' : 's'} on ${options.siteName}.`,
     canonicalUrl: absolute(options.origin, `/user/${encodeURIComponent(username)}`),
     bodyHtml: `<main><h1>${escapeHtml(username)}'s Atlas</h1><p>${plots.length} plots claimed</p><ul>${items}</ul><p><a href="/">Back to Atlas</a></p></main>`,
+  };
+}
+
+// Control characters, and UTF-16 halves without their partner (what a stray %ED%A0%80 decodes to).
+const NOT_IN_A_NAME = /[\p{Cc}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+
+/**
+ * Whether a /user/:name path could name anyone: claims trim the display name and keep it to
+ * DISPLAY_NAME_MIN..DISPLAY_NAME_MAX characters, so anything else is answered as not found without
+ * asking the plots service.
+ */
+export function isPossibleDisplayName(name: string): boolean {
+  return name.length >= DISPLAY_NAME_MIN && name.length <= DISPLAY_NAME_MAX && name === name.trim() && !NOT_IN_A_NAME.test(name);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Plot ids are UUIDs; anything else cannot be a plot. */
+export function isPossiblePlotId(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** The spec's not-found screen, server-rendered, kept out of search results. */
+export function notFoundPageMeta(options: { siteName: string }): PageMeta {
+  return {
+    title: `Page Not Found - ${options.siteName}`,
+    description: 'Did you forget to add the page to the router?',
+    noIndex: true,
+    bodyHtml:
+      `<main><h1>404 Page Not Found</h1><p>Did you forget to add the page to the router?</p>` +
+      `<p><a href="/">Back to the Atlas</a></p></main>`,
   };
 }
 

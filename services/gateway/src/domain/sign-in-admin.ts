@@ -1,16 +1,40 @@
+import net from 'node:net';
 import { AppError } from '@pixel-atlas/service-kit/errors';
-import type { PrismaClient } from '../db.ts';
+import { SCHEMA, type PrismaClient } from '../db.ts';
 import { createAdminSession } from './admin-sessions.ts';
 import { verifyPassword } from './passwords.ts';
 
-export const LOGIN_THROTTLE = {
-  windowMinutes: 15,
-  lockMinutes: 15,
-  maxFailuresPerUsername: 5,
-  maxFailuresPerClient: 20,
-} as const;
+export interface LoginThrottlePolicy {
+  /** Attempts per (username, client) before delays start. */
+  freeAttemptsPerClient: number;
+  /** The delay after the last free attempt; it doubles with each further attempt... */
+  firstDelaySeconds: number;
+  /** ...up to this. */
+  maxDelaySeconds: number;
+  /** A (username, client) pair quiet this long starts over. */
+  forgetAfterMinutes: number;
+  /** Attempts per username per hour across all clients: what a botnet gets at most. */
+  maxAttemptsPerUsernamePerHour: number;
+}
+
+export const LOGIN_THROTTLE: LoginThrottlePolicy = {
+  freeAttemptsPerClient: 5,
+  firstDelaySeconds: 1,
+  maxDelaySeconds: 15 * 60,
+  forgetAfterMinutes: 60,
+  maxAttemptsPerUsernamePerHour: 1000,
+};
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or password';
+
+/** A sign-in refused before the password was looked at; the route turns retryAfterSeconds into Retry-After. */
+export class SignInThrottledError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    const wait = retryAfterSeconds <= 90 ? `${retryAfterSeconds} second` : `${Math.ceil(retryAfterSeconds / 60)} minute`;
+    const plural = retryAfterSeconds === 1 || (retryAfterSeconds > 90 && Math.ceil(retryAfterSeconds / 60) === 1) ? '' : 's';
+    super('RATE_LIMITED', `Too many failed sign-in attempts. Please try again in ${wait}${plural}.`);
+  }
+}
 
 export interface SignInAdminOptions {
   db: PrismaClient;
@@ -19,53 +43,130 @@ export interface SignInAdminOptions {
   clientIp: string;
   userAgent: string | null;
   now?: Date;
+  policy?: LoginThrottlePolicy;
+  /** The password check (tests count its calls). */
+  verify?: (passwordHash: string | null, password: string) => Promise<boolean>;
 }
 
 /**
- * Checks the password and opens a session. Failures are counted per username and per client in the
- * database (so every gateway replica sees them); too many lock that key for a while.
+ * One client's share of the address space: an IPv4 address, or an IPv6 /64 (one subscriber's
+ * network, where every address is free to its owner).
+ */
+export function clientBucket(ip: string): string {
+  const address = ip.split('%', 1)[0];
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!net.isIPv6(address)) return address;
+  const [head, tail] = address.split('::');
+  const headParts = head ? head.split(':') : [];
+  const tailParts = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? headParts : [...headParts, ...Array(8 - headParts.length - tailParts.length).fill('0'), ...tailParts];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+
+/**
+ * Checks the password and opens a session. Each attempt is first reserved in PostgreSQL (so every
+ * gateway replica shares the count, and parallel guesses cannot overrun it): per (username, client)
+ * a few free attempts, then 1 s, 2 s, 4 s ... between attempts; per username across all clients an
+ * hourly ceiling. Attackers elsewhere therefore cannot lock the admin out, and refusals look the
+ * same whether or not the username exists.
  */
 export async function signInAdmin(options: SignInAdminOptions): Promise<{ token: string; username: string }> {
   const { db, clientIp } = options;
+  const policy = options.policy ?? LOGIN_THROTTLE;
   const now = options.now ?? new Date();
   const username = options.username.trim();
-  const keys = [
-    { key: `user:${username.toLowerCase()}`, max: LOGIN_THROTTLE.maxFailuresPerUsername },
-    { key: `ip:${clientIp}`, max: LOGIN_THROTTLE.maxFailuresPerClient },
-  ];
-  const locks = await db.loginThrottle.findMany({ where: { key: { in: keys.map((k) => k.key) }, lockedUntil: { gt: now } } });
-  if (locks.length) {
-    const until = Math.max(...locks.map((l) => l.lockedUntil!.getTime()));
-    const minutes = Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
-    throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-  }
+  const keys = {
+    pair: `user-client:${username.toLowerCase()}|${clientBucket(clientIp)}`,
+    user: `user:${username.toLowerCase()}`,
+  };
+  await reserveAttempt(db, keys, now, policy);
   const user = await db.adminUser.findUnique({ where: { username } });
-  const ok = await verifyPassword(user?.passwordHash ?? null, options.password);
-  if (!ok || !user) {
-    await recordFailures(db, keys, now);
-    throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
-  }
-  await db.loginThrottle.deleteMany({ where: { key: keys[0].key } });
+  const ok = await (options.verify ?? verifyPassword)(user?.passwordHash ?? null, options.password);
+  if (!ok || !user) throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
+  // A success was not a failure: this client starts over, and the username's hourly count gives the attempt back.
+  await db.$transaction([
+    db.loginThrottle.deleteMany({ where: { key: keys.pair } }),
+    db.$executeRawUnsafe(`UPDATE ${TABLE} SET "failures" = GREATEST("failures" - 1, 0) WHERE "key" = $1`, keys.user),
+  ]);
   const token = await createAdminSession({ db, userId: user.id, clientIp, userAgent: options.userAgent });
   return { token, username: user.username };
 }
 
-async function recordFailures(db: PrismaClient, keys: Array<{ key: string; max: number }>, now: Date): Promise<void> {
-  const windowStart = new Date(now.getTime() - LOGIN_THROTTLE.windowMinutes * 60_000);
-  for (const { key, max } of keys) {
-    // One statement per key so concurrent failures on several replicas all count.
-    const [row] = await db.$queryRawUnsafe<Array<{ failures: number }>>(
-      `INSERT INTO "gateway"."login_throttle" ("key", "failures", "window_start") VALUES ($1, 1, $2)
-       ON CONFLICT ("key") DO UPDATE SET
-         "failures" = CASE WHEN "login_throttle"."window_start" < $3 THEN 1 ELSE "login_throttle"."failures" + 1 END,
-         "window_start" = CASE WHEN "login_throttle"."window_start" < $3 THEN $2 ELSE "login_throttle"."window_start" END
-       RETURNING "failures"`,
-      key,
-      now,
-      windowStart,
-    );
-    if (row.failures >= max) {
-      await db.loginThrottle.update({ where: { key }, data: { lockedUntil: new Date(now.getTime() + LOGIN_THROTTLE.lockMinutes * 60_000), failures: 0 } });
-    }
+const TABLE = `"${SCHEMA}"."login_throttle"`;
+
+// $1 key, $2 now, $3 forget before, $4 free attempts, $5 first delay s, $6 max delay s.
+const attemptsAfter = `(CASE WHEN t."last_attempt_at" < $3::timestamptz THEN 1 ELSE t."failures" + 1 END)`;
+const lockAfter = (attempts: string) =>
+  `CASE WHEN ${attempts} >= $4::int THEN $2::timestamptz + make_interval(secs => LEAST($6::float8, $5::float8 * power(2::float8, LEAST(${attempts} - $4::int, 30)))) END`;
+/** Reserves an attempt for one (username, client) unless it is inside its delay; no row back = refused. */
+const RESERVE_FOR_CLIENT = `
+  INSERT INTO ${TABLE} AS t ("key", "failures", "window_start", "locked_until", "last_attempt_at")
+  VALUES ($1, 1, $2::timestamptz, ${lockAfter('1')}, $2::timestamptz)
+  ON CONFLICT ("key") DO UPDATE SET
+    "failures" = ${attemptsAfter},
+    "locked_until" = ${lockAfter(attemptsAfter)},
+    "last_attempt_at" = $2::timestamptz
+  WHERE t."locked_until" IS NULL OR t."locked_until" <= $2::timestamptz OR t."last_attempt_at" < $3::timestamptz
+  RETURNING "failures"`;
+
+// $1 key, $2 now, $3 window start (now - 1 h), $4 ceiling.
+/** Reserves an attempt in a username's hourly window unless the ceiling is reached; no row back = refused. */
+const RESERVE_FOR_USERNAME = `
+  INSERT INTO ${TABLE} AS t ("key", "failures", "window_start", "last_attempt_at")
+  VALUES ($1, 1, $2::timestamptz, $2::timestamptz)
+  ON CONFLICT ("key") DO UPDATE SET
+    "failures" = CASE WHEN t."window_start" <= $3::timestamptz THEN 1 ELSE t."failures" + 1 END,
+    "window_start" = CASE WHEN t."window_start" <= $3::timestamptz THEN $2::timestamptz ELSE t."window_start" END,
+    "last_attempt_at" = $2::timestamptz
+  WHERE t."window_start" <= $3::timestamptz OR t."failures" < $4::int
+  RETURNING "failures"`;
+
+class Refused {
+  constructor(readonly until: Date) {}
+}
+
+/**
+ * Takes one attempt from both budgets in one transaction, before any password is checked. Each
+ * upsert locks its row, so concurrent attempts on any replica queue and see each other's counts; a
+ * refusal by the username's ceiling rolls back the client's reservation too.
+ */
+async function reserveAttempt(db: PrismaClient, keys: { pair: string; user: string }, now: Date, policy: LoginThrottlePolicy): Promise<void> {
+  const forgetBefore = new Date(now.getTime() - policy.forgetAfterMinutes * 60_000);
+  const windowStart = new Date(now.getTime() - 3_600_000);
+  try {
+    await db.$transaction(async (tx) => {
+      const forClient = await tx.$queryRawUnsafe<Array<{ failures: number }>>(
+        RESERVE_FOR_CLIENT,
+        keys.pair,
+        now,
+        forgetBefore,
+        policy.freeAttemptsPerClient,
+        policy.firstDelaySeconds,
+        policy.maxDelaySeconds,
+      );
+      if (!forClient.length) {
+        const [row] = await tx.$queryRawUnsafe<Array<{ locked_until: Date }>>(`SELECT "locked_until" FROM ${TABLE} WHERE "key" = $1`, keys.pair);
+        throw new Refused(row.locked_until);
+      }
+      const forUser = await tx.$queryRawUnsafe<Array<{ failures: number }>>(RESERVE_FOR_USERNAME, keys.user, now, windowStart, policy.maxAttemptsPerUsernamePerHour);
+      if (!forUser.length) {
+        const [row] = await tx.$queryRawUnsafe<Array<{ window_start: Date }>>(`SELECT "window_start" FROM ${TABLE} WHERE "key" = $1`, keys.user);
+        throw new Refused(new Date(row.window_start.getTime() + 3_600_000));
+      }
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    throw new SignInThrottledError(Math.max(1, Math.ceil((error.until.getTime() - now.getTime()) / 1000)));
   }
+}
+
+/**
+ * Forgets throttle rows unused for two hours (past both the hourly window and the forget time), so
+ * names tried once by a scanner do not pile up.
+ */
+export async function pruneLoginThrottle(options: { db: PrismaClient; now?: Date }): Promise<number> {
+  const now = options.now ?? new Date();
+  const { count } = await options.db.loginThrottle.deleteMany({ where: { lastAttemptAt: { lt: new Date(now.getTime() - 2 * 3_600_000) } } });
+  return count;
 }

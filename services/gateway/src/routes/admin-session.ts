@@ -5,7 +5,9 @@ import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { revokeAdminSession } from '../domain/admin-sessions.ts';
-import { signInAdmin } from '../domain/sign-in-admin.ts';
+import { pruneLoginThrottle, signInAdmin, SignInThrottledError } from '../domain/sign-in-admin.ts';
+
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteHours: number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -34,11 +36,22 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
         password: request.body.password,
         clientIp: request.clientIp,
         userAgent: request.headers['user-agent'] ?? null,
+      }).catch((error: unknown) => {
+        if (error instanceof SignInThrottledError) reply.header('retry-after', String(error.retryAfterSeconds));
+        throw error;
       });
       reply.setCookie(app.adminCookie.name, token, { ...cookieOptions(), maxAge: opts.absoluteHours * 3600 });
       return { username };
     },
   );
+
+  let pruner: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    pruner = setInterval(() => {
+      pruneLoginThrottle({ db: app.db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune the sign-in throttle'));
+    }, PRUNE_EVERY_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(pruner));
 
   routes.post(
     '/api/admin/logout',
