@@ -19,6 +19,33 @@ export interface MigrateResult {
   applied: string[];
 }
 
+/** Raised at start when a migration's file no longer matches the checksum recorded when it was applied. */
+export class MigrationChecksumError extends Error {
+  constructor(
+    readonly migration: string,
+    readonly schema: string,
+    readonly applied: string,
+    readonly current: string,
+  ) {
+    super(
+      `migration ${migration} was modified after it was applied to schema ${schema} ` +
+        `(checksum applied ${applied}, file now ${current}). Restore prisma/migrations/${migration}/migration.sql ` +
+        `and put the change in a new migration.`,
+    );
+    this.name = 'MigrationChecksumError';
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Like Prisma's engine: a checkout that only changed line endings (git on Windows) still matches. */
+function matchesChecksum(sql: string, checksum: string): boolean {
+  const lf = sql.replaceAll('\r\n', '\n');
+  return [sql, lf, lf.replaceAll('\n', '\r\n')].some((variant) => sha256(variant) === checksum);
+}
+
 function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
@@ -54,17 +81,27 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
         `migration ${failed.rows[0].migration_name} in schema ${options.schema} failed earlier (P3009); resolve it before starting`,
       );
     }
-    const done = new Set(
-      (await client.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL')).rows.map(
-        (row) => row.migration_name as string,
-      ),
-    );
+    const appliedRows = (
+      await client.query<{ migration_name: string; checksum: string }>(
+        'SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      )
+    ).rows;
+    const done = new Map(appliedRows.map((row) => [row.migration_name, row.checksum]));
     const entries = await readdir(options.migrationsDir, { withFileTypes: true }).catch(() => []);
     const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const scripts = new Map<string, string>();
+    for (const name of folders) scripts.set(name, await readFile(path.join(options.migrationsDir, name, 'migration.sql'), 'utf8'));
+    // An applied migration edited afterwards means this code expects a database it may not have: stop (Prisma's P3006-like drift).
+    for (const [name, stored] of done) {
+      const sql = scripts.get(name);
+      if (sql !== undefined && !matchesChecksum(sql, stored)) {
+        throw new MigrationChecksumError(name, options.schema, stored, sha256(sql));
+      }
+    }
     for (const name of folders) {
       if (done.has(name)) continue;
-      const sql = await readFile(path.join(options.migrationsDir, name, 'migration.sql'), 'utf8');
-      const checksum = createHash('sha256').update(sql).digest('hex');
+      const sql = scripts.get(name) as string;
+      const checksum = sha256(sql);
       const id = randomUUID();
       await client.query('INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)', [id, checksum, name]);
       try {

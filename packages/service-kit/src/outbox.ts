@@ -99,7 +99,9 @@ export class OutboxRelay {
       await ensureStream(bus);
       this.checkStream = false;
     }
-    return db.$transaction(
+    // The transaction commits what happened, published rows and the failed attempt alike; the failure is
+    // reported only after that (throwing inside would roll the bookkeeping back and publish the rows again).
+    const { published, failure } = await db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
           `SELECT "id"::text, "subject", "payload", "request_id" FROM ${table} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -128,11 +130,12 @@ export class OutboxRelay {
         if (done.length) {
           await tx.$executeRawUnsafe(`UPDATE ${table} SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, done);
         }
-        if (failure) throw failure;
-        return done.length;
+        return { published: done.length, failure };
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
+    if (failure) throw failure;
+    return published;
   }
 }
 

@@ -1,0 +1,137 @@
+import pino from 'pino';
+import pg from 'pg';
+import { Counter, Registry } from 'prom-client';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { connectBus, ensureStream, type EventBus } from './nats.ts';
+import { enqueueEvent, OutboxRelay } from './outbox.ts';
+import { pgClient } from './test-pg-client.ts';
+import { TestNatsServer } from './test-nats-server.ts';
+import { createTestDatabase, createTestStream, eventually, type TestDatabase, type TestStream } from './testing.ts';
+
+let db: TestDatabase;
+let pool: pg.Pool;
+let server: TestNatsServer;
+let stream: TestStream;
+let bus: EventBus;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.query(`CREATE SCHEMA kit`);
+  // As every service's migration creates it.
+  await db.query(`CREATE TABLE kit.outbox_events (
+    id uuid PRIMARY KEY, subject text NOT NULL, payload jsonb NOT NULL, request_id text,
+    created_at timestamptz(6) NOT NULL DEFAULT CURRENT_TIMESTAMP, published_at timestamptz(6),
+    attempts integer NOT NULL DEFAULT 0, last_error text)`);
+  pool = new pg.Pool({ connectionString: db.url });
+  // A private broker: this file stops it.
+  server = await TestNatsServer.start();
+  stream = await createTestStream(server);
+  bus = await connectBus(stream.busSettings('outbox-test'));
+  await ensureStream(bus);
+});
+
+afterAll(async () => {
+  await bus?.nc.close();
+  await pool?.end();
+  await server?.destroy();
+  await db?.drop();
+});
+
+beforeEach(async () => {
+  await db.query(`DELETE FROM kit.outbox_events`);
+  await bus.jsm.streams.purge(stream.stream);
+});
+
+async function enqueue(n: number): Promise<string[]> {
+  const client = pgClient(pool);
+  return client.$transaction(async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const event = await enqueueEvent({
+        tx,
+        schema: 'kit',
+        type: 'contact.message.received',
+        data: { id: `c${i}`, name: 'A', email: 'a@example.com', subject: 'general', message: `m${i}`, submittedAt: new Date().toISOString() },
+      });
+      ids.push(event.id);
+      // Distinct created_at so the relay's order is the order written.
+      await tx.$executeRawUnsafe(`UPDATE kit.outbox_events SET created_at = now() + make_interval(secs => $2) WHERE id = $1::uuid`, event.id, i);
+    }
+    return ids;
+  });
+}
+
+function relayOver(relayBus: EventBus): OutboxRelay {
+  const published = new Counter({ name: 'p', help: 'p', labelNames: ['subject'], registers: [new Registry()] });
+  return new OutboxRelay({ db: pgClient(pool), bus: relayBus, schema: 'kit', log: pino({ level: 'silent' }) }, published);
+}
+
+const rows = () =>
+  db.query<{ id: string; published: boolean; attempts: number; last_error: string | null }>(
+    `SELECT id::text, published_at IS NOT NULL AS published, attempts, last_error FROM kit.outbox_events ORDER BY created_at`,
+  );
+
+/** How many messages the stream holds for each Nats-Msg-Id. */
+async function storedPerId(): Promise<Map<string, number>> {
+  const info = await bus.jsm.streams.info(stream.stream);
+  const counts = new Map<string, number>();
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+    const message = await bus.jsm.streams.getMessage(stream.stream, { seq }).catch(() => null);
+    const id = message?.header.get('Nats-Msg-Id');
+    if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+it('keeps what a batch published before a failure, records the failed attempt, and publishes each row once', async () => {
+  const ids = await enqueue(3);
+  // The broker refuses the second publish once (as when it goes away mid-batch); count every publish per id.
+  const calls = new Map<string, number>();
+  let refuse = true;
+  const flaky: EventBus = {
+    ...bus,
+    js: new Proxy(bus.js, {
+      get(target, key, receiver) {
+        if (key !== 'publish') return Reflect.get(target, key, receiver);
+        return async (subject: string, payload: string, options: { msgID: string }) => {
+          calls.set(options.msgID, (calls.get(options.msgID) ?? 0) + 1);
+          if (options.msgID === ids[1] && refuse) {
+            refuse = false;
+            throw new Error('broker went away');
+          }
+          return target.publish(subject, payload, options);
+        };
+      },
+    }),
+  };
+  const relay = relayOver(flaky);
+
+  await expect(relay.publishBatch()).rejects.toThrow('broker went away');
+  const [first, second, third] = await rows();
+  expect(first).toMatchObject({ published: true, attempts: 0, last_error: null });
+  expect(second).toMatchObject({ published: false, attempts: 1, last_error: 'broker went away' });
+  expect(third).toMatchObject({ published: false, attempts: 0 });
+
+  expect(await relay.publishBatch()).toBe(2);
+  expect((await rows()).every((r) => r.published)).toBe(true);
+  expect(Object.fromEntries(calls)).toEqual({ [ids[0]]: 1, [ids[1]]: 2, [ids[2]]: 1 });
+  expect(Object.fromEntries(await storedPerId())).toEqual({ [ids[0]]: 1, [ids[1]]: 1, [ids[2]]: 1 });
+});
+
+it('records attempts and the error while NATS is down, then publishes every row once when it returns', async () => {
+  const ids = await enqueue(3);
+  const relay = relayOver(bus);
+  await server.stop();
+  try {
+    await expect(relay.publishBatch()).rejects.toThrow();
+    const [first, ...rest] = await rows();
+    expect(first.published).toBe(false);
+    expect(first.attempts).toBe(1);
+    expect(first.last_error).toBeTruthy();
+    expect(rest.every((r) => !r.published && r.attempts === 0)).toBe(true);
+  } finally {
+    await server.resume();
+  }
+  await eventually(async () => (await relay.publishBatch().catch(() => -1)) >= 0 && (await rows()).every((r) => r.published), 20_000, 250);
+  expect(Object.fromEntries(await storedPerId())).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+});
