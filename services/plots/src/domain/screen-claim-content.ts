@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import { findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
 import { screenContentQuery } from '@pixel-atlas/contracts/queries';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
@@ -30,11 +31,15 @@ export interface ScreeningResult {
 export const UNDER_REVIEW_WARNING =
   'Your plot has been created and your payment processed. Our team reviews flagged content within 24 hours; your plot will be visible once approved.';
 
-/** The host of the plot's link, the part of it the screen looks at (null without a link). */
+/**
+ * The host of the plot's link, the part of it the screen looks at (null without a link). `xn--` labels are decoded:
+ * the screen folds look-alike letters, which punycode would hide ('ѕех.example' in Cyrillic).
+ */
 export function linkHostOf(link: string | null): string | null {
   if (!link) return null;
   try {
-    return new URL(link).hostname.toLowerCase() || null;
+    const host = new URL(link).hostname.toLowerCase();
+    return (host && domainToUnicode(host)) || host || null;
   } catch {
     return null;
   }
@@ -50,8 +55,9 @@ function outcome(flagged: boolean, words: string[], screenedBy: ScreenedBy): Scr
  * A hit: the plot is still created (the buyer paid) but hidden until an admin approves it.
  *
  * Moderation down or too slow must neither lose the sale nor publish unscreened content: the claim is then
- * screened here with the spec's floor list (`findFlaggedWords`, the same list moderation starts from) and held
- * hidden only if that hits. The event carries the words, so moderation queues the plot when it is back.
+ * screened here with the spec's floor list (`findFlaggedWords`: the same function and list moderation starts from,
+ * and the browser runs before payment — whole words after normalisation) and held hidden only if that hits. The
+ * event carries the words, so moderation queues the plot when it is back.
  */
 export async function screenClaimContent(input: ScreenClaimContentInput): Promise<ScreeningResult> {
   const linkHost = linkHostOf(input.link);

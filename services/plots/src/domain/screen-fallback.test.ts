@@ -51,6 +51,19 @@ describe('moderation down at claim time', () => {
     expect((await claimedEvent(plot.id)).data).toMatchObject({ visible: false, screenedWords: ['kill'], sessionId: dirty.sessionId });
     held.push(plot.id);
     expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claims_screened_total\{screened_by="floor",outcome="held",service="plots"\} 1/);
+
+    // The floor screen is the shared whole-word screen: names that merely contain a listed word are published,
+    // a listed word disguised with a Cyrillic е and a zero-width space is held, and so is a look-alike link host.
+    const innocent = await claimTimed({ display_name: 'Essex Skill School', message: 'Latest Android builds', link: 'https://scunthorpe.example' });
+    expect(innocent.response.json().warning).toBeUndefined();
+    published.push(innocent.response.json().plot.id);
+    const disguised = await claimTimed({ display_name: 'Night Owl', message: 'hot s\u0435\u200Bx tonight' });
+    expect(disguised.response.json().warning).toBe(UNDER_REVIEW_WARNING);
+    expect((await claimedEvent(disguised.response.json().plot.id)).data).toMatchObject({ visible: false, screenedWords: ['sex'] });
+    held.push(disguised.response.json().plot.id);
+    const lookalikeHost = await claimTimed({ display_name: 'Night Owl', message: 'hello', link: 'https://\u0440\u043Ern.example/' });
+    expect(lookalikeHost.response.json().warning).toBe(UNDER_REVIEW_WARNING);
+    held.push(lookalikeHost.response.json().plot.id);
   });
 
   it('moderation not answering in time: the claim waits SCREEN_QUERY_TIMEOUT_MS at most, then screens locally', async () => {
@@ -67,8 +80,8 @@ describe('moderation down at claim time', () => {
       expect(dirty.ms).toBeGreaterThanOrEqual(SCREEN_TIMEOUT_MS - 50);
       expect(dirty.response.json().warning).toBe(UNDER_REVIEW_WARNING);
       held.push(dirty.response.json().plot.id);
-      // The link's host is screened by the floor list too.
-      const byHost = await claimTimed({ display_name: 'Pharmacy', message: 'Open late', link: 'https://drugstore.example/open' });
+      // The link's host is screened by the floor list too (its labels are words: 'drugstore' alone would pass).
+      const byHost = await claimTimed({ display_name: 'Pharmacy', message: 'Open late', link: 'https://cheap-drugs.example/open' });
       expect(byHost.response.json().warning).toBe(UNDER_REVIEW_WARNING);
       held.push(byHost.response.json().plot.id);
       const clean = await claimTimed({ display_name: 'Quiet Library', message: 'Books' });
