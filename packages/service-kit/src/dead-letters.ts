@@ -127,7 +127,14 @@ export interface ReplayOutcome {
  * once; it gets a new message id, so the stream's duplicate window doesn't drop it. Should it fail again it
  * comes back here with `replayed_at` cleared.
  */
-export async function replayDeadLetters(db: Queryable, bus: EventBus, target: string, schemas?: string[]): Promise<ReplayOutcome[]> {
+export async function replayDeadLetters(
+  db: Queryable,
+  /** The bus to publish on, or one per event subject (with NATS auth, only the producing service may publish it). */
+  bus: EventBus | ((subject: string) => Promise<EventBus>),
+  target: string,
+  schemas?: string[],
+): Promise<ReplayOutcome[]> {
+  const busFor = typeof bus === 'function' ? bus : async () => bus;
   const byId = UUID.test(target);
   const letters = await listDeadLetters(db, { schemas, target, includeReplayed: byId });
   const outcomes: ReplayOutcome[] = [];
@@ -142,7 +149,8 @@ export async function replayDeadLetters(db: Queryable, bus: EventBus, target: st
     const h = natsHeaders();
     h.set(REPLAY_HEADER, letter.id);
     try {
-      await bus.js.publish(bus.subject(letter.subject), letter.payload, { msgID: `${letter.eventId}:replay:${randomUUID()}`, headers: h });
+      const publisher = await busFor(letter.subject);
+      await publisher.js.publish(publisher.subject(letter.subject), letter.payload, { msgID: `${letter.eventId}:replay:${randomUUID()}`, headers: h });
     } catch (error) {
       await db.query(`UPDATE ${table} SET "replayed_at" = NULL WHERE "id" = $1::uuid`, [letter.id]);
       throw error;

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { PrismaLike, SqlClient } from './database.ts';
+import { runEventsCli } from './dead-letters-cli.ts';
 import { listDeadLetters, replayDeadLetters } from './dead-letters.ts';
 import { isTransientFailure } from './failures.ts';
 import { InboxConsumer } from './inbox.ts';
@@ -236,14 +237,35 @@ it('dead-letters an event whose handler keeps throwing, then replays it exactly 
   expect(await m.registry.getSingleMetricAsString('d')).toMatch(/d\{consumer="kit-broken"\} 1/);
   expect((await listDeadLetters(pool, { target: 'kit-broken' })).map((l) => l.eventId)).toEqual([event.id]);
 
-  // Fixed: replay by consumer, then once more by id; the inbox applies it once.
+  // The CLI lists it (npm run events:dead-letters).
+  const settings = stream.busSettings('cli');
+  const cliEnv = {
+    DATABASE_URL: db.url,
+    NATS_URL: settings.servers,
+    NATS_STREAM: settings.stream,
+    NATS_SUBJECT_PREFIX: settings.subjectPrefix,
+    NATS_USER: settings.user,
+    NATS_PASSWORD: settings.password,
+  };
+  const lines: string[] = [];
+  expect(await runEventsCli(['list', 'kit-broken'], cliEnv, (line) => lines.push(line))).toBe(0);
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toContain(`kit/kit-broken`);
+  expect(lines[0]).toContain(`event ${event.id}`);
+  expect(lines[0]).toContain('attempts 4');
+  expect(lines[0]).toContain('error: Error: plot 42 has no owner');
+  expect(lines[1]).toBe('1 dead letter not yet replayed');
+
+  // Fixed: replay by consumer through the CLI (npm run events:replay), then once more by id; the inbox applies it once.
   broken = false;
-  const replayed = await replayDeadLetters(pool, bus, 'kit-broken');
-  expect(replayed.map((r) => [r.deadLetter.eventId, r.replayed])).toEqual([[event.id, true]]);
+  lines.length = 0;
+  expect(await runEventsCli(['replay', 'kit-broken'], cliEnv, (line) => lines.push(line))).toBe(0);
+  expect(lines.at(-1)).toBe('1 replayed');
   await eventually(async () => (await effects(event.id)) === 1, 10_000);
+  const replayed = await listDeadLetters(pool, { target: event.id, includeReplayed: true });
   const duplicates = async () => (await m.registry.getMetricsAsJSON()).find((x) => x.name === 'h')?.values.find((v) => v.labels.outcome === 'duplicate')?.value ?? 0;
   const before = await duplicates();
-  const again = await replayDeadLetters(pool, bus, replayed[0].deadLetter.id);
+  const again = await replayDeadLetters(pool, bus, replayed[0].id);
   expect(again.map((r) => r.replayed)).toEqual([true]);
   await eventually(async () => (await duplicates()) === before + 1, 10_000);
   expect(await effects(event.id)).toBe(1);
