@@ -6,6 +6,7 @@ import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
+import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
 import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
@@ -27,6 +28,7 @@ const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 declare module 'fastify' {
   interface FastifyInstance {
     plotList: PlotListCache;
+    avatarDecodeSlots: AvatarDecodeSlots;
   }
 }
 
@@ -107,7 +109,16 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
 
   await app.register(plotRoutes, { cache: plotList });
   await app.register(positionRoutes);
+  const decodeSlots = new AvatarDecodeSlots({
+    concurrency: env.AVATAR_DECODE_CONCURRENCY,
+    maxQueue: env.AVATAR_DECODE_QUEUE,
+    onDecode: () => metrics.avatarDecodes.inc(),
+    onRefused: () => metrics.avatarDecodesRefused.inc(),
+  });
+  app.decorate('avatarDecodeSlots', decodeSlots);
   await app.register(claimRoutes, {
+    maxAttemptsPerSession: env.CLAIM_MAX_ATTEMPTS_PER_SESSION,
+    decodeSlots,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     entitlementTimeoutMs: env.ENTITLEMENT_QUERY_TIMEOUT_MS,
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,

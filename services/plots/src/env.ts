@@ -20,6 +20,12 @@ export const envSchema = z.object({
    * screened locally with the spec's floor list and goes on.
    */
   SCREEN_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  /** Claims one paid session may try past the paid/unused checks (each may decode an image), then 429. */
+  CLAIM_MAX_ATTEMPTS_PER_SESSION: z.coerce.number().int().positive().default(20),
+  /** Avatar decodes running at once per process (CPU-bound: about the number of cores). */
+  AVATAR_DECODE_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  /** Claims allowed to wait for a decode slot; past it, 503 with Retry-After. */
+  AVATAR_DECODE_QUEUE: z.coerce.number().int().min(0).default(16),
   /** Flags per client address per window (POST /api/flag-plot), then 429. */
   FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
   FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),

@@ -10,6 +10,16 @@ export function createPlotsMetrics(registry: Registry) {
       registers: [registry],
     }),
     flags: new Counter({ name: 'plots_flags_total', help: 'Visitor flags: new, or repeated by the same visitor (counted once)', labelNames: ['outcome'], registers: [registry] }),
+    avatarDecodes: new Counter({
+      name: 'plots_avatar_decodes_total',
+      help: 'Avatar images decoded and re-encoded (the expensive step of a claim)',
+      registers: [registry],
+    }),
+    avatarDecodesRefused: new Counter({
+      name: 'plots_avatar_decodes_refused_total',
+      help: 'Claims refused with 503 because every decode slot and queue place was taken',
+      registers: [registry],
+    }),
     moderationDecisions: new Counter({
       name: 'plots_moderation_decisions_total',
       help: "Moderation decisions applied to plots, by outcome (published, removed, or ignored as unknown / already removed)",

@@ -8,9 +8,11 @@ import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { SCHEMA, type PrismaClient } from '../db.ts';
+import type { AvatarDecodeSlots } from '../avatar-decode-slots.ts';
+import { SCHEMA, TABLE, type PrismaClient } from '../db.ts';
 import { PLOT_PUBLIC_SELECT, toPlotDto } from '../plot-dto.ts';
 import {
+  OVERLAPS_SQL,
   TILE_UNAVAILABLE_MESSAGE,
   assertInsideGrid,
   assertLand,
@@ -32,6 +34,8 @@ export type ClaimPlotInput = z.output<typeof claimPlotRequestSchema>;
 
 export const SESSION_ALREADY_USED_MESSAGE = 'This payment has already been used to claim a plot.';
 export const PAYMENT_NOT_COMPLETED_MESSAGE = 'This payment has not been completed. Please finish paying before claiming your plot.';
+export const TOO_MANY_ATTEMPTS_MESSAGE =
+  'Too many claim attempts have been made with this payment. Please contact us through the contact form and we will place your plot.';
 
 export interface ClaimPlotOptions {
   db: PrismaClient;
@@ -44,6 +48,10 @@ export interface ClaimPlotOptions {
   entitlementTimeoutMs: number;
   /** How long the claim waits for moderation's content screen before screening locally. */
   screenTimeoutMs: number;
+  /** Claims one paid session may try (each may decode an image); then 429. */
+  maxAttemptsPerSession: number;
+  /** The process's bound on concurrent avatar decodes. */
+  decodeSlots?: AvatarDecodeSlots;
 }
 
 export interface ClaimPlotResult {
@@ -66,6 +74,33 @@ async function paidTier(options: ClaimPlotOptions): Promise<Tier> {
   if (!remote.paid || !remote.tier) throw new AppError('PAYMENT_REQUIRED', PAYMENT_NOT_COMPLETED_MESSAGE);
   await recordEntitlement({ db, entitlement: { sessionId: claim.stripeSessionId, tier: remote.tier, footprint: remote.footprint } });
   return remote.tier;
+}
+
+/** Counts this claim against the session's bound, in the database (shared by every replica). */
+async function countAttempt(db: PrismaClient, sessionId: string, max: number): Promise<void> {
+  const [row] = await db.$queryRawUnsafe<Array<{ claim_attempts: number }>>(
+    `UPDATE "${SCHEMA}"."entitlements" SET "claim_attempts" = "claim_attempts" + 1 WHERE "session_id" = $1 RETURNING "claim_attempts"`,
+    sessionId,
+  );
+  if (row && row.claim_attempts > max) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS_MESSAGE, { maxAttempts: max });
+}
+
+/**
+ * The footprint must be free, or held by this session's own checkout, before anything expensive happens:
+ * a plot or another live hold there is a 409 now. Advisory (the exclusion constraint decides in the end).
+ */
+async function assertClaimable(db: PrismaClient, footprint: { x: number; y: number; size: number }, sessionId: string): Promise<void> {
+  const taken = await db.$queryRawUnsafe<unknown[]>(
+    `SELECT 1 FROM ${TABLE.footprints}
+      WHERE ${OVERLAPS_SQL}
+        AND ("kind" = 'plot' OR ("kind" = 'hold' AND "expires_at" > now() AND "session_id" IS DISTINCT FROM $4))
+      LIMIT 1`,
+    footprint.x,
+    footprint.y,
+    footprint.size,
+    sessionId,
+  );
+  if (taken.length) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
 }
 
 type ExistingPlot = NonNullable<Awaited<ReturnType<typeof findBySession>>>;
@@ -113,10 +148,14 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
   const existing = await findBySession(db, claim.stripeSessionId);
   if (existing) return replayOrRefuse(existing, claim);
 
+  // Paid, unused and the right tier: from here on each try may cost an image decode, so tries are bounded,
+  // and the footprint is checked (grid, land, free or ours) before the image is decoded.
+  await countAttempt(db, claim.stripeSessionId, options.maxAttemptsPerSession);
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
   assertInsideGrid(footprint);
   const { regionName } = await assertLand(options.bus, footprint);
-  const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels });
+  await assertClaimable(db, footprint, claim.stripeSessionId);
+  const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels, slots: options.decodeSlots });
   // Screened before the transaction: a hit still creates the plot (the buyer paid), hidden until approved.
   const screening = await screenClaimContent({
     bus: options.bus,

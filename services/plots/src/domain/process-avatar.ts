@@ -1,6 +1,7 @@
 import { AVATAR_MAX_BYTES } from '@pixel-atlas/contracts/plots';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import sharp from 'sharp';
+import type { AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 
 /** Avatars are stored as small square PNGs: re-encoding drops metadata and anything smuggled in the file. */
 export const AVATAR_SIZE_PX = 128;
@@ -38,10 +39,23 @@ export function decodeAvatarDataUrl(dataUrl: string): Buffer {
  * count; SVG, WebP and everything else refused) and re-encodes it to a 128×128 PNG. Broken or truncated
  * images become a clean 400, never a 500.
  */
-export async function processAvatar({ dataUrl, maxInputPixels }: { dataUrl: string; maxInputPixels: number }): Promise<Buffer> {
+export async function processAvatar({
+  dataUrl,
+  maxInputPixels,
+  slots,
+}: {
+  dataUrl: string;
+  maxInputPixels: number;
+  /** Bounds how many decodes run at once in this process (the decode is the expensive part). */
+  slots?: AvatarDecodeSlots;
+}): Promise<Buffer> {
   const bytes = decodeAvatarDataUrl(dataUrl);
   const sniffed = sniffImageFormat(bytes);
   if (!sniffed) throw invalid('Avatar must be a JPG, PNG or GIF image.');
+  return slots ? slots.run(() => decodeAndReencode(bytes, sniffed, maxInputPixels)) : decodeAndReencode(bytes, sniffed, maxInputPixels);
+}
+
+async function decodeAndReencode(bytes: Buffer, sniffed: AllowedFormat, maxInputPixels: number): Promise<Buffer> {
   let format: string | undefined;
   try {
     ({ format } = await sharp(bytes, { limitInputPixels: maxInputPixels }).metadata());

@@ -2,12 +2,15 @@ import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { claimPlotRequestSchema, claimPlotResponseSchema } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 import { claimPlot } from '../domain/claim-plot.ts';
 
 export interface ClaimRoutesOptions {
   maxInputPixels: number;
   entitlementTimeoutMs: number;
   screenTimeoutMs: number;
+  maxAttemptsPerSession: number;
+  decodeSlots: AvatarDecodeSlots;
   /** After a plot was written: drop the list cache, count it. */
   onClaimed: (result: { tier: string; screenedBy: string; held: boolean }) => void;
 }
@@ -32,23 +35,40 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
           404: errorBodySchema,
           409: errorBodySchema,
           413: errorBodySchema,
+          429: errorBodySchema,
           502: errorBodySchema,
+          503: errorBodySchema,
           504: errorBodySchema,
         },
       },
     },
     async (request, reply) => {
-      const result = await claimPlot({
-        db: app.db,
-        bus: app.bus,
-        claim: request.body,
-        clientIp: request.clientIp || null,
-        requestId: request.id,
-        log: request.log,
-        maxInputPixels: opts.maxInputPixels,
-        entitlementTimeoutMs: opts.entitlementTimeoutMs,
-        screenTimeoutMs: opts.screenTimeoutMs,
-      });
+      let result;
+      try {
+        result = await claimPlot({
+          db: app.db,
+          bus: app.bus,
+          claim: request.body,
+          clientIp: request.clientIp || null,
+          requestId: request.id,
+          log: request.log,
+          maxInputPixels: opts.maxInputPixels,
+          entitlementTimeoutMs: opts.entitlementTimeoutMs,
+          screenTimeoutMs: opts.screenTimeoutMs,
+          maxAttemptsPerSession: opts.maxAttemptsPerSession,
+          decodeSlots: opts.decodeSlots,
+        });
+      } catch (error) {
+        // Answered here: the error handler masks every 5xx message, and this one tells the buyer to retry.
+        if (error instanceof DecoderBusyError) {
+          request.log.warn({ sessionId: request.body.stripeSessionId }, 'avatar decoders busy: claim refused with 503');
+          return reply
+            .status(503)
+            .header('retry-after', String(error.retryAfterSeconds))
+            .send({ error: { code: error.code, message: error.message } });
+        }
+        throw error;
+      }
       if (result.created) {
         opts.onClaimed({ tier: result.tier, screenedBy: result.screening?.screenedBy ?? 'moderation', held: result.screening?.held ?? false });
         app.outbox.kick();
