@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pino from 'pino';
 import pg from 'pg';
@@ -274,6 +275,20 @@ it('dead-letters an event whose handler keeps throwing, then replays it exactly 
   // Nothing unreplayed left: a replay by consumer finds nothing.
   expect(await replayDeadLetters(pool, bus, 'kit-broken')).toEqual([]);
   await consumer.stop();
+});
+
+it('lifts the delivery limit of a durable declared by an older version (max_deliver 10)', async () => {
+  const { consumer } = consumerFor('kit-upgrade', 'upgrade', async () => undefined);
+  const durable = 'kit-upgrade-contact-message-received';
+  await bus.jsm.consumers.add(stream.stream, {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: bus.subject('contact.message.received'),
+    max_deliver: 10,
+  });
+  await consumer.ensure();
+  expect((await bus.jsm.consumers.info(stream.stream, durable)).config.max_deliver).toBe(-1);
 });
 
 it('classifies failures by code: connection, contention and timeouts are transient, the rest is not', () => {
