@@ -20,7 +20,7 @@ let flags = false;
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  stack = await startFaultStack({ natsUrl: nats.url });
+  stack = await startFaultStack({ nats });
   flags = await plotsHaveFlags(stack);
 });
 
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** Delivered-but-unacknowledged and waiting messages of one service's durables. */
 async function consumerState(durablePrefix: string): Promise<{ ackPending: number; pending: number }> {
-  const nc = await connect({ servers: stack.natsUrl });
+  const nc = await connect(stack.stream.connectOptions());
   try {
     const jsm = await jetstreamManager(nc);
     let ackPending = 0;

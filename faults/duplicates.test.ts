@@ -26,7 +26,7 @@ const signer = new Stripe('sk_test_signer_only', { telemetry: false });
 beforeAll(async () => {
   [nats, fake] = await Promise.all([TestNatsServer.start(), startFakeStripe()]);
   stack = await startFaultStack({
-    natsUrl: nats.url,
+    nats,
     replicas: { contact: 0 },
     serviceEnv: {
       payments: {
@@ -174,7 +174,7 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
         `SELECT (SELECT count(*) FROM plots.inbox_events) + (SELECT count(*) FROM payments.inbox_events) + (SELECT count(*) FROM moderation.inbox_events) AS n`,
       )
     )[0].n;
-  const events = (await streamMessages(stack.natsUrl, stack.stream.stream)).filter((m) => m.event.type in consumersOf);
+  const events = (await streamMessages(stack.stream)).filter((m) => m.event.type in consumersOf);
   const expectedInbox = events.reduce((n, m) => n + consumersOf[m.event.type].length, 0);
   await eventually(async () => Number(await inboxTotal()) === expectedInbox, 30_000);
 
@@ -197,7 +197,7 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
 
   // Every consumed event again, newest first (reordered), under a new Nats-Msg-Id so JetStream delivers it;
   // and once more under its own id, which the stream's duplicate window must drop.
-  const nc = await connect({ servers: stack.natsUrl });
+  const nc = await connect(stack.stream.connectOptions());
   let droppedByStream = 0;
   try {
     const js = jetstream(nc);

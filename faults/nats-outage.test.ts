@@ -18,7 +18,7 @@ let flags = false;
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  stack = await startFaultStack({ natsUrl: nats.url, serviceEnv: { plots: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } } });
+  stack = await startFaultStack({ nats, serviceEnv: { plots: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } } });
   flags = await plotsHaveFlags(stack);
 });
 
@@ -154,7 +154,7 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
     ...(await outboxRows(stack.db, 'map')),
   ];
   ledger.checked(outbox.length);
-  const messages = await streamMessages(stack.natsUrl, stack.stream.stream);
+  const messages = await streamMessages(stack.stream);
   ledger.checked(messages.length);
   const inStream = new Map<string, number>();
   for (const m of messages) inStream.set(m.event.id, (inStream.get(m.event.id) ?? 0) + 1);
@@ -268,7 +268,7 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions WHERE session_id = ANY($1)`, [sessions.map((s) => s.sessionId)]);
   ledger.checked(used.length + okFlags.size);
   ledger.missing(sessions.length - used.length, 'claims after the store was lost that never reached payments');
-  const messages = await streamMessages(stack.natsUrl, stack.stream.stream);
+  const messages = await streamMessages(stack.stream);
   ledger.checked(messages.length);
   expect(new Set(messages.map((m) => m.event.id)).size).toBe(messages.length);
   ledger.note(`outboxes drained ${published.toFixed(1)} s after the empty broker came back; every consumer effect applied after ${applied.toFixed(1)} s, without restarting any service`);

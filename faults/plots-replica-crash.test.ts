@@ -17,7 +17,7 @@ let stack: FaultStack;
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  stack = await startFaultStack({ natsUrl: nats.url, replicas: { plots: 2, contact: 0 } });
+  stack = await startFaultStack({ nats, replicas: { plots: 2, contact: 0 } });
 });
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ let flags = false;
 
 beforeAll(async () => {
   [postgres, nats] = await Promise.all([TestPostgres.start(), TestNatsServer.start()]);
-  stack = await startFaultStack({ natsUrl: nats.url, databaseServerUrl: postgres.url });
+  stack = await startFaultStack({ nats, databaseServerUrl: postgres.url });
   flags = await plotsHaveFlags(stack);
 });
 
@@ -145,7 +145,7 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   await outboxesDrained(stack.db, 60_000);
   const outbox = [...(await outboxRows(stack.db, 'plots')), ...(await outboxRows(stack.db, 'contact')), ...(await outboxRows(stack.db, 'payments'))];
   ledger.checked(outbox.length);
-  const streamIds = new Set((await streamMessages(stack.natsUrl, stack.stream.stream)).map((m) => m.event.id));
+  const streamIds = new Set((await streamMessages(stack.stream)).map((m) => m.event.id));
   const unsent = outbox.filter((r) => !streamIds.has(r.id)).length;
   ledger.missing(unsent, 'outbox events not in the stream');
   expect(unsent).toBe(0);

@@ -16,7 +16,7 @@ let flags = false;
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  stack = await startFaultStack({ natsUrl: nats.url, replicas: { plots: 2, payments: 2, contact: 0 }, logLevel: 'info' });
+  stack = await startFaultStack({ nats, replicas: { plots: 2, payments: 2, contact: 0 }, logLevel: 'info' });
   flags = await plotsHaveFlags(stack);
 });
 
@@ -136,7 +136,7 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     ledger.checked(plotsOutbox.length + paymentsOutbox.length);
     expect(await published(stack.replicas.plots)).toBe(plotsOutbox.length);
     expect(await published(stack.replicas.payments)).toBe(paymentsOutbox.length);
-    const stream = await streamMessages(stack.natsUrl, stack.stream.stream);
+    const stream = await streamMessages(stack.stream);
     ledger.checked(stream.length);
     const ids = stream.map((m) => m.event.id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -70,7 +70,7 @@ interface RunSummary {
 async function runAt(replicas: number): Promise<RunSummary> {
   const nats = await TestNatsServer.start();
   const counts: Partial<Record<BackendName, number>> = { map: replicas, plots: replicas, payments: replicas, moderation: replicas, contact: 0 };
-  const stack = await startFaultStack({ natsUrl: nats.url, replicas: counts, logLevel: 'warn' });
+  const stack = await startFaultStack({ nats, replicas: counts, logLevel: 'warn' });
   try {
     const processes = Object.values(stack.replicas).flat().length + 1;
     console.log(`\n[${replicas} replica${replicas > 1 ? 's' : ''} per service] ${processes} processes up; preparing (not timed)…`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
-import { eventually, type TestDatabase } from '@pixel-atlas/service-kit/testing';
+import { eventually, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { ApiResponse } from './traffic.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -129,8 +129,9 @@ export async function outboxRows(db: TestDatabase, schema: string, subject?: str
 }
 
 /** Every message in the stream (what the relays really published), oldest first, with its Nats-Msg-Id. */
-export async function streamMessages(natsUrl: string, stream: string): Promise<Array<{ seq: number; msgId: string | null; subject: string; event: EventEnvelope<any> }>> {
-  const nc = await connect({ servers: natsUrl });
+export async function streamMessages(access: TestStream): Promise<Array<{ seq: number; msgId: string | null; subject: string; event: EventEnvelope<any> }>> {
+  const { stream } = access;
+  const nc = await connect(access.connectOptions());
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(stream).catch(() => null);

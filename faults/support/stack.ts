@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
+import { freePort, type TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 
 export type BackendName = 'map' | 'plots' | 'payments' | 'moderation' | 'contact';
@@ -15,8 +15,8 @@ const UPSTREAM_KEY: Record<BackendName, string> = {
 };
 
 export interface FaultStackOptions {
-  /** The test's own nats-server. */
-  natsUrl: string;
+  /** The test's own nats-server (authenticated: every service connects as its own user). */
+  nats: TestNatsServer;
   /** A PostgreSQL server URL (the test's own cluster, or the machine's); a fresh database is made on it. */
   databaseServerUrl?: string;
   /** Replicas per service (default 1 each); 0 leaves a service out. */
@@ -54,11 +54,11 @@ export interface FaultStack {
  */
 export async function startFaultStack(options: FaultStackOptions): Promise<FaultStack> {
   const db = await createTestDatabase(options.databaseServerUrl);
-  const stream = await createTestStream(options.natsUrl);
+  const stream = await createTestStream(options.nats);
   const webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-faults-web-'));
   await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>faults</title>');
   const env: Record<string, string> = {
-    ...testServiceEnv(db, stream, options.natsUrl),
+    ...testServiceEnv(db, stream),
     LOG_LEVEL: options.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'warn',
     ...options.env,
   };
@@ -119,7 +119,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     replicas,
     db,
     stream,
-    natsUrl: options.natsUrl,
+    natsUrl: options.nats.url,
     env,
     land,
     envFor,

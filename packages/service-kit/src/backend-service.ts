@@ -2,7 +2,7 @@ import type { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyInstance } from 'fastify';
 import { databasePlugin, type PrismaLike } from './database.ts';
 import type { BaseEnv } from './env.ts';
-import { natsPlugin } from './nats.ts';
+import { natsPlugin, natsSettingsFromEnv } from './nats.ts';
 import { outboxPlugin } from './outbox.ts';
 import { createServiceApp } from './service.ts';
 
@@ -39,7 +39,7 @@ export async function createBackendService(options: BackendServiceOptions): Prom
     migrationsDir: options.migrationsDir,
     createClient: options.createClient,
   });
-  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: options.name });
+  await app.register(natsPlugin, natsSettingsFromEnv(env, options.name));
   await app.register(outboxPlugin, { schema: options.schema, db: () => (app as unknown as { db: PrismaLike }).db });
   return app;
 }

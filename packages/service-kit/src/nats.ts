@@ -3,6 +3,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { natsInboxPrefix } from './nats-auth.ts';
 
 /** Event subjects begin with the producing service; one stream holds them all. */
 export const EVENT_DOMAINS = ['contact', 'payments', 'plots', 'moderation', 'map'] as const;
@@ -15,6 +16,25 @@ export interface NatsSettings {
   /** Lets tests (and shared brokers) keep their subjects apart: '' in production, 't123.' in a test. */
   subjectPrefix: string;
   name: string;
+  /** The NATS user (each service has its own, see nats-auth.ts); without it the client connects anonymously. */
+  user?: string;
+  password?: string;
+  /** false: only plain subscriptions and queries (the gateway): the stream is not declared, so no grant is needed for it. */
+  declareStream?: boolean;
+}
+
+/** The settings of a service from its parsed env: it connects as NATS_USER, by default its own name. */
+export function natsSettingsFromEnv(
+  env: { NATS_URL: string; NATS_STREAM: string; NATS_SUBJECT_PREFIX: string; NATS_USER?: string; NATS_PASSWORD?: string },
+  service: string,
+): NatsSettings {
+  return {
+    servers: env.NATS_URL,
+    stream: env.NATS_STREAM,
+    subjectPrefix: env.NATS_SUBJECT_PREFIX,
+    name: service,
+    ...(env.NATS_PASSWORD ? { user: env.NATS_USER || service, password: env.NATS_PASSWORD } : {}),
+  };
 }
 
 export interface EventBus {
@@ -40,6 +60,14 @@ export async function connectBus(settings: NatsSettings): Promise<EventBus> {
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     waitOnFirstConnect: true,
+    ...(settings.user
+      ? {
+          user: settings.user,
+          pass: settings.password,
+          // The broker lets each user subscribe to its own inbox subtree only (nats-auth.ts).
+          inboxPrefix: natsInboxPrefix(settings.user),
+        }
+      : {}),
   });
   const jsm = await jetstreamManager(nc, { timeout: 5000 });
   const js = jetstream(nc, { timeout: 5000 });
@@ -74,7 +102,8 @@ export async function ensureStream(bus: EventBus): Promise<void> {
 export const natsPlugin = fp(
   async (app: FastifyInstance, opts: NatsSettings) => {
     const bus = await connectBus(opts);
-    await ensureStream(bus);
+    const declareStream = opts.declareStream !== false;
+    if (declareStream) await ensureStream(bus);
     app.decorate('bus', bus);
     app.addReadinessCheck('nats', async () => {
       if (bus.nc.isClosed()) throw new Error('connection closed');
@@ -83,9 +112,11 @@ export const natsPlugin = fp(
     (async () => {
       for await (const status of bus.nc.status()) {
         if (status.type === 'disconnect' || status.type === 'reconnect') app.log.warn({ nats: status.type }, 'NATS connection changed');
+        // A refused publish or subscribe only shows up here (the request merely times out): name the subject.
+        if (status.type === 'error') app.log.error({ err: status.error }, 'NATS refused an operation');
         // A broker that comes back without its JetStream store (a container recreated without its volume)
         // has no stream: declare it again, or every publish fails until this process restarts.
-        if (status.type === 'reconnect') {
+        if (status.type === 'reconnect' && declareStream) {
           ensureStream(bus).catch((error) => app.log.warn({ err: error }, 'could not re-declare the event stream after reconnecting; the outbox relay will retry'));
         }
       }

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AppError } from './errors.ts';
 import { connectBus, type EventBus } from './nats.ts';
 import { answer, query, serveQuery } from './rpc.ts';
-import { createTestStream, testInfra, type TestStream } from './testing.ts';
+import { createTestStream, type TestStream } from './testing.ts';
 
 let bus: EventBus;
 let stream: TestStream;
 
 beforeAll(async () => {
   stream = await createTestStream();
-  bus = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'rpc-test' });
+  bus = await connectBus(stream.busSettings('rpc-test'));
 });
 afterAll(async () => {
   await bus?.nc.drain();

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { ConnectionOptions } from '@nats-io/nats-core';
+import { natsInboxPrefix, serviceUsers, writeNatsServerConfig, type NatsServiceName } from './nats-auth.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -15,9 +18,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+async function waitForPort(port: number, failed: () => string | null, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    const problem = failed();
+    if (problem) throw new Error(`nats-server on ${port}: ${problem}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.end();
@@ -26,24 +31,52 @@ async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
       socket.on('error', () => resolve(false));
     });
     if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`nothing listening on ${port} after ${timeoutMs} ms`);
 }
 
+// Brokers still running when the test process exits (a file that never reached its afterAll) go with it.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** The test's own user on its broker: may do anything (stand-ins for other services, reading the stream). */
+export const TEST_OPERATOR_USER = 'test-operator';
+
 /**
- * A private nats-server with JetStream on a spare port, for tests that stop and restart the broker
- * (never the machine's shared one). Its store survives `stop()` so a restart keeps the streams.
+ * A private, authenticated nats-server with JetStream on a spare port: every test file gets its own (through
+ * `createTestStream()`, or directly for tests that stop and restart the broker). Its users are the production
+ * permission set of nats-auth.ts for its one stream and subject prefix, so a service that strays from its grants
+ * fails its tests; plus TEST_OPERATOR_USER. The service users share one password here (tests run every service
+ * with one env); each has its own in production. Its store survives `stop()` so a restart keeps the streams.
  */
 export class TestNatsServer {
   private child: ChildProcess | null = null;
+  readonly servicePassword = randomBytes(12).toString('hex');
+  readonly operatorPassword = randomBytes(12).toString('hex');
+
   private constructor(
     readonly port: number,
-    private readonly storeDir: string,
+    private readonly dir: string,
+    /** The one stream (and subject prefix) the service users are granted. */
+    readonly stream: string,
+    readonly subjectPrefix: string,
   ) {}
 
   static async start(): Promise<TestNatsServer> {
-    const server = new TestNatsServer(await freePort(), await mkdtemp(path.join(os.tmpdir(), 'pa-nats-')));
+    const token = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pa-nats-'));
+    const server = new TestNatsServer(await freePort(), dir, token.toUpperCase(), `${token}.`);
+    await writeNatsServerConfig(server.configFile, {
+      listen: `127.0.0.1:${server.port}`,
+      storeDir: server.storeDir,
+      users: [
+        ...serviceUsers({ prefix: server.subjectPrefix, stream: server.stream }, () => ({ value: server.servicePassword })),
+        { user: TEST_OPERATOR_USER, password: { value: server.operatorPassword } },
+      ],
+    });
     await server.resume();
     return server;
   }
@@ -52,11 +85,38 @@ export class TestNatsServer {
     return `nats://127.0.0.1:${this.port}`;
   }
 
+  /** The JetStream store (a test may delete it while the server is stopped: it comes back empty). */
+  get storeDir(): string {
+    return path.join(this.dir, 'store');
+  }
+
+  private get configFile(): string {
+    return path.join(this.dir, 'nats-server.conf');
+  }
+
+  /** Options for `connect()` as a service's user (its grants only) or, by default, as the test operator. */
+  connectOptions(user: NatsServiceName | typeof TEST_OPERATOR_USER = TEST_OPERATOR_USER): ConnectionOptions {
+    if (user === TEST_OPERATOR_USER) return { servers: this.url, user, pass: this.operatorPassword };
+    return { servers: this.url, user, pass: this.servicePassword, inboxPrefix: natsInboxPrefix(user) };
+  }
+
   async resume(): Promise<void> {
-    this.child = spawn(process.env.NATS_SERVER_BIN ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
-      stdio: 'ignore',
+    const child = spawn(process.env.NATS_SERVER_BIN ?? 'nats-server', ['-c', this.configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    running.add(child);
+    let problem: string | null = null;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
     });
-    await waitForPort(this.port);
+    child.once('error', (error) => {
+      problem = `could not start (${error.message}); install nats-server or set NATS_SERVER_BIN`;
+    });
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      problem ??= `exited (code ${code}, signal ${signal}) ${stderr.trim()}`;
+    });
+    await waitForPort(this.port, () => problem);
   }
 
   async stop(): Promise<void> {
@@ -71,6 +131,6 @@ export class TestNatsServer {
 
   async destroy(): Promise<void> {
     await this.stop();
-    await rm(this.storeDir, { recursive: true, force: true });
+    await rm(this.dir, { recursive: true, force: true });
   }
 }

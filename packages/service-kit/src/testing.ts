@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
+import type { ConnectionOptions } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
+import type { NatsServiceName } from './nats-auth.ts';
+import type { NatsSettings } from './nats.ts';
+import { TEST_OPERATOR_USER, TestNatsServer } from './test-nats-server.ts';
 
-/** Where tests find PostgreSQL and NATS: `npm test` exports these after making sure both run. */
-export function testInfra(): { databaseUrl: string; natsUrl: string } {
-  return {
-    databaseUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-  };
+/**
+ * Where tests find PostgreSQL: `npm test` exports DATABASE_URL after making sure it runs. NATS is not here: every
+ * test file gets its own authenticated nats-server from `createTestStream()` (the machine's shared one has no users).
+ */
+export function testInfra(): { databaseUrl: string } {
+  return { databaseUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' };
 }
 
 export function uniqueName(prefix: string): string {
@@ -61,20 +65,40 @@ export async function createTestDatabase(serverUrl = testInfra().databaseUrl): P
 export interface TestStream {
   stream: string;
   subjectPrefix: string;
+  /** The test file's own broker, whose users are granted this stream and prefix. */
+  server: TestNatsServer;
+  natsUrl: string;
+  /** `connect()` options as the test operator (may do anything), or as one service's user (its grants only). */
+  connectOptions(user?: NatsServiceName | typeof TEST_OPERATOR_USER): ConnectionOptions;
+  /** `connectBus()` settings on this stream, as the test operator unless a service's user is named. */
+  busSettings(name: string, user?: NatsServiceName): NatsSettings;
   remove(): Promise<void>;
 }
 
-/** A uniquely named stream and subject prefix per test file, removed afterwards. */
-export async function createTestStream(natsUrl = testInfra().natsUrl): Promise<TestStream> {
-  const token = uniqueName('t');
+/**
+ * A uniquely named stream and subject prefix, on an authenticated nats-server of its own (started here, ~50 ms, and
+ * stopped by `remove()`), or on `server` when the test manages the broker itself (to stop and restart it; `remove()`
+ * then deletes only the stream). One stream per server.
+ */
+export async function createTestStream(server?: TestNatsServer): Promise<TestStream> {
+  const owned = !server;
+  const broker = server ?? (await TestNatsServer.start());
   return {
-    stream: token.toUpperCase(),
-    subjectPrefix: `${token}.`,
+    stream: broker.stream,
+    subjectPrefix: broker.subjectPrefix,
+    server: broker,
+    natsUrl: broker.url,
+    connectOptions: (user) => broker.connectOptions(user),
+    busSettings: (name, user) => {
+      const options = broker.connectOptions(user);
+      return { servers: broker.url, stream: broker.stream, subjectPrefix: broker.subjectPrefix, name, user: options.user, password: options.pass };
+    },
     async remove() {
-      const nc = await connect({ servers: natsUrl });
+      if (owned) return broker.destroy();
+      const nc = await connect(broker.connectOptions());
       try {
         const jsm = await jetstreamManager(nc);
-        await jsm.streams.delete(token.toUpperCase()).catch(() => undefined);
+        await jsm.streams.delete(broker.stream).catch(() => undefined);
       } finally {
         await nc.close();
       }
@@ -84,15 +108,19 @@ export async function createTestStream(natsUrl = testInfra().natsUrl): Promise<T
 
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
 
-/** Base environment for a service under test, pointing at its own database and stream. */
-export function testServiceEnv(db: TestDatabase, stream: TestStream, natsUrl = testInfra().natsUrl): Record<string, string> {
+/**
+ * Base environment for a service under test, pointing at its own database and stream. NATS_USER is left out: each
+ * service connects as its own name, with the password the test broker gives every service user.
+ */
+export function testServiceEnv(db: TestDatabase, stream: TestStream): Record<string, string> {
   return {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
-    NATS_URL: natsUrl,
+    NATS_URL: stream.natsUrl,
+    NATS_PASSWORD: stream.server.servicePassword,
     NATS_STREAM: stream.stream,
     NATS_SUBJECT_PREFIX: stream.subjectPrefix,
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,

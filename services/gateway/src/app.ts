@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { databasePlugin } from '@pixel-atlas/service-kit/database';
-import { natsPlugin } from '@pixel-atlas/service-kit/nats';
+import { natsPlugin, natsSettingsFromEnv } from '@pixel-atlas/service-kit/nats';
 import { createServiceApp } from '@pixel-atlas/service-kit/service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA } from './db.ts';
@@ -39,7 +39,8 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(natsPlugin, { servers: env.NATS_URL, stream: env.NATS_STREAM, subjectPrefix: env.NATS_SUBJECT_PREFIX, name: 'gateway' });
+  // The gateway only listens (live updates): it never declares the stream, so its NATS user has no grant for it.
+  await app.register(natsPlugin, { ...natsSettingsFromEnv(env, 'gateway'), declareStream: false });
   if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {
     const { created } = await createAdminUser({ db: app.db, username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD });
     if (created) app.log.info({ username: env.ADMIN_USERNAME }, 'created the first admin from ADMIN_USERNAME');

@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -12,13 +12,14 @@ let nats: TestNatsServer;
 let db: TestDatabase;
 let app: FastifyInstance;
 let streamName: string;
+let stream: TestStream;
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();
   db = await createTestDatabase();
-  const stream = await createTestStream(nats.url);
+  stream = await createTestStream(nats);
   streamName = stream.stream;
-  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream, nats.url), CONTACT_RATE_LIMIT_MAX: '1000' }));
+  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_RATE_LIMIT_MAX: '1000' }));
   await app.ready();
 });
 
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 async function eventIdsInStream(): Promise<string[]> {
-  const nc = await connect({ servers: nats.url });
+  const nc = await connect(stream.connectOptions());
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(streamName);

@@ -1,6 +1,6 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, testInfra, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -20,7 +20,7 @@ function asNewClient(): Record<string, string> {
 const valid = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' };
 
 async function streamMessages(): Promise<Array<{ subject: string; data: any }>> {
-  const nc = await connect({ servers: testInfra().natsUrl });
+  const nc = await connect(stream.connectOptions());
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(stream.stream);

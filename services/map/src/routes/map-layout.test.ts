@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testInfra, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   // A second replica on the same database: it must see every change the first one makes.
   replica = await buildApp(env);
   await replica.ready();
-  bus = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'map-test' });
+  bus = await connectBus(stream.busSettings('map-test'));
 });
 
 afterAll(async () => {

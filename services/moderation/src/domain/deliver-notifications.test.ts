@@ -1,6 +1,6 @@
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
-import { createTestDatabase, createTestStream, eventually, testInfra, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -33,7 +33,7 @@ beforeAll(async () => {
     }),
   );
   await app.ready();
-  bus = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'moderation-mail-test' });
+  bus = await connectBus(stream.busSettings('moderation-mail-test'));
 });
 
 afterAll(async () => {

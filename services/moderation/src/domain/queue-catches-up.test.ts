@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import { connectBus, ensureStream, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import { createTestDatabase, createTestStream, eventually, testInfra, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminHeaders, claimedEvent, flaggedEvent, plotSnapshot, publish, screenedClaimEvent, streamEvents } from '../testing/moderation-world.ts';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   stream = await createTestStream();
   env = testServiceEnv(db, stream);
-  bus = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'plots-stand-in' });
+  bus = await connectBus(stream.busSettings('plots-stand-in'));
   await ensureStream(bus);
 });
 

@@ -1,7 +1,7 @@
 import { screenContentQuery } from '@pixel-atlas/contracts/queries';
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testInfra, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   // No SMTP_URL: owner notifications are recorded as 'logged'.
   app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), MODERATION_EXTRA_WORDS: 'casino, Crypto-Giveaway', NOTIFY_POLL_INTERVAL_MS: '200' }));
   await app.ready();
-  bus = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'moderation-test' });
+  bus = await connectBus(stream.busSettings('moderation-test'));
 });
 
 afterAll(async () => {
@@ -299,7 +299,7 @@ describe('approve and reject', () => {
 
 describe('the content screen over NATS', () => {
   it('answers another connection: the spec list, the extra words, the link host', async () => {
-    const other = await connectBus({ servers: testInfra().natsUrl, stream: stream.stream, subjectPrefix: stream.subjectPrefix, name: 'plots-like-client' });
+    const other = await connectBus(stream.busSettings('plots-like-client'));
     try {
       expect(await query(other, screenContentQuery, { texts: ['Ada', 'Clean notes'], linkHost: 'ada.example' })).toEqual({ flagged: false, words: [] });
       expect(await query(other, screenContentQuery, { texts: ['TEST shop', 'Kill it'], linkHost: null })).toEqual({ flagged: true, words: ['test', 'kill'] });

@@ -8,7 +8,7 @@ let nats: TestNatsServer;
 let world: World;
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  world = await startWorld({ natsUrl: nats.url, plotsEnv: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } });
+  world = await startWorld({ nats, plotsEnv: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } });
 });
 afterAll(async () => {
   await world?.close();

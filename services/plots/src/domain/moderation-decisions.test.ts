@@ -159,7 +159,7 @@ describe('moderation.plot.approved', () => {
 async function redeliver(event: { id: string; type: string; data: unknown }) {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstream } = await import('@nats-io/jetstream');
-  const nc = await connect({ servers: world.natsUrl });
+  const nc = await connect(world.stream.connectOptions());
   try {
     await jetstream(nc).publish(`${world.stream.subjectPrefix}${event.type}`, JSON.stringify({ ...event, occurredAt: new Date().toISOString() }), {
       msgID: randomUUID(),

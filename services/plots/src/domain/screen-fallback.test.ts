@@ -68,7 +68,7 @@ describe('moderation down at claim time', () => {
 
   it('moderation not answering in time: the claim waits SCREEN_QUERY_TIMEOUT_MS at most, then screens locally', async () => {
     // A "moderation" that takes the request and never answers (hung, overloaded).
-    const nc: NatsConnection = await connect({ servers: world.natsUrl });
+    const nc: NatsConnection = await connect(world.stream.connectOptions());
     const silent = nc.subscribe(`${world.stream.subjectPrefix}query.moderation.screen-content`, { queue: 'moderation' });
     let asked = 0;
     (async () => {

@@ -11,11 +11,11 @@ import {
   TEST_INTERNAL_TOKEN,
   createTestDatabase,
   createTestStream,
-  testInfra,
   testServiceEnv,
   type TestDatabase,
   type TestStream,
 } from '@pixel-atlas/service-kit/testing';
+import type { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 
@@ -47,8 +47,8 @@ export interface WorldOptions {
   moderationEnv?: Record<string, string>;
   /** Start listening on a port (benchmarks); tests use inject(). */
   listen?: boolean;
-  /** Another NATS server (a private one a test may stop and restart). */
-  natsUrl?: string;
+  /** The test's own nats-server when it stops and restarts it (otherwise the world starts one of its own). */
+  nats?: TestNatsServer;
 }
 
 export interface World {
@@ -80,10 +80,10 @@ export function viaGateway(ip?: string): Record<string, string> {
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
-  const natsUrl = options.natsUrl ?? testInfra().natsUrl;
   const db = await createTestDatabase();
-  const stream = await createTestStream(natsUrl);
-  const base = testServiceEnv(db, stream, natsUrl);
+  const stream = await createTestStream(options.nats);
+  const natsUrl = stream.natsUrl;
+  const base = testServiceEnv(db, stream);
   const fakeStripe = options.stripe ? await startFakeStripe() : null;
   const paymentsEnv = {
     ...base,
@@ -241,7 +241,7 @@ export { TIER_SIZE };
 
 /** Events on the world's stream (optionally of one type), oldest first: what services really published. */
 export async function streamEvents(world: World, type?: string): Promise<Array<{ type: string; id: string; data: any }>> {
-  const nc = await connect({ servers: world.natsUrl });
+  const nc = await connect(world.stream.connectOptions());
   try {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(world.stream.stream).catch(() => null);
@@ -262,7 +262,7 @@ export async function streamEvents(world: World, type?: string): Promise<Array<{
 /** Publishes an event envelope as its producer's outbox relay would (for producers not built yet). */
 export async function publishEvent(world: World, type: string, data: unknown): Promise<void> {
   const { randomUUID } = await import('node:crypto');
-  const nc = await connect({ servers: world.natsUrl });
+  const nc = await connect(world.stream.connectOptions());
   try {
     const { jetstream } = await import('@nats-io/jetstream');
     const id = randomUUID();

@@ -1,0 +1,203 @@
+import { chmod, writeFile } from 'node:fs/promises';
+import { EVENTS, type EventType } from '@pixel-atlas/contracts/events';
+import * as queries from '@pixel-atlas/contracts/queries';
+
+/**
+ * Who may say and hear what on NATS. Without this any process that reaches the broker could read every event
+ * (buyers' e-mail and IP addresses, contact messages) and publish `payments.payment.verified`, which plots turns
+ * into an entitlement: a plot without paying. So each service connects as its own user, and the broker lets that
+ * user publish only its own events, ask only the queries it uses, answer only its own queries, and touch only its
+ * own durable consumers. The whole permission set is generated here, from (subject prefix, stream name), for every
+ * broker we run: production (docker compose, `npm start`) and each test file's private nats-server.
+ */
+
+type QueryName = (typeof queries)[keyof typeof queries]['subject'];
+
+/** Every query and command subject `@pixel-atlas/contracts/queries` defines. */
+const QUERY_NAMES: string[] = Object.values(queries as Record<string, unknown>)
+  .map((definition) => (definition as { subject?: unknown } | null)?.subject)
+  .filter((subject): subject is string => typeof subject === 'string')
+  .sort();
+
+interface BusUse {
+  /** The durable (InboxConsumer `durable`) and the event types it handles: one JetStream consumer each. */
+  consumes?: { durable: string; events: EventType[] };
+  /** Plain subscriptions every replica hears (cache invalidation, live updates), as subject patterns. */
+  listens?: string[];
+  /** Queries and commands it sends to other services. */
+  asks?: QueryName[];
+  /** Declares the shared stream at start (everyone that publishes or consumes events; not the gateway). */
+  declaresStream: boolean;
+}
+
+/**
+ * What each service does on the bus, read off its code (`inboxPlugin` consumers, `nc.subscribe`, `query()` calls).
+ * What it publishes and answers is not listed: a service publishes the events named after it in
+ * `@pixel-atlas/contracts/events` and answers the queries named after it in `@pixel-atlas/contracts/queries`.
+ * A service that starts using the bus in a new way needs its line here, or the broker refuses it (and its tests fail).
+ */
+export const NATS_SERVICE_BUS_USE = {
+  gateway: { listens: ['plots.>', 'map.layout.>'], declaresStream: false },
+  plots: {
+    consumes: {
+      durable: 'plots',
+      events: ['payments.payment.verified', 'payments.checkout.expired', 'moderation.plot.approved', 'moderation.plot.rejected'],
+    },
+    listens: ['plots.>'],
+    asks: [queries.sessionEntitlementQuery.subject, queries.footprintIsLandQuery.subject, queries.screenContentQuery.subject],
+    declaresStream: true,
+  },
+  payments: {
+    consumes: { durable: 'payments', events: ['plots.plot.claimed', 'plots.plot.removed'] },
+    asks: [queries.holdFootprintCommand.subject, queries.attachHoldCommand.subject, queries.releaseHoldCommand.subject],
+    declaresStream: true,
+  },
+  moderation: { consumes: { durable: 'moderation', events: ['plots.plot.claimed', 'plots.plot.flagged'] }, declaresStream: true },
+  map: { listens: ['map.layout.>'], declaresStream: true },
+  contact: { declaresStream: true },
+} satisfies Record<string, BusUse>;
+
+export type NatsServiceName = keyof typeof NATS_SERVICE_BUS_USE;
+export const NATS_SERVICE_NAMES = Object.keys(NATS_SERVICE_BUS_USE) as NatsServiceName[];
+
+/** The JetStream consumer behind one event type of a logical durable (servers before 2.10 filter on one subject only). */
+export function consumerName(durable: string, type: string): string {
+  return `${durable}-${type.replaceAll('.', '-')}`;
+}
+
+/**
+ * Where a user's replies arrive (request/reply answers, JetStream API answers, pull-consumer deliveries). Each user
+ * gets its own inbox subtree and may subscribe only there, so no service can listen in on another's replies.
+ */
+export function natsInboxPrefix(user: string): string {
+  return `_INBOX.${user}`;
+}
+
+export interface NatsPermissions {
+  publish: { allow: string[] };
+  subscribe: { allow: string[] };
+  /** Lets a user answer a request it received (once, on the request's reply subject) without a publish grant there. */
+  allow_responses?: boolean;
+}
+
+export interface NatsUserPermissions {
+  user: string;
+  permissions: NatsPermissions;
+}
+
+/**
+ * Every service's user and permissions for one deployment (`NATS_SUBJECT_PREFIX`, `NATS_STREAM`).
+ *
+ * Publish, per service:
+ *   - its own events, each by exact subject (plots can never publish `payments.payment.verified`);
+ *   - the queries/commands it asks (the answers come back on its own inbox);
+ *   - `$JS.API.INFO` (the client checks JetStream on connect); `$JS.API.STREAM.INFO|CREATE|UPDATE.<stream>` for the
+ *     one shared stream if it declares it (never DELETE, PURGE or MSG.GET: reading the stream by sequence would
+ *     bypass the consumer rules below);
+ *   - for each of its own consumers only: `$JS.API.CONSUMER.CREATE.<stream>.<name>.<filter>` (create and update;
+ *     name and filter subject are both in the API subject, so it cannot create a consumer under another service's
+ *     name nor point its own at events it does not handle), `CONSUMER.INFO` and `CONSUMER.MSG.NEXT` (pull) of that
+ *     name, and `$JS.ACK.<stream>.<name>.>` (acks);
+ *   - answers to requests it received, through `allow_responses` (only services that answer queries).
+ * Subscribe, per service: its own inbox subtree, the queries it answers, and the subjects it listens to.
+ */
+export function natsPermissions(options: { prefix: string; stream: string }): NatsUserPermissions[] {
+  const { prefix, stream } = options;
+  const subject = (name: string) => `${prefix}${name}`;
+  return NATS_SERVICE_NAMES.map((user) => {
+    const use: BusUse = NATS_SERVICE_BUS_USE[user];
+    const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === user);
+    const answers = QUERY_NAMES.filter((name) => name.split('.')[1] === user);
+    const consumers = (use.consumes?.events ?? []).map((type) => ({ name: consumerName(use.consumes!.durable, type), filter: subject(type) }));
+    const publish = [
+      ...produces.map(subject),
+      ...(use.asks ?? []).map(subject),
+      '$JS.API.INFO',
+      ...(use.declaresStream ? ['INFO', 'CREATE', 'UPDATE'].map((op) => `$JS.API.STREAM.${op}.${stream}`) : []),
+      ...consumers.flatMap(({ name, filter }) => [
+        `$JS.API.CONSUMER.CREATE.${stream}.${name}.${filter}`,
+        `$JS.API.CONSUMER.INFO.${stream}.${name}`,
+        `$JS.API.CONSUMER.MSG.NEXT.${stream}.${name}`,
+        `$JS.ACK.${stream}.${name}.>`,
+      ]),
+    ];
+    const subscribe = [`${natsInboxPrefix(user)}.>`, ...answers.map(subject), ...(use.listens ?? []).map(subject)];
+    return {
+      user,
+      permissions: { publish: { allow: publish }, subscribe: { allow: subscribe }, ...(answers.length ? { allow_responses: true } : {}) },
+    };
+  });
+}
+
+/** A password written into the config, or the name of an environment variable the broker reads it from at start. */
+export type NatsPassword = { value: string } | { env: string };
+
+export interface NatsServerConfigOptions {
+  /** `host:port` to listen on; omitted: the command line (or the default 0.0.0.0:4222) decides. */
+  listen?: string;
+  /** JetStream store folder; omitted: the command line (`-js -sd`) decides. */
+  storeDir?: string;
+  users: Array<{ user: string; password: NatsPassword; permissions?: NatsPermissions }>;
+}
+
+const quote = (text: string) => JSON.stringify(text);
+
+function renderPermissions(p: NatsPermissions): string {
+  const list = (subjects: string[]) => `[\n${subjects.map((subject) => `          ${quote(subject)}`).join(',\n')}\n        ]`;
+  const parts = [`publish: { allow: ${list(p.publish.allow)} }`, `subscribe: { allow: ${list(p.subscribe.allow)} }`];
+  if (p.allow_responses) parts.push('allow_responses: true');
+  return `{\n        ${parts.join(',\n        ')}\n      }`;
+}
+
+/** nats-server (2.9) configuration text: JetStream on, and one user per entry (no entry, no connection). */
+export function natsServerConfig(options: NatsServerConfigOptions): string {
+  const users = options.users.map(({ user, password, permissions }) => {
+    const pass = 'env' in password ? `$${password.env}` : quote(password.value);
+    // A user without permissions may do anything: only test operators and `nats` CLI sessions are made so.
+    return `    {\n      user: ${quote(user)}, password: ${pass}${permissions ? `,\n      permissions: ${renderPermissions(permissions)}` : ''}\n    }`;
+  });
+  return [
+    ...(options.listen ? [`listen: ${quote(options.listen)}`] : []),
+    options.storeDir ? `jetstream { store_dir: ${quote(options.storeDir)} }` : 'jetstream: enabled',
+    'authorization {',
+    '  users = [',
+    users.join(',\n'),
+    '  ]',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Writes the config readable by its owner only (it may hold passwords). */
+export async function writeNatsServerConfig(file: string, options: NatsServerConfigOptions): Promise<void> {
+  await writeFile(file, natsServerConfig(options), { mode: 0o600 });
+  await chmod(file, 0o600);
+}
+
+/** Each service's permissions with the given passwords (`passwordOf(service)`), ready for `natsServerConfig`. */
+export function serviceUsers(
+  access: { prefix: string; stream: string },
+  passwordOf: (user: NatsServiceName) => NatsPassword,
+): NatsServerConfigOptions['users'] {
+  return natsPermissions(access).map(({ user, permissions }) => ({ user, password: passwordOf(user as NatsServiceName), permissions }));
+}
+
+/** The environment variable holding a service's NATS password in docker compose (read by the broker and by that service). */
+export function natsPasswordEnvName(service: string): string {
+  return `NATS_PASSWORD_${service.toUpperCase()}`;
+}
+
+/**
+ * deploy/nats-server.conf, which docker compose mounts into the broker: the default stream and no subject prefix,
+ * passwords read from the broker's environment. A test checks the committed file against this.
+ */
+export function composeNatsServerConfig(): string {
+  const header = [
+    '# Generated by composeNatsServerConfig() in packages/service-kit/src/nats-auth.ts: edit that, not this file',
+    '# (packages/service-kit/src/nats-auth.test.ts says how to regenerate it). One user per service, each allowed',
+    '# only its own subjects, for NATS_STREAM=PIXEL_ATLAS and an empty NATS_SUBJECT_PREFIX. Passwords come from',
+    '# the environment (NATS_PASSWORD_<SERVICE>); the command line adds -js, the store folder and the monitoring port.',
+    '',
+  ].join('\n');
+  return header + natsServerConfig({ users: serviceUsers({ prefix: '', stream: 'PIXEL_ATLAS' }, (user) => ({ env: natsPasswordEnvName(user) })) });
+}
