@@ -290,7 +290,7 @@ describe('monitoring profile', () => {
   it('scrapes every app service by DNS service discovery (all replicas) on its operations port (METRICS_PORT), never its own port', () => {
     for (const name of appServiceNames) {
       const port = services.find((s) => s.name === name)?.port;
-      const metricsPort = Number(containerEnv(compose.services[name], OPERATOR_ENV).METRICS_PORT);
+      const metricsPort = Number(envOf(compose.services[name]).METRICS_PORT);
       expect(metricsPort, `${name}: METRICS_PORT`).toBeGreaterThan(0);
       expect(metricsPort).not.toBe(port);
       const job = config.scrape_configs.find((j) => j.job_name === name);
