@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
+import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
 import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
 import { holdFootprint } from './domain/hold-footprint.ts';
 import { listVisiblePlots } from './domain/list-visible-plots.ts';
@@ -131,6 +132,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   await app.register(flagRoutes, {
     rateLimit: { max: env.FLAG_RATE_LIMIT_MAX, timeWindow: env.FLAG_RATE_LIMIT_WINDOW_MS },
     secureCookie: env.PUBLIC_ORIGIN?.startsWith('https://') ?? false,
+    cookieSecret: env.VISITOR_COOKIE_SECRET ?? defaultVisitorCookieSecret(env.INTERNAL_TOKEN),
     onFlagged: (created) => {
       if (created) plotList.invalidate();
       metrics.flags.inc({ outcome: created ? 'new' : 'repeat' });

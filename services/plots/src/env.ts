@@ -1,37 +1,54 @@
 import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
-export const envSchema = z.object({
-  ...baseEnvShape,
-  PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
-  AVATAR_MAX_INPUT_PIXELS: z.coerce.number().int().positive().default(4096 * 4096),
-  /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
-  HOLD_MAX_SECONDS: z.coerce.number().int().positive().default(3 * 60 * 60),
-  /**
-   * Safety net for the in-memory plot list: rebuilt at most this long after it was built, even if an
-   * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
-   */
-  PLOT_LIST_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(60_000),
-  /** How long a claim waits for payments to confirm a session it has not heard about yet (payments may ask Stripe). */
-  ENTITLEMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  /**
-   * How long a claim waits for moderation's content screen; past it (or with moderation down) the claim is
-   * screened locally with the spec's floor list and goes on.
-   */
-  SCREEN_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
-  /** Claims one paid session may try past the paid/unused checks (each may decode an image), then 429. */
-  CLAIM_MAX_ATTEMPTS_PER_SESSION: z.coerce.number().int().positive().default(20),
-  /** Avatar decodes running at once per process (CPU-bound: about the number of cores). */
-  AVATAR_DECODE_CONCURRENCY: z.coerce.number().int().positive().default(2),
-  /** Claims allowed to wait for a decode slot; past it, 503 with Retry-After. */
-  AVATAR_DECODE_QUEUE: z.coerce.number().int().min(0).default(16),
-  /** Flags per client address per window (POST /api/flag-plot), then 429. */
-  FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
-  FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
-  /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
-  PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-});
+export const envSchema = z
+  .object({
+    ...baseEnvShape,
+    /** Unset means production rules (ARCHITECTURE.md section 7): secrets are required, no development defaults. */
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+    /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
+    AVATAR_MAX_INPUT_PIXELS: z.coerce.number().int().positive().default(4096 * 4096),
+    /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
+    HOLD_MAX_SECONDS: z.coerce.number().int().positive().default(3 * 60 * 60),
+    /**
+     * Safety net for the in-memory plot list: rebuilt at most this long after it was built, even if an
+     * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
+     */
+    PLOT_LIST_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(60_000),
+    /** How long a claim waits for payments to confirm a session it has not heard about yet (payments may ask Stripe). */
+    ENTITLEMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /**
+     * How long a claim waits for moderation's content screen; past it (or with moderation down) the claim is
+     * screened locally with the spec's floor list and goes on.
+     */
+    SCREEN_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+    /** Claims one paid session may try past the paid/unused checks (each may decode an image), then 429. */
+    CLAIM_MAX_ATTEMPTS_PER_SESSION: z.coerce.number().int().positive().default(20),
+    /** Avatar decodes running at once per process (CPU-bound: about the number of cores). */
+    AVATAR_DECODE_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Claims allowed to wait for a decode slot; past it, 503 with Retry-After. */
+    AVATAR_DECODE_QUEUE: z.coerce.number().int().min(0).default(16),
+    /** Flags per client address per window (POST /api/flag-plot), then 429. */
+    FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+    FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+    /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
+    PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    /**
+     * Signs the pa_visitor cookie (flags count once per visitor: an unsigned cookie is no visitor). Required in
+     * production; in development and test it defaults to a value derived from INTERNAL_TOKEN.
+     */
+    VISITOR_COOKIE_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional()),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.VISITOR_COOKIE_SECRET && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['VISITOR_COOKIE_SECRET'],
+        message: 'is required unless NODE_ENV is explicitly development or test (unset counts as production): it signs the visitor cookie that counts flags (e.g. openssl rand -hex 32)',
+      });
+    }
+  });
 export type PlotsEnv = z.infer<typeof envSchema>;
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): PlotsEnv {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Tier } from '@pixel-atlas/contracts/tiers';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
@@ -13,6 +13,14 @@ const VISITOR_COOKIE_FORMAT = /^[A-Za-z0-9_-]{16,128}$/;
 
 export function newVisitorCookie(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/**
+ * The visitor cookie's signing secret outside production, when VISITOR_COOKIE_SECRET is not set: derived from
+ * the internal token (a secret every deployment already has), never the token itself.
+ */
+export function defaultVisitorCookieSecret(internalToken: string): string {
+  return createHmac('sha256', internalToken).update('pixel-atlas pa_visitor cookie signing').digest('base64url');
 }
 
 /** A cookie value we could have issued (anything else is ignored and replaced). */

@@ -1,6 +1,11 @@
-import { eventually } from '@pixel-atlas/service-kit/testing';
+import fastifyCookie from '@fastify/cookie';
+import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
 import { buyAndPay, claim, claimBody, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '../testing/world.ts';
+
+/** A visitor cookie as plots issues it (signed with the test deployment's secret). */
+const signed = (value: string) => fastifyCookie.sign(value, defaultVisitorCookieSecret(TEST_INTERNAL_TOKEN));
 
 const RATE_LIMIT = 8;
 let world: World;
@@ -41,7 +46,8 @@ describe('POST /api/flag-plot', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ flagged: true, plotId: plot.id });
     const setCookie = String(([] as string[]).concat(response.headers['set-cookie'] as string[])[0]);
-    expect(setCookie).toMatch(/^pa_visitor=[A-Za-z0-9_-]{32}; /);
+    // A random value and its signature (value.HMAC-SHA256 in base64).
+    expect(setCookie).toMatch(/^pa_visitor=[A-Za-z0-9_-]{32}\.[A-Za-z0-9+/%]{43}; /);
     expect(setCookie).toContain('Max-Age=31536000');
     expect(setCookie).toContain('Path=/');
     expect(setCookie).toContain('HttpOnly');
@@ -94,7 +100,7 @@ describe('POST /api/flag-plot', () => {
     for (let i = 0; i < 3; i++) expect((await flagPlot(world, plot.id, { ip: curlIp })).statusCode).toBe(200);
 
     // A visitor with a cookie, twice.
-    const cookieVisitor = 'visitor-cookie-value-0123456789ab';
+    const cookieVisitor = signed('visitor-cookie-value-0123456789ab');
     for (let i = 0; i < 2; i++) expect((await flagPlot(world, plot.id, { ip: freshIp(), cookie: cookieVisitor, reason: 'Offensive' })).json()).toEqual({ flagged: true, plotId: plot.id });
 
     expect(await flagRows(plot.id)).toHaveLength(3);
@@ -106,7 +112,7 @@ describe('POST /api/flag-plot', () => {
 
   it('a plot flagged by 50 different visitors stays visible; moderation shows flag_count 50; each of them again changes nothing', async () => {
     const plot = await claimed({ display_name: 'Popular Target' });
-    const visitors = Array.from({ length: 50 }, (_, i) => ({ ip: freshIp(), cookie: `fifty-visitors-cookie-${String(i).padStart(4, '0')}` }));
+    const visitors = Array.from({ length: 50 }, (_, i) => ({ ip: freshIp(), cookie: signed(`fifty-visitors-cookie-${String(i).padStart(4, '0')}`) }));
     const responses = await Promise.all(visitors.map((v) => flagPlot(world, plot.id, v)));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
     await Promise.all(visitors.map((v) => flagPlot(world, plot.id, v)));

@@ -9,12 +9,14 @@ export interface FlagRoutesOptions {
   rateLimit: { max: number; timeWindow: number };
   /** Served over https: the visitor cookie is Secure. */
   secureCookie: boolean;
+  /** Signs the visitor cookie: a cookie we did not sign is no visitor at all (the client address counts instead). */
+  cookieSecret: string;
   /** After a new flag was written: drop the list cache (the plot is now flagged), count it. */
   onFlagged: (created: boolean) => void;
 }
 
 export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) {
-  await app.register(cookie);
+  await app.register(cookie, { secret: opts.cookieSecret });
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/flag-plot',
     {
@@ -27,8 +29,11 @@ export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) 
       },
     },
     async (request, reply) => {
+      // Only a cookie we signed names a visitor: forged or unsigned values (a script minting a new one per
+      // request) fall back to the client address, so they all count as one visitor.
       const presented = request.cookies[VISITOR_COOKIE];
-      const cookieValue = isVisitorCookie(presented) ? presented : null;
+      const unsigned = presented ? request.unsignCookie(presented) : null;
+      const cookieValue = unsigned?.valid && isVisitorCookie(unsigned.value ?? undefined) ? unsigned.value! : null;
       let issuedCookie: string | null = null;
       if (!cookieValue) {
         issuedCookie = newVisitorCookie();
@@ -38,6 +43,7 @@ export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) 
           path: '/',
           secure: opts.secureCookie,
           maxAge: VISITOR_COOKIE_MAX_AGE_SECONDS,
+          signed: true,
         });
       }
       const { plotId, reason } = request.body;
