@@ -1,12 +1,18 @@
-import type { PrismaClient, Tx } from '../db.ts';
+import { SCHEMA, TABLE, type PrismaClient, type Tx } from '../db.ts';
 
-/** releaseHoldCommand: payments could not start the checkout; the spot is free again. */
+/**
+ * A hold whose session we know as paid (an entitlement) is never released here, whatever asks: it goes only
+ * when its plot is claimed, or when it expires.
+ */
+const UNPAID = `NOT EXISTS (SELECT 1 FROM "${SCHEMA}"."entitlements" e WHERE e."session_id" = f."session_id")`;
+
+/** releaseHoldCommand: payments could not start the checkout, or the buyer cancelled; the spot is free again. */
 export async function releaseHold({ db, holdId }: { db: PrismaClient | Tx; holdId: string }): Promise<{ released: boolean }> {
-  const { count } = await db.footprint.deleteMany({ where: { kind: 'hold', holdId } });
+  const count = await db.$executeRawUnsafe(`DELETE FROM ${TABLE.footprints} f WHERE f."kind" = 'hold' AND f."hold_id" = $1 AND ${UNPAID}`, holdId);
   return { released: count > 0 };
 }
 
-/** payments.checkout.expired: the session ended unpaid, so its hold goes. */
+/** payments.checkout.expired: the session ended unpaid (expired or cancelled), so its hold goes. */
 export async function releaseSessionHold({ tx, sessionId }: { tx: Tx; sessionId: string }): Promise<void> {
-  await tx.footprint.deleteMany({ where: { kind: 'hold', sessionId } });
+  await tx.$executeRawUnsafe(`DELETE FROM ${TABLE.footprints} f WHERE f."kind" = 'hold' AND f."session_id" = $1 AND ${UNPAID}`, sessionId);
 }

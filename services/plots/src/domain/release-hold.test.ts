@@ -1,0 +1,34 @@
+import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { query } from '@pixel-atlas/service-kit/rpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, landSpots, publishEvent, startCheckout, startWorld, type World } from '../testing/world.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld({ moderation: false });
+});
+afterAll(async () => world?.close());
+
+const spots = () => landSpots(world, 1, 3);
+const holdIdOf = async (sessionId: string) =>
+  (await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0].hold_id;
+const holds = async (sessionId: string) => (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
+
+describe('a paid hold is never released', () => {
+  it('releaseHoldCommand and payments.checkout.expired leave the hold of a paid session alone, and free an unpaid one', async () => {
+    const [paidSpot, unpaidSpot] = spots();
+    const paid = await buyAndPay(world, { tier: 'basic', ...paidSpot });
+    await eventually(async () => (await world.db.query(`SELECT 1 FROM plots.entitlements WHERE session_id = $1`, [paid])).length === 1);
+    const unpaid = (await startCheckout(world, { tier: 'basic', ...unpaidSpot })).json().sessionId as string;
+
+    expect(await query(world.payments.bus, releaseHoldCommand, { holdId: await holdIdOf(paid) })).toEqual({ released: false });
+    await publishEvent(world, 'payments.checkout.expired', { sessionId: paid });
+    expect(await query(world.payments.bus, releaseHoldCommand, { holdId: await holdIdOf(unpaid) })).toEqual({ released: true });
+    // The event is applied in order after the command: give the consumer time, then the paid hold must still be there.
+    await publishEvent(world, 'payments.checkout.expired', { sessionId: unpaid });
+    await eventually(async () => (await world.db.query(`SELECT 1 FROM plots.inbox_events WHERE subject LIKE '%payments.checkout.expired'`)).length >= 2);
+    expect(await holds(paid)).toBe(1);
+    expect(await holds(unpaid)).toBe(0);
+  });
+});
