@@ -54,6 +54,8 @@ const OPERATOR_ENV: Record<string, string> = {
   STRIPE_WEBHOOK_SECRET: 'whsec_compose',
   // The gateway refuses NODE_ENV=production without it: page links never come from the Host header.
   PUBLIC_ORIGIN: 'https://atlas.example.com',
+  // One NATS password per service (the broker reads them too, deploy/nats-server.conf).
+  ...Object.fromEntries(['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [`NATS_PASSWORD_${s}`, `compose-nats-${s.toLowerCase()}`])),
 };
 
 /** Compose's variable interpolation: $$, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
@@ -175,6 +177,14 @@ describe.each(services)('service $name', (service) => {
     expect(String(env.INTERNAL_TOKEN)).toContain('${INTERNAL_TOKEN:?');
   });
 
+  it('connects to NATS as its own user, with a password compose requires (no anonymous client gets in)', () => {
+    const variable = `NATS_PASSWORD_${service.name.toUpperCase()}`;
+    expect(env.NATS_USER).toBe(service.name);
+    expect(String(env.NATS_PASSWORD)).toContain(`\${${variable}:?`);
+    expect(String(envOf(compose.services.nats ?? {})[variable]), `the broker must get ${variable} too`).toContain(`\${${variable}:?`);
+    expect(read('deploy/nats-server.conf')).toContain(`user: "${service.name}", password: $${variable}`);
+  });
+
   it('sets every key its env schema requires (services/<name>/src/env.ts exports envSchema)', async () => {
     const keys = await requiredEnvKeys(service.name);
     if (!keys) return; // no exported envSchema yet: nothing to compare with
@@ -269,6 +279,14 @@ describe('infrastructure services', () => {
     expect(cmd).toMatch(/(-m|--http_port) 8222/);
     expect(nats.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
     expect(commandText(nats.healthcheck?.test)).toContain('8222/healthz');
+  });
+
+  it('nats runs with the generated users of deploy/nats-server.conf, mounted read-only', () => {
+    const nats = compose.services.nats;
+    const mount = nats.volumes?.find((v) => v.startsWith('./deploy/nats-server.conf:'));
+    expect(mount).toMatch(/:ro$/);
+    const target = mount!.split(':')[1];
+    expect(commandText(nats.command)).toMatch(new RegExp(`(-c|--config) ${target.replaceAll('.', '\\.')}( |$)`));
   });
 
   it('declares the named volumes it uses', () => {

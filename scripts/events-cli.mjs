@@ -21,6 +21,8 @@ async function main() {
     ...process.env,
     DATABASE_URL: process.env.DATABASE_URL || withDatabase(infra.postgresUrl, 'pixel_atlas'),
     ...(command === 'replay' ? { NATS_URL: infra.natsUrl } : {}),
+    // A broker started by ensureInfra has one user per service: the replay publishes as the event's producer.
+    ...Object.fromEntries(Object.entries(infra.natsPasswords ?? {}).map(([service, password]) => [`NATS_PASSWORD_${service.toUpperCase()}`, password])),
   };
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, command ?? '', ...args], { cwd: ROOT, env, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: one command that runs the whole site on this machine.
-//   infra (PostgreSQL + NATS, embedded when nothing runs) -> database pixel_atlas -> prisma generate -> web build
+//   infra (PostgreSQL, embedded when nothing runs; our own nats-server with one user per service) -> database pixel_atlas -> prisma generate -> web build
 //   -> every service in services/*/src/server.ts as a child process, the gateway last -> wait for each /readyz.
 // Ctrl-C / SIGTERM stops the gateway, then the services (each signalled directly and awaited), then the infra this
 // script started. A second Ctrl-C kills what is left.
@@ -201,6 +201,13 @@ async function main() {
     NATS_URL: infra.natsUrl,
     INTERNAL_TOKEN: internalToken,
   };
+  // Each service connects to NATS as its own user (its name), allowed only its own subjects. With NATS_URL given,
+  // the passwords come from NATS_PASSWORD_<SERVICE>; a NATS_USER/NATS_PASSWORD of this shell is nobody's.
+  for (const key of Object.keys(common)) if (key === 'NATS_USER' || key.startsWith('NATS_PASSWORD')) delete common[key];
+  const natsCredentials = (name) => {
+    const password = infra.natsPasswords?.[name] ?? process.env[`NATS_PASSWORD_${name.toUpperCase()}`];
+    return password ? { NATS_USER: name, NATS_PASSWORD: password } : {};
+  };
   const width = Math.max(...services.map((s) => s.name.length));
   const readyTimeout = Number(process.env.PA_READY_TIMEOUT_MS || 120_000);
   const backends = services.filter((s) => s.name !== 'gateway');
@@ -209,7 +216,7 @@ async function main() {
   const gatewayPort = String(process.env.PORT || gateway?.port || 8080);
   say(`starting ${backends.map((s) => s.name).join(', ') || '(no services besides the gateway)'}…`);
   const started = backends.map((service, i) => {
-    const env = { ...common, HOST: '127.0.0.1', PORT: String(service.port) };
+    const env = { ...common, ...natsCredentials(service.name), HOST: '127.0.0.1', PORT: String(service.port) };
     // Links services build for people (Stripe's return URL, e-mails) point at the gateway.
     env.PUBLIC_ORIGIN ||= `http://localhost:${gatewayPort}`;
     delete env.ADMIN_USERNAME;
@@ -226,7 +233,7 @@ async function main() {
     for (const s of backends) say(`  ${s.name}: http://127.0.0.1:${s.port}`);
     return;
   }
-  const gatewayEnv = { ...common, PORT: gatewayPort };
+  const gatewayEnv = { ...common, ...natsCredentials('gateway'), PORT: gatewayPort };
   gatewayEnv.WEB_DIST_DIR ||= path.join(ROOT, 'web', 'dist');
   for (const s of backends) gatewayEnv[s.upstreamEnv] ||= `http://127.0.0.1:${s.port}`;
   if (admin) {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: every test (unit, integration against real PostgreSQL and NATS, browser tests) in one vitest run.
-//   infra (same detection as npm start) -> prisma generate -> web build (browser tests serve web/dist)
+//   PostgreSQL (same detection as npm start) and the nats-server binary -> prisma generate -> web build (browser tests serve web/dist)
 //   -> vitest run (reporters default + json into .data/test-report.json; extra CLI args pass through)
 //   -> the plain line `tests: N passed, N failed, N skipped` -> exit with vitest's code, stopping started infra.
-// Tests get DATABASE_URL = the server's `postgres` database (helpers create a database per test file) and NATS_URL.
+// Tests get DATABASE_URL = the server's `postgres` database (helpers create a database per test file) and
+// NATS_SERVER_BIN: every test file starts its own nats-server with the production users and permissions
+// (service-kit testing.ts), so the machine's NATS (unauthenticated) is never used.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureInfra, InfraError } from './lib/infra.mjs';
+import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.mjs';
 import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.mjs';
 import { ROOT, bin, buildWeb, runGenerate } from './lib/workspace.mjs';
 
@@ -36,7 +38,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 async function main() {
   const args = process.argv.slice(2);
-  infra = await ensureInfra({ root: ROOT, log: say });
+  const natsServer = process.env.NATS_SERVER_BIN || findExecutable('nats-server');
+  if (!natsServer) throw new InfraError(NATS_MISSING_MESSAGE);
+  infra = await ensureInfra({ root: ROOT, log: say, nats: false });
   await runGenerate(ROOT, { log: say });
   // CI builds from scratch every time; locally only when web/dist is missing or older than its sources.
   await buildWeb(ROOT, { force: process.env.CI === 'true', log: say });
@@ -48,7 +52,7 @@ async function main() {
   const env = {
     ...process.env,
     DATABASE_URL: infra.postgresUrl,
-    NATS_URL: infra.natsUrl,
+    NATS_SERVER_BIN: natsServer,
     TURBO_TELEMETRY_DISABLED: '1',
     CHECKPOINT_DISABLE: '1',
   };

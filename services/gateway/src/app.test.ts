@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { connectBus, ensureStream } from '@pixel-atlas/service-kit/nats';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -286,8 +287,11 @@ describe('live updates', () => {
       while (!received.includes(text)) received += decoder.decode((await reader.read()).value);
     };
     await readUntil('event: ready');
+    // The producers' stand-in: the gateway's own NATS user may only listen.
+    const producer = await connectBus(stream.busSettings('producer-stand-in'));
+    await ensureStream(producer);
     const publish = async (type: string, data: object) =>
-      gateway.bus.js.publish(gateway.bus.subject(type), JSON.stringify({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data }));
+      producer.js.publish(producer.subject(type), JSON.stringify({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data }));
     await publish('plots.plot.claimed', { plotId: 'a1', visible: false });
     await publish('plots.plot.claimed', { plotId: 'b2', visible: true });
     await publish('map.layout.cleared', {});
@@ -296,5 +300,6 @@ describe('live updates', () => {
     expect(received).not.toContain('"plotId":"a1"');
     expect(received).toContain('event: map-changed\ndata: {"reason":"cleared"}');
     controller.abort();
+    await producer.nc.close();
   });
 });
