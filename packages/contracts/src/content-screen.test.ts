@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLAGGED_WORDS, findFlaggedWords, normaliseForScreen } from './content-screen.ts';
+import { FLAGGED_WORDS, findFlaggedWords, hostForScreen, normaliseForScreen } from './content-screen.ts';
 
 /**
  * Real names and words that contain a listed word (of the spec's list, or of the wider list an operator could add
@@ -160,6 +160,20 @@ describe('content screen: whole words after normalisation', () => {
     expect(findFlaggedWords(['Join our Crypto Giveaway!'], words)).toEqual(['crypto-giveaway']);
     expect(findFlaggedWords(['FREE.MONEY.example'], words)).toEqual(['free money']);
     expect(findFlaggedWords(['crypto giveaways', 'free of money'], words)).toEqual(['crypto-giveaway']);
+  });
+
+  it("reads a link's host only, lowercased, with international (xn--) labels decoded", () => {
+    expect(hostForScreen('HTTPS://Sub.Example.COM:8080/sex?q=porn')).toBe('sub.example.com');
+    expect(hostForScreen(' Example.COM ')).toBe('example.com');
+    expect(hostForScreen(new URL('https://\u0455\u0435\u0445-shop.example/').hostname)).toBe('\u0455\u0435\u0445-shop.example');
+    expect(hostForScreen('xn--mnchen-3ya.de')).toBe('münchen.de');
+    expect(hostForScreen(new URL('https://例え.テスト/').href)).toBe('例え.テスト');
+    // Not valid punycode: kept as written.
+    expect(hostForScreen('xn--zzzzzzzz.com')).toBe('xn--zzzzzzzz.com');
+    expect(hostForScreen('xn---abc.com')).toBe('xn---abc.com');
+    expect(hostForScreen(null)).toBe('');
+    expect(findFlaggedWords([hostForScreen('https://xn--e1a6a7b.example/')])).toEqual(['sex']);
+    expect(findFlaggedWords([hostForScreen('https://free-porn.example/'), hostForScreen('https://essex.gov.uk/sex')])).toEqual(['porn']);
   });
 
   it('normalises visibly: NFKC, no invisible characters, no accents, look-alikes folded, case kept', () => {

@@ -272,3 +272,74 @@ export function findFlaggedWords(texts: ReadonlyArray<string | null | undefined>
   }
   return list.entries.filter((e) => found.has(e)).map((e) => e.word);
 }
+
+/**
+ * The host of a link (or a bare host) as the screen reads it: lowercased, `xn--` labels decoded to the Unicode the
+ * browser shows ('xn--e1a6a7b.example' is 'ѕех.example'), so a look-alike host is folded and screened like a text.
+ * Only the host of a link is screened, never its path. '' when there is none.
+ */
+export function hostForScreen(linkOrHost: string | null | undefined): string {
+  const value = (linkOrHost ?? '').trim();
+  if (!value) return '';
+  let host = value.toLowerCase();
+  if (value.includes('://')) {
+    try {
+      host = new URL(value).hostname.toLowerCase();
+    } catch {
+      // Not a URL: screen what was given.
+    }
+  }
+  return host
+    .split('.')
+    .map((label) => (label.startsWith('xn--') ? (decodePunycode(label.slice(4)) || label) : label))
+    .join('.');
+}
+
+/** RFC 3492 decoding of one label (without its `xn--`); null when it is not valid punycode. */
+function decodePunycode(input: string): string | null {
+  const BASE = 36;
+  const T_MIN = 1;
+  const T_MAX = 26;
+  const digit = (code: number) => (code >= 48 && code <= 57 ? code - 22 : code >= 97 && code <= 122 ? code - 97 : code >= 65 && code <= 90 ? code - 65 : BASE);
+  const adapt = (delta: number, points: number, first: boolean) => {
+    let d = first ? Math.floor(delta / 700) : delta >> 1;
+    d += Math.floor(d / points);
+    let k = 0;
+    while (d > ((BASE - T_MIN) * T_MAX) >> 1) {
+      d = Math.floor(d / (BASE - T_MIN));
+      k += BASE;
+    }
+    return k + Math.floor(((BASE - T_MIN + 1) * d) / (d + 38));
+  };
+  if (input.length > 63) return null;
+  const delimiter = input.lastIndexOf('-');
+  const output: number[] = [];
+  for (let j = 0; j < Math.max(delimiter, 0); j += 1) {
+    const code = input.charCodeAt(j);
+    if (code >= 0x80) return null;
+    output.push(code);
+  }
+  let n = 128;
+  let i = 0;
+  let bias = 72;
+  for (let index = delimiter > 0 ? delimiter + 1 : 0; index < input.length; ) {
+    const previous = i;
+    let weight = 1;
+    for (let k = BASE; ; k += BASE) {
+      if (index >= input.length) return null;
+      const d = digit(input.charCodeAt(index++));
+      if (d >= BASE || d > Math.floor((0x7fffffff - i) / weight)) return null;
+      i += d * weight;
+      const t = k <= bias ? T_MIN : k >= bias + T_MAX ? T_MAX : k - bias;
+      if (d < t) break;
+      weight *= BASE - t;
+    }
+    bias = adapt(i - previous, output.length + 1, previous === 0);
+    n += Math.floor(i / (output.length + 1));
+    i %= output.length + 1;
+    if (n > 0x10ffff) return null;
+    output.splice(i, 0, n);
+    i += 1;
+  }
+  return String.fromCodePoint(...output);
+}

@@ -1,5 +1,4 @@
-import { domainToUnicode } from 'node:url';
-import { FLAGGED_WORDS, findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
+import { FLAGGED_WORDS, findFlaggedWords, hostForScreen } from '@pixel-atlas/contracts/content-screen';
 
 export interface ScreenContentOptions {
   /** The texts to screen (display name, message). */
@@ -28,20 +27,10 @@ export function buildWordList(extraWords: string | readonly string[] = []): stri
 
 /**
  * The host part of a link host or URL, lowercased, international labels decoded ('' when there is none):
- * `xn--` punycode would hide a look-alike host ('ѕех.example') from the screen.
+ * `xn--` punycode would hide a look-alike host ('ѕех.example') from the screen. The browser uses the same function.
  */
 export function normaliseHost(linkHost: string | null | undefined): string {
-  const value = (linkHost ?? '').trim();
-  if (!value) return '';
-  let host = value.toLowerCase();
-  if (value.includes('://')) {
-    try {
-      host = new URL(value).hostname.toLowerCase();
-    } catch {
-      return host;
-    }
-  }
-  return domainToUnicode(host) || host;
+  return hostForScreen(linkHost);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { domainToUnicode } from 'node:url';
-import { findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
+import { findFlaggedWords, hostForScreen } from '@pixel-atlas/contracts/content-screen';
 import { screenContentQuery } from '@pixel-atlas/contracts/queries';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
@@ -38,8 +37,7 @@ export const UNDER_REVIEW_WARNING =
 export function linkHostOf(link: string | null): string | null {
   if (!link) return null;
   try {
-    const host = new URL(link).hostname.toLowerCase();
-    return (host && domainToUnicode(host)) || host || null;
+    return hostForScreen(new URL(link).href) || null;
   } catch {
     return null;
   }

@@ -1,4 +1,3 @@
-import { findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
 import type { ClaimPlotRequest, Plot } from '@pixel-atlas/contracts/plots';
 import { tierLabel, type Tier } from '@pixel-atlas/contracts/tiers';
 import { DEFAULT_ZONE } from '@pixel-atlas/contracts/zones';
@@ -9,6 +8,7 @@ import { ClaimDetailsForm, parsePosition, type ClaimDraft } from './claim-detail
 import { ClaimLoading } from './claim-status.tsx';
 import { ConfirmDetails } from './confirm-details.tsx';
 import { ContentReviewDialog } from './content-review-dialog.tsx';
+import { contentReviewKey, needsContentReview } from './content-review.ts';
 import { clearPendingClaim, readPendingClaim, type PendingClaim } from './pending-claim.ts';
 import { normalizeProfile } from './profile-validation.ts';
 import { useClaimSubmission } from './use-claim-submission.ts';
@@ -28,7 +28,7 @@ export function ClaimFlow({ sessionId, tier }: { sessionId: string; tier: Tier }
   const [draft, setDraft] = useState<ClaimDraft>(() => draftFrom(pending));
   const [stage, setStage] = useState<Stage>(() => (pending && !autoClaimedSessions.has(sessionId) ? 'auto' : 'form'));
   // The popup already asked about flagged words (and kept the address) for the pending claim's texts.
-  const [screenedTexts, setScreenedTexts] = useState(() => (pending ? screenKey(pending) : null));
+  const [screenedTexts, setScreenedTexts] = useState(() => (pending ? contentReviewKey(pending) : null));
   const [notificationEmail, setNotificationEmail] = useState(pending?.notification_email);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [claimed, setClaimed] = useState<{ plot: Plot; underReview: boolean } | null>(null);
@@ -95,8 +95,7 @@ export function ClaimFlow({ sessionId, tier }: { sessionId: string; tier: Tier }
   };
 
   const confirm = () => {
-    const key = screenKey(draft);
-    if (key !== screenedTexts && findFlaggedWords([draft.display_name, draft.message]).length > 0) {
+    if (contentReviewKey(draft) !== screenedTexts && needsContentReview(draft)) {
       setReviewOpen(true);
       return;
     }
@@ -105,7 +104,7 @@ export function ClaimFlow({ sessionId, tier }: { sessionId: string; tier: Tier }
 
   const afterReview = (email: string | undefined) => {
     setReviewOpen(false);
-    setScreenedTexts(screenKey(draft));
+    setScreenedTexts(contentReviewKey(draft));
     setNotificationEmail(email);
     submitConfirmed(email);
   };
@@ -151,6 +150,3 @@ function draftFrom(pending: PendingClaim | null): ClaimDraft {
   };
 }
 
-function screenKey(texts: { display_name: string; message: string }): string {
-  return `${texts.display_name}\u0000${texts.message}`;
-}

@@ -234,6 +234,29 @@ describe('claim popup', () => {
     expect(JSON.parse(sessionStorage.getItem('pendingClaim')!).notification_email).toBe('ada@example.com');
   });
 
+  it("goes straight to the checkout for a name that merely contains a listed word, and asks about a disguised one", async () => {
+    const user = userEvent.setup();
+    vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
+    const gateway = fakeGateway({
+      'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE, AVAILABLE],
+      'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1' })],
+    });
+    const { unmount } = renderPopup();
+    await fillProfile(user, { name: 'Essex Skill School', message: 'Latest Android builds' });
+    await saveAvatar(user);
+    await user.click(payButton());
+    await waitFor(() => expect(gateway.countOf('POST /api/create-checkout-session')).toBe(1));
+    expect(screen.queryByRole('dialog', { name: 'Content Under Review' })).toBeNull();
+    unmount();
+
+    renderPopup();
+    await fillProfile(user, { name: 'Night Owl', message: 'hot s\u0435\u200Bx' }); // Cyrillic е, zero-width space
+    await saveAvatar(user);
+    await user.click(payButton());
+    expect(await screen.findByRole('dialog', { name: 'Content Under Review' })).toBeTruthy();
+    expect(gateway.countOf('POST /api/create-checkout-session')).toBe(1);
+  });
+
   it("'Skip' continues without an address", async () => {
     const user = userEvent.setup();
     vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});

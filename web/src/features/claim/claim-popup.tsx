@@ -1,5 +1,4 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { findFlaggedWords } from '@pixel-atlas/contracts/content-screen';
 import { DEFAULT_TIER_PRICE_CENTS, formatPrice, type Tier } from '@pixel-atlas/contracts/tiers';
 import { useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
@@ -9,6 +8,7 @@ import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';
 import { AvatarUploader } from './avatar-uploader.tsx';
 import { CLAIM_TOASTS } from './claim-messages.ts';
 import { ContentReviewDialog } from './content-review-dialog.tsx';
+import { needsContentReview } from './content-review.ts';
 import { savePendingClaim, clearPendingClaim } from './pending-claim.ts';
 import { checkPosition } from './position-check.ts';
 import { ProfileFields } from './profile-fields.tsx';
@@ -121,7 +121,7 @@ function ClaimPopupForm({
       setBusy(false);
       return;
     }
-    if (findFlaggedWords([draft.display_name, draft.message]).length > 0) {
+    if (needsContentReview(draft)) {
       setBusy(false);
       setReviewOpen(true);
       return;
