@@ -50,6 +50,8 @@ const dependsOn = (svc: ComposeService) =>
 /** What an operator puts in .env for `docker compose up` (docs/operations.md). */
 const OPERATOR_ENV: Record<string, string> = {
   INTERNAL_TOKEN: 'compose-test-internal-token-0123456789',
+  // Plots refuses NODE_ENV=production without it: it signs the visitor cookie.
+  VISITOR_COOKIE_SECRET: 'compose-test-visitor-cookie-secret-0123456789',
   STRIPE_SECRET_KEY: 'sk_test_compose',
   STRIPE_WEBHOOK_SECRET: 'whsec_compose',
   // The gateway refuses NODE_ENV=production without it: page links never come from the Host header.
