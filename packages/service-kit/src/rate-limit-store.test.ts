@@ -65,6 +65,25 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/**
+ * The store alone, with a generous timeout: these cases are about counting, and a busy test machine must
+ * not turn a slow count into a let-through.
+ */
+async function bare(limits: Record<string, unknown>) {
+  const app = Fastify();
+  const client = pgClient(newPool(db.url));
+  const metrics = new Registry();
+  await app.register(rateLimit, {
+    global: false,
+    store: pgRateLimitStore({ sql: () => ({ client, schema: SCHEMA }), log: app.log, metrics, timeoutMs: 10_000 }),
+  });
+  app.get('/a', { config: { rateLimit: limits } }, async () => ({ ok: true }));
+  await app.ready();
+  apps.push(app);
+  const failures = async () => (await metrics.getSingleMetric('rate_limit_store_failures_total')?.get())?.values.length ?? 0;
+  return { app, failures };
+}
+
 describe('rate limits counted in PostgreSQL', () => {
   it('two replicas over one database allow the limit once between them: the (limit+1)th request is 429', async () => {
     const [one, two] = [await replica(newPool(db.url)), await replica(newPool(db.url))];
@@ -82,21 +101,7 @@ describe('rate limits counted in PostgreSQL', () => {
   });
 
   it('concurrent requests spread over replicas lose no count', async () => {
-    // The store alone with a generous timeout: this is about counting, and a busy test machine must not
-    // turn a slow count into a let-through.
-    const bare = async () => {
-      const app = Fastify();
-      const client = pgClient(newPool(db.url));
-      await app.register(rateLimit, {
-        global: false,
-        store: pgRateLimitStore({ sql: () => ({ client, schema: SCHEMA }), log: app.log, metrics: new Registry(), timeoutMs: 10_000 }),
-      });
-      app.get('/a', { config: { rateLimit: { max: 20, timeWindow: 60_000 } } }, async () => ({ ok: true }));
-      await app.ready();
-      apps.push(app);
-      return app;
-    };
-    const replicas = [await bare(), await bare()];
+    const replicas = [(await bare({ max: 20, timeWindow: 60_000 })).app, (await bare({ max: 20, timeWindow: 60_000 })).app];
     const responses = await Promise.all(
       Array.from({ length: 60 }, (_, i) => replicas[i % 2].inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.3' })),
     );
@@ -104,6 +109,27 @@ describe('rate limits counted in PostgreSQL', () => {
     expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(40);
     const [row] = (await hits()).filter((h) => h.key.endsWith('198.51.100.3'));
     expect(row.count).toBe(60);
+  });
+
+  it('continueExceeding: a client still sending while refused keeps its window open', async () => {
+    const { app } = await bare({ max: 1, timeWindow: 600, continueExceeding: true });
+    const hit = () => app.inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.20' });
+    expect((await hit()).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await hit()).statusCode).toBe(429);
+    // 800 ms after the first request its window would have ended; the refused one started a new one.
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await hit()).statusCode).toBe(429);
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await hit()).statusCode).toBe(200);
+  });
+
+  it('limits beyond 32 bits are counted, not failed open', async () => {
+    const { app, failures } = await bare({ max: 3_000_000_000, timeWindow: 60_000 });
+    const response = await app.inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.21' });
+    expect(response.headers['x-ratelimit-remaining']).toBe('2999999999');
+    expect(await failures()).toBe(0);
+    expect((await hits()).find((h) => h.key.endsWith('198.51.100.21'))?.count).toBe(1);
   });
 
   it('a window that ended starts again at one, and ended windows are swept', async () => {

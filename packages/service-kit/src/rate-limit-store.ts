@@ -125,7 +125,7 @@ export class PgRateLimitStore {
        ON CONFLICT ("key") DO UPDATE SET
          "count" = CASE WHEN h."window_ends_at" <= now() THEN 1 ELSE h."count" + 1 END,
          "window_ends_at" = CASE
-           WHEN h."window_ends_at" <= now() OR ($3::boolean AND h."count" + 1 > $4::int) THEN excluded."window_ends_at"
+           WHEN h."window_ends_at" <= now() OR ($3::boolean AND h."count" + 1 > $4::bigint) THEN excluded."window_ends_at"
            ELSE h."window_ends_at" END
        RETURNING "count", GREATEST(0, ceil(extract(epoch FROM "window_ends_at" - now()) * 1000))::int AS ttl_ms`,
       this.prefix + key,
