@@ -241,7 +241,7 @@ describe('moderation.plot.rejected', () => {
   });
 
   it('rejecting a held (screened) plot removes it without it ever having been public', async () => {
-    const { plot, spot } = await claimed({ display_name: 'Shitpost Central' });
+    const { plot, spot } = await claimed({ display_name: 'Shit Post Central' });
     await eventually(() => queued(plot.id), 15_000);
     expect((await decide(world, 'reject', plot.id)).statusCode).toBe(200);
     await eventually(async () => (await plotRow(plot.id)).removed_at !== null, 15_000);
