@@ -22,18 +22,49 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+/** `BENCH_PLOTS` scenario: a plot count, or `full` for a land where every tile is claimed. */
+export type PlotScenario = number | 'full';
+
+/** Parses `BENCH_PLOTS` (comma-separated: `2000,full`, `500`, `full`). */
+export function parsePlotScenarios(value: string): PlotScenario[] {
+  const scenarios = value.split(',').map((part) => part.trim()).filter(Boolean).map((part): PlotScenario => {
+    if (part === 'full') return 'full';
+    const count = Number(part);
+    if (!Number.isInteger(count) || count < 0) throw new Error(`BENCH_PLOTS: "${part}" is neither a plot count nor "full"`);
+    return count;
+  });
+  if (scenarios.length === 0) throw new Error('BENCH_PLOTS names no scenario');
+  return scenarios;
+}
+
 /**
  * `count` non-overlapping plots, every footprint on land, largest tiers placed first (a plot that finds
  * no room falls back to the next smaller tier). Positions and tiers come from a seeded PRNG.
+ * `full`: the bigger tiers of the 2,000-plot mix, then a basic plot on every land tile still free —
+ * the whole land claimed, the densest the map can get.
  */
-export function syntheticPlots(tiles: readonly MapTile[], count: number, seed = 42): { plots: BenchPlot[]; byTier: Record<Tier, number> } {
+export function scenarioPlots(tiles: readonly MapTile[], scenario: PlotScenario, seed = 42): { plots: BenchPlot[]; byTier: Record<Tier, number> } {
+  if (scenario !== 'full') return syntheticPlots(tiles, scenario, seed);
+  const landTiles = tiles.filter((tile) => tile.is_land).length;
+  const bigger = Object.entries(TIER_MIX).filter(([tier]) => tier !== 'basic').reduce((sum, [, share]) => sum + Math.round(2000 * share), 0);
+  // Every basic plot beyond the bigger tiers lands on the first free tile once random probing fails,
+  // so asking for as many basics as land tiles leaves none free; the surplus is cut off at the end.
+  return syntheticPlots(tiles, bigger + landTiles, seed, { basicsFillLand: true, biggerTiersOf: 2000 });
+}
+
+export function syntheticPlots(
+  tiles: readonly MapTile[],
+  count: number,
+  seed = 42,
+  fill: { basicsFillLand: boolean; biggerTiersOf: number } | null = null,
+): { plots: BenchPlot[]; byTier: Record<Tier, number> } {
   const random = mulberry32(seed);
   const free = new Uint8Array(GRID_SIZE * GRID_SIZE);
   for (const tile of tiles) if (tile.is_land) free[tile.y * GRID_SIZE + tile.x] = 1;
 
   const wanted: Tier[] = [];
   for (const tier of [...TIERS].reverse()) {
-    const n = tier === 'basic' ? count - wanted.length : Math.round(count * TIER_MIX[tier]);
+    const n = tier === 'basic' ? count - wanted.length : Math.round((fill?.biggerTiersOf ?? count) * TIER_MIX[tier]);
     for (let i = 0; i < n; i++) wanted.push(tier);
   }
 
@@ -63,7 +94,10 @@ export function syntheticPlots(tiles: readonly MapTile[], count: number, seed = 
       if (!placed && tier === 'basic') {
         // Random probing is slow when land is nearly full: take the first free land tile instead.
         const index = free.indexOf(1);
-        if (index < 0) break;
+        if (index < 0) {
+          if (fill?.basicsFillLand) return { plots, byTier };
+          break;
+        }
         free[index] = 0;
         const n = plots.length + 1;
         plots.push({ id: `bench-${n}`, x: index % GRID_SIZE, y: Math.floor(index / GRID_SIZE), tier, display_name: `Bench Maker ${n}` });

@@ -7,7 +7,7 @@
  * 3. Layout API benchmark through the gateway and direct (api.ts).
  * Everything started is stopped and removed at the end, also on failure or Ctrl-C.
  *
- * Knobs: BENCH_RENDER_SECONDS (5), BENCH_API_SECONDS (10), BENCH_CONNECTIONS (10), BENCH_PLOTS (2000),
+ * Knobs: BENCH_RENDER_SECONDS (5), BENCH_API_SECONDS (10), BENCH_CONNECTIONS (10), BENCH_PLOTS (2000,full),
  * BENCH_ONLY=render|api, BENCH_LOG_LEVEL (warn) for the services.
  */
 import os from 'node:os';
@@ -16,12 +16,13 @@ import type { Region } from '@pixel-atlas/contracts/regions';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { createTestDatabase, createTestStream, testServiceEnv } from '@pixel-atlas/service-kit/testing';
 import { runApiBenchmark } from './api.ts';
+import { parsePlotScenarios } from './plots.ts';
 import { runRenderBenchmark } from './render.ts';
 
 const RENDER_SECONDS = Number(process.env.BENCH_RENDER_SECONDS ?? 5);
 const API_SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const PLOTS = Number(process.env.BENCH_PLOTS ?? 2000);
+const PLOT_SCENARIOS = parsePlotScenarios(process.env.BENCH_PLOTS ?? '2000,full');
 const ONLY = process.env.BENCH_ONLY;
 
 // --- cleanup: a stack of undo steps, run once, in reverse, whatever happens ---
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
     CONTACT_URL: contact.url,
     // The per-client ceiling (600/min by default) would turn the load test into a 429 test.
     RATE_LIMIT_PER_MINUTE: '1000000000',
+    // Production mode requires the public address; nothing here follows the links it writes.
+    PUBLIC_ORIGIN: 'http://127.0.0.1',
   });
 
   const layoutResponse = await fetch(`${map.url}/api/map-layout`);
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
   if (ONLY !== 'api') {
     const render = await runRenderBenchmark({
       layout: { tiles: layout.tiles, regions: layout.regions },
-      plotCount: PLOTS,
+      scenarios: PLOT_SCENARIOS,
       durationMs: RENDER_SECONDS * 1000,
       warmupMs: 500,
       onCleanup,

@@ -140,6 +140,9 @@ function timerResolutionUs(): number {
   return Math.round(smallest * 1000);
 }
 
+const AVATARS = makeAvatars(8);
+const withAvatars = (plots: SetupInput['plots']): MapPlot[] => plots.map((plot, i) => ({ ...plot, avatar_url: AVATARS[i % AVATARS.length] }));
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 declare global {
@@ -148,6 +151,8 @@ declare global {
       setup(input: SetupInput): Promise<SetupResult>;
       snapshotFullView(zoom: number): Promise<void>;
       runPhase(input: PhaseInput): Promise<PhaseResult>;
+      /** Swaps in another plot set (next scenario) and waits for the engine's idle work to settle. */
+      usePlots(plots: SetupInput['plots']): Promise<void>;
       /** Keeps only the first `count` plots (0 = terrain only), with or without avatars, to split the cost. */
       setPlotCount(count: number, withAvatars?: boolean): void;
     };
@@ -169,15 +174,14 @@ window.bench = {
     });
     engine.resize();
     engine.setLayout(layout);
-    const avatars = makeAvatars(8);
-    allPlots = plots.map((plot, i) => ({ ...plot, avatar_url: avatars[i % avatars.length] }));
+    allPlots = withAvatars(plots);
     engine.setPlots(allPlots);
     // Let the idle pre-render of the terrain chunks finish before anything is measured.
     await sleep(1500);
     return {
       viewport: { width: canvas.clientWidth, height: canvas.clientHeight, dpr: window.devicePixelRatio || 1 },
-      avatars: avatars.length,
-      avatarBytes: avatars[0].length,
+      avatars: AVATARS.length,
+      avatarBytes: AVATARS[0].length,
       timerResolutionUs: timerResolutionUs(),
     };
   },
@@ -192,8 +196,14 @@ window.bench = {
     lowerBound.getContext('2d')!.drawImage(canvas, 0, 0);
   },
 
-  setPlotCount(count, withAvatars = true) {
-    engine?.setPlots(allPlots.slice(0, count).map((plot) => (withAvatars ? plot : { ...plot, avatar_url: '' })));
+  async usePlots(plots) {
+    allPlots = withAvatars(plots);
+    engine!.setPlots(allPlots);
+    await sleep(1500);
+  },
+
+  setPlotCount(count, avatars = true) {
+    engine?.setPlots(allPlots.slice(0, count).map((plot) => (avatars ? plot : { ...plot, avatar_url: '' })));
   },
 
   runPhase(input) {

@@ -2,7 +2,7 @@
 export interface Surface {
   width: number;
   height: number;
-  getContext(kind: '2d'): CanvasRenderingContext2D | null;
+  getContext(kind: '2d', settings?: CanvasRenderingContext2DSettings): CanvasRenderingContext2D | null;
 }
 
 export type CanvasFactory = (width: number, height: number) => Surface & CanvasImageSource;

@@ -82,14 +82,15 @@ describe('map engine', () => {
 
   it('pre-renders terrain into offscreen chunks once, then only copies them', () => {
     const { engine, frames, surfaces, ctx } = setup();
+    const terrainChunks = () => surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'putImageData'));
     engine.setLayout({ tiles, regions });
     frames.step();
-    const chunkCount = surfaces.created.length;
+    const chunkCount = terrainChunks().length;
     expect(chunkCount).toBeGreaterThan(0);
-    expect(surfaces.created.every((surface) => surface.context.calls.some((call) => call.name === 'putImageData'))).toBe(true);
     engine.zoomIn();
     for (let i = 0; i < 30; i++) frames.step();
-    expect(surfaces.created.length).toBe(chunkCount);
+    expect(terrainChunks().length).toBe(chunkCount);
+    expect(terrainChunks().every((surface) => surface.context.calls.filter((call) => call.name === 'putImageData').length === 1)).toBe(true);
     expect(ctx.calls.filter((call) => call.name === 'drawImage').length).toBeGreaterThan(chunkCount);
     expect(ctx.imageSmoothingEnabled).toBe(false);
   });
@@ -156,7 +157,11 @@ describe('map engine', () => {
     expect(engine.getView().lod).toBe('far');
     const composite = surfaces.created.find((surface) => surface.context.calls.some((call) => call.name === 'rect'));
     expect(composite).toBeDefined();
-    expect(ctx.calls.some((call) => call.name === 'drawImage' && call.args[0] === (composite as unknown))).toBe(true);
+    // The composite is cut into the cached layer tiles, and the frame copies those.
+    const tilesOfComposite = surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'drawImage' && call.args[0] === (composite as unknown)));
+    expect(tilesOfComposite.length).toBeGreaterThan(0);
+    expect(ctx.calls.some((call) => call.name === 'drawImage' && tilesOfComposite.includes(call.args[0] as never))).toBe(true);
+    expect(ctx.calls.some((call) => call.name === 'rect')).toBe(false);
   });
 
   it('reports hovering a region label and a plot', () => {
@@ -196,6 +201,108 @@ describe('map engine', () => {
     frames.step();
     click(400, 300);
     expect(onTileClick).not.toHaveBeenCalled();
+    expect(frames.pending()).toBe(0);
+  });
+});
+
+describe('map engine layers', () => {
+  /** The map canvas, an overlay canvas, everything recorded; settled on plots at zoom 1, label 'West Realm' centred. */
+  function setupLayers(options: Partial<MapEngineOptions> = {}) {
+    const overlay = document.createElement('canvas');
+    const overlayCtx = recordingContext();
+    overlay.getContext = (() => overlayCtx) as unknown as HTMLCanvasElement['getContext'];
+    const onRegionLabelHover = vi.fn();
+    const harness = setup({ overlay, onRegionLabelHover, prefersReducedMotion: () => true, ...options });
+    harness.engine.setLayout({ tiles, regions });
+    harness.engine.setPlots(plots);
+    harness.engine.flyTo(30, 30, 1);
+    harness.settle();
+    /** Everything painted into offscreen layers so far (terrain chunks, world tiles, label sprites). */
+    const layerCalls = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.length, 0);
+    const plotPaints = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.filter((call) => call.name === 'rect').length, 0);
+    const move = (x: number, y: number) =>
+      harness.canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+    return { ...harness, overlayCtx, onRegionLabelHover, layerCalls, plotPaints, move };
+  }
+
+  it('repaints only the overlay when the hovered label changes', () => {
+    const { ctx, overlayCtx, frames, onRegionLabelHover, layerCalls, move } = setupLayers();
+    expect(frames.pending()).toBe(0);
+    const mapCalls = ctx.calls.length;
+    const cached = layerCalls();
+    move(400, 300);
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(regions[0], expect.anything());
+    frames.step();
+    expect(overlayCtx.calls.some((call) => call.name === 'fillText' && call.args[0] === 'West Realm')).toBe(true);
+    move(10, 10);
+    frames.step();
+    expect(overlayCtx.calls.some((call) => call.name === 'clearRect')).toBe(true);
+    expect(ctx.calls.length).toBe(mapCalls);
+    expect(layerCalls()).toBe(cached);
+    expect(frames.pending()).toBe(0);
+  });
+
+  it('pans by re-blitting the cached layers, without painting a plot again', () => {
+    const { engine, canvas, ctx, frames, surfaces, layerCalls } = setupLayers({ isTouch: false });
+    engine.flyTo(45, 45, 1);
+    for (let i = 0; i < 30; i++) frames.step(16);
+    const created = surfaces.created.length;
+    const cached = layerCalls();
+    const blits = ctx.calls.filter((call) => call.name === 'drawImage').length;
+    const pointer = (type: string, x: number, y: number) =>
+      canvas.dispatchEvent(new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+    pointer('pointerdown', 400, 300);
+    pointer('pointermove', 412, 306);
+    frames.step();
+    pointer('pointermove', 424, 312);
+    frames.step();
+    pointer('pointerup', 424, 312);
+    expect(engine.getView().centerX).toBeLessThan(45.5);
+    expect(ctx.calls.filter((call) => call.name === 'drawImage').length).toBeGreaterThan(blits);
+    expect(surfaces.created.length).toBe(created);
+    expect(layerCalls()).toBe(cached);
+    expect(ctx.calls.some((call) => call.name === 'rect' || call.name === 'putImageData')).toBe(false);
+  });
+
+  it('rebuilds the layer tiles when the plots change', () => {
+    const { engine, frames, plotPaints } = setupLayers();
+    const before = plotPaints();
+    engine.setPlots([...plots, { id: 'basic-1', x: 31, y: 31, tier: 'basic', display_name: 'New', avatar_url: '' }]);
+    frames.step();
+    expect(plotPaints()).toBeGreaterThan(before);
+  });
+
+  it('rebuilds the layer tiles when the zoom leaves its bucket, and re-renders them exactly once it rests', () => {
+    const { engine, frames, surfaces } = setupLayers();
+    const created = surfaces.created.length;
+    engine.zoomIn();
+    frames.step(16);
+    const duringZoom = surfaces.created.length;
+    expect(duringZoom).toBeGreaterThan(created);
+    // Still asking for frames: the tiles are the bucket's, not the exact zoom's yet.
+    expect(frames.pending()).toBe(1);
+    for (let i = 0; i < 30 && frames.pending() > 0; i++) frames.step(16);
+    expect(surfaces.created.length).toBeGreaterThan(duringZoom);
+    expect(frames.pending()).toBe(0);
+  });
+
+  it('repaints the world, not the overlay, for a data change while nothing is on the overlay', () => {
+    const { engine, ctx, overlayCtx, frames } = setupLayers();
+    const overlayCalls = overlayCtx.calls.length;
+    const mapCalls = ctx.calls.length;
+    engine.setPlots([]);
+    frames.step();
+    expect(ctx.calls.length).toBeGreaterThan(mapCalls);
+    expect(overlayCtx.calls.length).toBe(overlayCalls);
+  });
+
+  it('draws the pin on the overlay and keeps the map canvas still while it bounces', () => {
+    const { engine, ctx, overlayCtx, frames } = setupLayers({ prefersReducedMotion: () => false });
+    const mapCalls = ctx.calls.length;
+    engine.setSelectedTile({ x: 30, y: 30 }, 'prime');
+    for (let i = 0; i < 200 && frames.pending() > 0; i++) frames.step(16);
+    expect(overlayCtx.calls.filter((call) => call.name === 'arc').length).toBeGreaterThan(10);
+    expect(ctx.calls.length).toBe(mapCalls);
     expect(frames.pending()).toBe(0);
   });
 });

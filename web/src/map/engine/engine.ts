@@ -1,5 +1,4 @@
 import { GRID_SIZE, TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
-import type { MapTile } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
 import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tiers';
 import {
@@ -11,28 +10,24 @@ import {
   panBy,
   pinchStep,
   screenToTile,
-  worldToScreen,
-  WORLD_SIZE_PX,
   zoomAbout,
   zoomLimitsFor,
   type Camera,
   type ScreenPoint,
-  type Viewport,
   type ZoomLimits,
 } from './camera.ts';
-import { browserCanvasFactory, type CanvasFactory, type Surface } from './canvas-factory.ts';
-import { cameraAlongFlight, planFlight, type Flight } from './fly-to.ts';
+import { browserCanvasFactory, type CanvasFactory } from './canvas-factory.ts';
+import { cameraAlongFlight, planFlight } from './fly-to.ts';
 import { browserFrameDeps, createFrameScheduler, type FrameSchedulerDeps } from './frame-scheduler.ts';
 import { createImageCache, type ImageLoader } from './image-cache.ts';
 import { attachMapInput, type MapInputTarget } from './input.ts';
-import { chooseLevelOfDetail, tileScreenSize, type LevelOfDetail } from './level-of-detail.ts';
-import { drawMapPin, PIN_BOUNCE_MS, pinBounceOffset, pinRadius } from './map-pin.ts';
-import { createPlotIndex, type MapPlot, type PlotIndex } from './plot-index.ts';
-import { drawPlots, paintPlotMarkers } from './plot-layer.ts';
-import { drawRegionLabels, LABEL_FONT_FAMILY, labelAt, layoutRegionLabels, type PlacedLabel } from './region-labels.ts';
-import { classifyTerrain } from './terrain-classify.ts';
-import { SEA } from './terrain-palette.ts';
-import { createTerrainRenderer, OVERVIEW_TILE_PX, type TerrainRenderer } from './terrain-renderer.ts';
+import { chooseRenderZoom, createLayerCache } from './layer-cache.ts';
+import { chooseLevelOfDetail, type LevelOfDetail } from './level-of-detail.ts';
+import { createOverlayLayer, overlayHasContent, paintOverlay, type OverlayState } from './overlay.ts';
+import { createPlotIndex, type MapPlot } from './plot-index.ts';
+import { LABEL_FONT_FAMILY, labelAt, layoutRegionLabels } from './region-labels.ts';
+import { createSceneState, loadLayout, type MapLayoutInput } from './scene.ts';
+import { renderFarComposite, type StaticWorld, type SurfaceImage } from './static-layers.ts';
 
 export type { MapPlot } from './plot-index.ts';
 
@@ -40,10 +35,7 @@ export type { MapPlot } from './plot-index.ts';
 export const ZOOM_STEP = 1.5;
 const STEP_FLIGHT_MS = 220;
 
-export interface MapLayoutInput {
-  tiles: readonly MapTile[];
-  regions: readonly Region[];
-}
+export type { MapLayoutInput } from './scene.ts';
 
 export interface TileClick {
   x: number;
@@ -68,6 +60,12 @@ export interface MapEngineOptions {
   onPlotHover?: (plot: MapPlot | null, screen: ScreenPoint) => void;
   onRegionLabelHover?: (region: Region | null, screen: ScreenPoint) => void;
   onViewChange?: (view: MapView) => void;
+  /**
+   * A transparent canvas stacked exactly over the map canvas (pointer-events: none): the pin, the
+   * hovered label and the keyboard reticle are drawn there, so they never repaint the map. Without
+   * one they are drawn on the map canvas, which then repaints for them too.
+   */
+  overlay?: HTMLCanvasElement | null;
   devicePixelRatio?: () => number;
   createSurface?: CanvasFactory;
   loadImage?: ImageLoader;
@@ -99,12 +97,17 @@ export interface MapEngine {
   destroy(): void;
 }
 
-interface LoadedLayout {
-  regions: readonly Region[];
-  land: Uint8Array;
-  terrain: TerrainRenderer;
-}
+/** How long the zoom must rest before the layers are re-rendered at the exact zoom (pixel-exact still frames). */
+const ZOOM_REST_MS = 150;
 
+/**
+ * The map engine: orchestration only. It owns the scene state (scene.ts), turns input and setters into
+ * state changes, and runs at most one draw per animation frame, none when nothing changed:
+ * - the map canvas shows the cached static layers (layer-cache.ts, painted by static-layers.ts): a
+ *   camera move re-blits them, a data or zoom-bucket change rebuilds the tiles concerned;
+ * - the overlay canvas (overlay.ts) shows the pin, the hovered label and the keyboard reticle, and is
+ *   the only thing repainted when only they change.
+ */
 export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOptions = {}): MapEngine {
   const limits = zoomLimitsFor(options.isTouch ?? detectTouchDevice());
   const createSurface = options.createSurface ?? browserCanvasFactory;
@@ -114,25 +117,35 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     options.prefersReducedMotion ?? (() => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false);
   const scheduleIdle = options.scheduleIdle ?? defaultScheduleIdle;
 
-  let viewport: Viewport = { width: 0, height: 0 };
-  let dpr = 1;
-  let camera: Camera = initialCamera(limits);
-  let flight: Flight | null = null;
-  let layout: LoadedLayout | null = null;
-  let plotIndex: PlotIndex = createPlotIndex([]);
-  let farComposite: (Surface & CanvasImageSource) | null = null;
-  let selected: { x: number; y: number; colour: string; since: number } | null = null;
+  const scene = createSceneState(limits);
+  const layers = createLayerCache(createSurface);
+  const overlay = options.overlay ? createOverlayLayer(options.overlay) : null;
+  let world: StaticWorld | null = null;
+  let farComposite: SurfaceImage | null = null;
+  /** Data changed since the map canvas was last painted. */
+  let staticDirty = true;
+  /** Overlay items changed since the overlay was last painted. */
+  let overlayDirty = false;
+  /** What the map canvas shows: a frame whose camera, size and render zoom match it repaints nothing. */
+  let shown: { camera: Camera; width: number; height: number; dpr: number; renderZoom: number } | null = null;
+  let renderZoom: number | null = null;
+  let lastZoom = scene.camera.zoom;
+  let zoomMovedAt = Number.NEGATIVE_INFINITY;
   let hoveredPlot: MapPlot | null = null;
-  let hoveredRegion: Region | null = null;
-  let placedLabels: PlacedLabel[] = [];
-  let keyboardFocus = false;
   let lastEmittedView: Camera | null = null;
-  let cancelWarmUp: (() => void) | null = null;
+  let cancelIdleWork: (() => void) | null = null;
   let destroyed = false;
   const textWidths = new Map<string, number>();
 
-  const ctx = canvas.getContext('2d');
-  const images = createImageCache({ load: options.loadImage, onLoad: () => scheduler.invalidate() });
+  // Opaque: the layers cover every pixel, and the browser composites an opaque canvas without blending.
+  const ctx = canvas.getContext('2d', { alpha: false });
+  const images = createImageCache({
+    load: options.loadImage,
+    onLoad: () => {
+      layers.imagesLoaded();
+      invalidateStatic();
+    },
+  });
   const scheduler = createFrameScheduler(draw, frames);
 
   canvas.style.touchAction = 'none';
@@ -142,9 +155,36 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     ?.load(`10px ${LABEL_FONT_FAMILY}`)
     .then(() => {
       textWidths.clear();
-      scheduler.invalidate();
+      // Label plates and plot initials were drawn with the fallback font.
+      layers.invalidateLabels();
+      layers.invalidate();
+      invalidateStatic();
     })
     .catch(() => {});
+
+  function invalidateStatic(): void {
+    staticDirty = true;
+    scheduler.invalidate();
+  }
+
+  function invalidateOverlay(): void {
+    overlayDirty = true;
+    scheduler.invalidate();
+  }
+
+  function dataChanged(): void {
+    farComposite = null;
+    layers.invalidate();
+    world = scene.layout
+      ? {
+          terrain: scene.layout.terrain,
+          plots: scene.plots.plots,
+          farComposite: () => (farComposite ??= renderFarComposite(scene.layout!.terrain, scene.plots.plots, createSurface)),
+          images,
+        }
+      : null;
+    invalidateStatic();
+  }
 
   function measureText(text: string, fontPx: number): number {
     const key = `${fontPx}:${text}`;
@@ -160,30 +200,30 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   }
 
   /** Where the camera is heading: zoom steps compose with a flight still under way. */
-  const destination = () => flight?.to ?? camera;
+  const destination = () => scene.flight?.to ?? scene.camera;
 
   function setCamera(next: Camera): void {
     const clamped = clampCamera(next, limits);
-    if (camerasEqual(clamped, camera)) return;
-    camera = clamped;
+    if (camerasEqual(clamped, scene.camera)) return;
+    scene.camera = clamped;
     scheduler.invalidate();
   }
 
   function startFlight(to: Camera, durationMs?: number): void {
     const target = clampCamera(to, limits);
-    if (prefersReducedMotion() || viewport.width === 0) {
-      flight = null;
+    if (prefersReducedMotion() || scene.viewport.width === 0) {
+      scene.flight = null;
       setCamera(target);
       return;
     }
-    flight = planFlight(camera, target, viewport, frames.now(), durationMs);
+    scene.flight = planFlight(scene.camera, target, scene.viewport, frames.now(), durationMs);
     scheduler.invalidate();
   }
 
   function zoomStep(direction: 1 | -1, at?: ScreenPoint): void {
-    const point = at ?? { x: viewport.width / 2, y: viewport.height / 2 };
+    const point = at ?? { x: scene.viewport.width / 2, y: scene.viewport.height / 2 };
     const factor = direction > 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
-    startFlight(zoomAbout(destination(), viewport, limits, factor, point.x, point.y), STEP_FLIGHT_MS);
+    startFlight(zoomAbout(destination(), scene.viewport, limits, factor, point.x, point.y), STEP_FLIGHT_MS);
   }
 
   function resetView(): void {
@@ -197,10 +237,10 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   }
 
   function emitHoverRegion(region: Region | null, point: ScreenPoint): void {
-    if (region?.value === hoveredRegion?.value) return;
-    hoveredRegion = region;
+    if (region?.value === scene.hoveredRegion?.value) return;
+    scene.hoveredRegion = region;
     options.onRegionLabelHover?.(region, toClient(point));
-    scheduler.invalidate();
+    invalidateOverlay();
   }
 
   function toClient(point: ScreenPoint): ScreenPoint {
@@ -209,16 +249,21 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   }
 
   function tileUnder(point: ScreenPoint): TileClick | null {
-    const tile = screenToTile(camera, viewport, point.x, point.y);
-    if (!tile || !layout) return null;
-    return { x: tile.x, y: tile.y, isLand: layout.land[tile.y * GRID_SIZE + tile.x] === 1, plot: plotIndex.plotAt(tile.x, tile.y) };
+    const tile = screenToTile(scene.camera, scene.viewport, point.x, point.y);
+    if (!tile || !scene.layout) return null;
+    return {
+      x: tile.x,
+      y: tile.y,
+      isLand: scene.layout.land[tile.y * GRID_SIZE + tile.x] === 1,
+      plot: scene.plots.plotAt(tile.x, tile.y),
+    };
   }
 
   function clickAt(point: ScreenPoint): void {
-    const label = labelAt(placedLabels, point.x, point.y);
+    const label = labelAt(scene.placedLabels, point.x, point.y);
     if (label) {
       // A tap on a label opens its card: nothing on the map needs hover to be reachable.
-      hoveredRegion = null;
+      scene.hoveredRegion = null;
       emitHoverRegion(label.region, { x: label.x + label.width / 2, y: label.y + label.height });
       return;
     }
@@ -228,23 +273,23 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
 
   const inputTarget: MapInputTarget = {
     panBy(dx, dy) {
-      flight = null;
-      setCamera(panBy(camera, limits, dx, dy));
+      scene.flight = null;
+      setCamera(panBy(scene.camera, limits, dx, dy));
     },
     zoomAt(factor, x, y) {
-      flight = null;
-      setCamera(zoomAbout(camera, viewport, limits, factor, x, y));
+      scene.flight = null;
+      setCamera(zoomAbout(scene.camera, scene.viewport, limits, factor, x, y));
     },
     pinch(previous, next) {
-      flight = null;
-      setCamera(pinchStep(camera, viewport, limits, previous, next));
+      scene.flight = null;
+      setCamera(pinchStep(scene.camera, scene.viewport, limits, previous, next));
     },
     zoomStep,
     resetView,
     tap: (x, y) => clickAt({ x, y }),
     hover(x, y) {
       const point = { x, y };
-      const label = labelAt(placedLabels, x, y);
+      const label = labelAt(scene.placedLabels, x, y);
       emitHoverRegion(label?.region ?? null, label ? { x: label.x + label.width / 2, y: label.y + label.height } : point);
       const hit = label ? null : tileUnder(point);
       emitHoverPlot(hit?.plot ?? null, point);
@@ -254,127 +299,121 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       emitHoverPlot(null, { x: 0, y: 0 });
       emitHoverRegion(null, { x: 0, y: 0 });
     },
-    activateCenter: () => clickAt({ x: viewport.width / 2, y: viewport.height / 2 }),
+    activateCenter: () => clickAt({ x: scene.viewport.width / 2, y: scene.viewport.height / 2 }),
     interactionStarted() {
-      flight = null;
+      scene.flight = null;
     },
     setKeyboardFocus(visible) {
-      keyboardFocus = visible;
-      scheduler.invalidate();
+      scene.keyboardFocus = visible;
+      invalidateOverlay();
     },
   };
   const detachInput = attachMapInput(canvas, inputTarget);
 
-  function ensureFarComposite(): (Surface & CanvasImageSource) | null {
-    if (!layout) return null;
-    if (farComposite) return farComposite;
-    const overview = layout.terrain.overview();
-    const surface = createSurface(overview.width, overview.height);
-    const surfaceCtx = surface.getContext('2d');
-    if (surfaceCtx) {
-      surfaceCtx.drawImage(overview, 0, 0);
-      paintPlotMarkers(surfaceCtx, plotIndex.plots, OVERVIEW_TILE_PX);
-    }
-    farComposite = surface;
-    return surface;
+  function overlayState(time: number): OverlayState {
+    return {
+      camera: scene.camera,
+      viewport: scene.viewport,
+      dpr: scene.dpr,
+      selected: scene.selected,
+      hoveredRegion: scene.hoveredRegion,
+      placedLabels: scene.placedLabels,
+      keyboardFocus: scene.keyboardFocus,
+      time,
+      reducedMotion: prefersReducedMotion(),
+    };
   }
 
   function draw(time: number): boolean {
     if (!ctx || destroyed) return false;
     const started = options.onFrameDrawn ? performance.now() : 0;
     let animating = false;
-    if (flight) {
-      const step = cameraAlongFlight(flight, time);
-      camera = clampCamera(step.camera, limits);
-      if (step.done) flight = null;
+    if (scene.flight) {
+      const step = cameraAlongFlight(scene.flight, time);
+      scene.camera = clampCamera(step.camera, limits);
+      if (step.done) scene.flight = null;
       else animating = true;
     }
+    const { camera, viewport, dpr } = scene;
+    if (camera.zoom !== lastZoom) {
+      lastZoom = camera.zoom;
+      zoomMovedAt = time;
+    }
+    const zoomResting = time - zoomMovedAt >= ZOOM_REST_MS;
+    const wantedZoom = chooseRenderZoom(camera.zoom, zoomResting, renderZoom);
 
-    const backingWidth = Math.max(1, Math.round(viewport.width * dpr));
-    const backingHeight = Math.max(1, Math.round(viewport.height * dpr));
-    if (canvas.width !== backingWidth) canvas.width = backingWidth;
-    if (canvas.height !== backingHeight) canvas.height = backingHeight;
+    const width = Math.max(1, Math.round(viewport.width * dpr));
+    const height = Math.max(1, Math.round(viewport.height * dpr));
+    const moved = !shown || !camerasEqual(shown.camera, camera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
+    let painted = false;
 
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    ctx.fillStyle = SEA.abyss;
-    ctx.fillRect(0, 0, backingWidth, backingHeight);
-
-    const lod = chooseLevelOfDetail(camera.zoom);
-    if (layout) {
-      if (lod === 'far') {
-        const composite = ensureFarComposite();
-        if (composite) {
-          const topLeft = worldToScreen(camera, viewport, 0, 0);
-          const size = Math.round(WORLD_SIZE_PX * camera.zoom * dpr);
-          ctx.drawImage(composite, Math.round(topLeft.x * dpr), Math.round(topLeft.y * dpr), size, size);
-        }
-      } else {
-        layout.terrain.drawChunks(ctx, camera, viewport, dpr);
-        drawPlots(ctx, plotIndex.plots, camera, viewport, dpr, images);
+    if (moved || staticDirty || wantedZoom !== shown?.renderZoom || (!overlay && overlayDirty)) {
+      // Resizing the backing store clears it: only ever together with a full repaint.
+      if (canvas.width !== width) canvas.width = width;
+      if (canvas.height !== height) canvas.height = height;
+      renderZoom = wantedZoom;
+      const target = { ctx, camera, viewport, dpr, width, height };
+      layers.drawWorld(target, world, renderZoom);
+      scene.placedLabels = scene.layout ? layoutRegionLabels(scene.layout.regions, camera, viewport, measureText) : [];
+      layers.drawLabels(target, scene.placedLabels);
+      if (!overlay) {
+        if (paintOverlay(ctx, overlayState(time)).animating) animating = true;
+        overlayDirty = false;
       }
+      staticDirty = false;
+      shown = { camera, width, height, dpr, renderZoom };
+      painted = true;
+      scheduleIdleWork();
     }
+    // Until the zoom rests the tiles may be a zoom bucket's: one more frame then re-renders them exactly.
+    if (renderZoom !== null && renderZoom !== camera.zoom) animating = true;
 
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    if (selected) {
-      const tilePx = tileScreenSize(camera.zoom);
-      const tip = worldToScreen(camera, viewport, (selected.x + 0.5) * TILE_SIZE_PX, (selected.y + 0.75) * TILE_SIZE_PX);
-      const radius = pinRadius(tilePx);
-      const elapsed = time - selected.since;
-      drawMapPin(ctx, tip.x, tip.y, radius, selected.colour, pinBounceOffset(elapsed, radius, prefersReducedMotion()));
-      if (elapsed < PIN_BOUNCE_MS && !prefersReducedMotion()) animating = true;
+    if (overlay && (overlayDirty || (moved && (overlayHasContent(scene) || !overlay.isClear())))) {
+      overlayDirty = false;
+      if (overlay.draw(overlayState(time))) {
+        animating = true;
+        overlayDirty = true;
+      }
+      painted = true;
     }
-    if (layout) {
-      placedLabels = layoutRegionLabels(layout.regions, camera, viewport, measureText);
-      drawRegionLabels(ctx, placedLabels, hoveredRegion);
-    }
-    if (keyboardFocus) drawKeyboardReticle(ctx, camera, viewport);
 
     if (!lastEmittedView || !camerasEqual(lastEmittedView, camera)) {
       lastEmittedView = camera;
       options.onViewChange?.(viewOf(camera));
     }
-    options.onFrameDrawn?.(performance.now() - started);
+    if (painted) options.onFrameDrawn?.(performance.now() - started);
     return animating;
   }
 
-  function warmUpTerrain(): void {
-    cancelWarmUp?.();
+  /** Idle time pre-renders the terrain chunks, then the layer tiles just outside the view. */
+  function scheduleIdleWork(): void {
+    if (cancelIdleWork || destroyed) return;
     const step = () => {
-      cancelWarmUp = null;
+      cancelIdleWork = null;
+      const layout = scene.layout;
       if (!layout || destroyed) return;
-      if (layout.terrain.prerenderNext()) cancelWarmUp = scheduleIdle(step);
+      if (layout.terrain.prerenderNext() || layers.prerenderNext(world)) cancelIdleWork = scheduleIdle(step);
     };
-    cancelWarmUp = scheduleIdle(step);
+    cancelIdleWork = scheduleIdle(step);
   }
 
   const engine: MapEngine = {
     limits,
     setLayout(next) {
-      farComposite = null;
-      cancelWarmUp?.();
-      cancelWarmUp = null;
-      if (!next) {
-        layout = null;
-        placedLabels = [];
-        scheduler.invalidate();
-        return;
-      }
-      const land = new Uint8Array(GRID_SIZE * GRID_SIZE);
-      for (const tile of next.tiles) if (tile.is_land) land[tile.y * GRID_SIZE + tile.x] = 1;
-      const grid = classifyTerrain(next.tiles, GRID_SIZE, next.regions.map((region) => region.focus));
-      layout = { regions: next.regions, land, terrain: createTerrainRenderer(grid, createSurface) };
-      warmUpTerrain();
-      scheduler.invalidate();
+      cancelIdleWork?.();
+      cancelIdleWork = null;
+      scene.layout = next ? loadLayout(next, createSurface) : null;
+      if (!next) scene.placedLabels = [];
+      dataChanged();
+      if (next) scheduleIdleWork();
     },
     setPlots(plots) {
-      plotIndex = createPlotIndex(plots);
-      farComposite = null;
-      scheduler.invalidate();
+      scene.plots = createPlotIndex(plots);
+      dataChanged();
     },
     setSelectedTile(tile, tier = 'basic') {
-      selected = tile ? { x: tile.x, y: tile.y, colour: TIER_COLOR[tier].hex, since: frames.now() } : null;
-      scheduler.invalidate();
+      scene.selected = tile ? { x: tile.x, y: tile.y, colour: TIER_COLOR[tier].hex, since: frames.now() } : null;
+      invalidateOverlay();
     },
     zoomIn: () => zoomStep(1),
     zoomOut: () => zoomStep(-1),
@@ -387,25 +426,26 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       const width = rect.width || canvas.clientWidth;
       const height = rect.height || canvas.clientHeight;
       const ratio = Math.min(3, Math.max(1, devicePixelRatio()));
-      if (width === viewport.width && height === viewport.height && ratio === dpr) return;
-      viewport = { width, height };
-      dpr = ratio;
+      if (width === scene.viewport.width && height === scene.viewport.height && ratio === scene.dpr) return;
+      scene.viewport = { width, height };
+      scene.dpr = ratio;
       scheduler.invalidate();
       // Resizing the backing store clears it: redraw now rather than show a blank frame.
       scheduler.flush();
     },
     tileAt(clientX, clientY) {
       const rect = canvas.getBoundingClientRect();
-      return screenToTile(camera, viewport, clientX - rect.left, clientY - rect.top);
+      return screenToTile(scene.camera, scene.viewport, clientX - rect.left, clientY - rect.top);
     },
-    plotAt: (tileX, tileY) => plotIndex.plotAt(tileX, tileY),
-    getView: () => viewOf(camera),
+    plotAt: (tileX, tileY) => scene.plots.plotAt(tileX, tileY),
+    getView: () => viewOf(scene.camera),
     destroy() {
       destroyed = true;
       detachInput();
       scheduler.destroy();
-      cancelWarmUp?.();
+      cancelIdleWork?.();
       images.clear();
+      layers.clear();
     },
   };
   return engine;
@@ -418,33 +458,6 @@ function viewOf(camera: Camera): MapView {
     zoom: camera.zoom,
     lod: chooseLevelOfDetail(camera.zoom),
   };
-}
-
-/** Shown while the canvas has keyboard focus: Enter acts on the tile under the cross. */
-function drawKeyboardReticle(ctx: CanvasRenderingContext2D, camera: Camera, viewport: Viewport): void {
-  const tile = screenToTile(camera, viewport, viewport.width / 2, viewport.height / 2);
-  ctx.save();
-  if (tile) {
-    const topLeft = worldToScreen(camera, viewport, tile.x * TILE_SIZE_PX, tile.y * TILE_SIZE_PX);
-    const size = tileScreenSize(camera.zoom);
-    ctx.strokeStyle = '#7dd3fc';
-    ctx.lineWidth = 2;
-    ctx.strokeRect(topLeft.x, topLeft.y, size, size);
-  }
-  const cx = viewport.width / 2;
-  const cy = viewport.height / 2;
-  ctx.strokeStyle = '#120f1f';
-  ctx.lineWidth = 4;
-  ctx.beginPath();
-  ctx.moveTo(cx - 10, cy);
-  ctx.lineTo(cx + 10, cy);
-  ctx.moveTo(cx, cy - 10);
-  ctx.lineTo(cx, cy + 10);
-  ctx.stroke();
-  ctx.strokeStyle = '#7dd3fc';
-  ctx.lineWidth = 2;
-  ctx.stroke();
-  ctx.restore();
 }
 
 function defaultScheduleIdle(work: () => void): () => void {

@@ -15,11 +15,16 @@ interface PlotRect {
   y: number;
   width: number;
   height: number;
+  /** The decoded avatar when it will be drawn (it covers the field). */
+  avatar: CanvasImageSource | null;
 }
 
-/** Plots whose footprint intersects the viewport — the only ones drawn. */
-export function visiblePlots(plots: readonly MapPlot[], camera: Camera, viewport: Viewport): MapPlot[] {
-  const range = visibleTileRange(camera, viewport);
+/**
+ * Plots whose footprint intersects the viewport (grown by `marginTiles`) — the only ones drawn.
+ * Layer tiles pass a margin so a neighbour's glow reaches across the tile edge without a seam.
+ */
+export function visiblePlots(plots: readonly MapPlot[], camera: Camera, viewport: Viewport, marginTiles = 0): MapPlot[] {
+  const range = visibleTileRange(camera, viewport, marginTiles);
   return plots.filter((plot) => {
     const size = plotSize(plot);
     return plot.x < range.x1 && plot.x + size > range.x0 && plot.y < range.y1 && plot.y + size > range.y0;
@@ -35,10 +40,18 @@ export function frameWidth(tilePx: number): number {
   return Math.max(1, Math.min(4, Math.round(tilePx * 0.08)));
 }
 
+/** Tiles around a view whose plots can still paint into it: the widest glow, rounded up, plus one. */
+export function glowMarginTiles(tilePx: number): number {
+  return Math.ceil(glowWidth(4, tilePx) / Math.max(tilePx, 1e-6)) + 1;
+}
+
 /**
  * Draws plots over the terrain at mid and near zoom. Fills are batched per tier (one path per tier
  * and pass) so thousands of plots stay cheap; only avatars and initials are drawn one by one, and
- * only for plots big enough on screen to show them.
+ * only for plots big enough on screen to show them. Every pass paints only what stays visible (glow
+ * as a ring around the plot, the tier colour as the frame, the field only where no avatar covers it):
+ * a crowded map used to paint each plot's whole area four times before the avatar hid it.
+ * Returns whether an avatar it wanted is still loading (the caller redraws when it arrives).
  */
 export function drawPlots(
   ctx: CanvasRenderingContext2D,
@@ -47,25 +60,31 @@ export function drawPlots(
   viewport: Viewport,
   dpr: number,
   images: ImageCache | null,
-): void {
+): boolean {
   const tilePx = tileScreenSize(camera.zoom);
-  const rects: PlotRect[] = visiblePlots(plots, camera, viewport).map((plot) => {
+  const rects: PlotRect[] = visiblePlots(plots, camera, viewport, glowMarginTiles(tilePx)).map((plot) => {
     const size = plotSize(plot);
     const topLeft = worldToScreen(camera, viewport, plot.x * TILE_SIZE_PX, plot.y * TILE_SIZE_PX);
     const bottomRight = worldToScreen(camera, viewport, (plot.x + size) * TILE_SIZE_PX, (plot.y + size) * TILE_SIZE_PX);
     const x = Math.round(topLeft.x * dpr);
     const y = Math.round(topLeft.y * dpr);
-    return { plot, tier: normalizeTier(plot.tier), size, x, y, width: Math.round(bottomRight.x * dpr) - x, height: Math.round(bottomRight.y * dpr) - y };
+    return { plot, tier: normalizeTier(plot.tier), size, x, y, width: Math.round(bottomRight.x * dpr) - x, height: Math.round(bottomRight.y * dpr) - y, avatar: null };
   });
-  if (rects.length === 0) return;
+  if (rects.length === 0) return false;
   const frame = frameWidth(tilePx) * dpr;
+  let awaitingAvatar = false;
+  for (const rect of rects) {
+    if (!images || rect.width - frame * 2 <= 2 || !shouldShowAvatar(camera.zoom, rect.size)) continue;
+    rect.avatar = images.get(rect.plot.avatar_url);
+    if (!rect.avatar && rect.plot.avatar_url && images.pendingCount() > 0) awaitingAvatar = true;
+  }
 
   ctx.save();
   for (const tier of TIERS) {
     const ofTier = rects.filter((rect) => rect.tier === tier);
     if (ofTier.length === 0) continue;
     const colour = TIER_COLOR[tier].hex;
-    // Glow: two translucent halos, wider for bigger tiers.
+    // Glow: two translucent halos, wider for bigger tiers, as rings: the plot itself hides the middle.
     ctx.fillStyle = colour;
     for (const [spread, alpha] of [
       [1, 0.18],
@@ -75,19 +94,26 @@ export function drawPlots(
       ctx.beginPath();
       for (const rect of ofTier) {
         const glow = glowWidth(rect.size, tilePx) * spread * dpr;
-        ctx.rect(rect.x - glow, rect.y - glow, rect.width + glow * 2, rect.height + glow * 2);
+        ringPath(ctx, rect.x - glow, rect.y - glow, rect.width + glow * 2, rect.height + glow * 2, rect);
       }
       ctx.fill();
     }
     ctx.globalAlpha = 1;
+    // Tier colour: the frame only, unless the plot is too small on screen to have a field.
     ctx.beginPath();
-    for (const rect of ofTier) ctx.rect(rect.x, rect.y, rect.width, rect.height);
+    for (const rect of ofTier) {
+      if (hasField(rect, frame)) ringPath(ctx, rect.x, rect.y, rect.width, rect.height, inner(rect, frame));
+      else ctx.rect(rect.x, rect.y, rect.width, rect.height);
+    }
     ctx.fill();
-    // Field inside the frame: a deep shade of the tier colour, behind initials or the avatar.
+    // Field inside the frame: a deep shade of the tier colour, behind initials; an avatar covers it.
     ctx.fillStyle = TIER_FIELD[tier];
     ctx.beginPath();
     for (const rect of ofTier) {
-      if (rect.width > frame * 2 + 1) ctx.rect(rect.x + frame, rect.y + frame, rect.width - frame * 2, rect.height - frame * 2);
+      if (hasField(rect, frame) && !rect.avatar) {
+        const field = inner(rect, frame);
+        ctx.rect(field.x, field.y, field.width, field.height);
+      }
     }
     ctx.fill();
   }
@@ -104,7 +130,7 @@ export function drawPlots(
     const innerW = rect.width - frame * 2;
     const innerH = rect.height - frame * 2;
     if (innerW <= 2) continue;
-    const avatar = images && shouldShowAvatar(camera.zoom, rect.size) ? images.get(rect.plot.avatar_url) : null;
+    const avatar = rect.avatar;
     if (avatar) {
       // Avatars are photos: smooth them, unlike the pixel-art terrain.
       ctx.imageSmoothingEnabled = true;
@@ -125,6 +151,32 @@ export function drawPlots(
     }
   }
   ctx.restore();
+  return awaitingAvatar;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function hasField(rect: PlotRect, frame: number): boolean {
+  return rect.width > frame * 2 + 1;
+}
+
+function inner(rect: PlotRect, frame: number): Box {
+  return { x: rect.x + frame, y: rect.y + frame, width: rect.width - frame * 2, height: rect.height - frame * 2 };
+}
+
+/** The outer box minus the hole, as one sub-path pair: the hole runs the other way round (non-zero winding). */
+function ringPath(ctx: CanvasRenderingContext2D, x: number, y: number, width: number, height: number, hole: Box): void {
+  ctx.rect(x, y, width, height);
+  ctx.moveTo(hole.x, hole.y);
+  ctx.lineTo(hole.x, hole.y + hole.height);
+  ctx.lineTo(hole.x + hole.width, hole.y + hole.height);
+  ctx.lineTo(hole.x + hole.width, hole.y);
+  ctx.closePath();
 }
 
 const TIER_FIELD: Record<Tier, string> = {

@@ -1,0 +1,64 @@
+import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
+import type { MapTile } from '@pixel-atlas/contracts/map';
+import type { Region } from '@pixel-atlas/contracts/regions';
+import { initialCamera, type Camera, type Viewport, type ZoomLimits } from './camera.ts';
+import type { CanvasFactory } from './canvas-factory.ts';
+import type { Flight } from './fly-to.ts';
+import { createPlotIndex, type PlotIndex } from './plot-index.ts';
+import type { PlacedLabel } from './region-labels.ts';
+import { classifyTerrain } from './terrain-classify.ts';
+import { createTerrainRenderer, type TerrainRenderer } from './terrain-renderer.ts';
+
+export interface MapLayoutInput {
+  tiles: readonly MapTile[];
+  regions: readonly Region[];
+}
+
+/** What the static layers are made of: it changes only when data arrives (layout, plots, fonts). */
+export interface LoadedLayout {
+  regions: readonly Region[];
+  land: Uint8Array;
+  terrain: TerrainRenderer;
+}
+
+/**
+ * The engine's whole state in one place. Two kinds of change, two kinds of redraw:
+ * - static: layout, plots, camera, viewport → the cached layers are re-blitted (and rebuilt only when
+ *   data or the zoom they were rendered at change);
+ * - overlay: selection pin, hovered label, keyboard reticle → only the overlay canvas is repainted.
+ */
+export interface SceneState {
+  viewport: Viewport;
+  dpr: number;
+  camera: Camera;
+  flight: Flight | null;
+  layout: LoadedLayout | null;
+  plots: PlotIndex;
+  /** Where the region labels were placed in the last frame (CSS px): hit testing reads it. */
+  placedLabels: PlacedLabel[];
+  selected: { x: number; y: number; colour: string; since: number } | null;
+  hoveredRegion: Region | null;
+  keyboardFocus: boolean;
+}
+
+export function createSceneState(limits: ZoomLimits): SceneState {
+  return {
+    viewport: { width: 0, height: 0 },
+    dpr: 1,
+    camera: initialCamera(limits),
+    flight: null,
+    layout: null,
+    plots: createPlotIndex([]),
+    placedLabels: [],
+    selected: null,
+    hoveredRegion: null,
+    keyboardFocus: false,
+  };
+}
+
+export function loadLayout(input: MapLayoutInput, createSurface: CanvasFactory): LoadedLayout {
+  const land = new Uint8Array(GRID_SIZE * GRID_SIZE);
+  for (const tile of input.tiles) if (tile.is_land) land[tile.y * GRID_SIZE + tile.x] = 1;
+  const grid = classifyTerrain(input.tiles, GRID_SIZE, input.regions.map((region) => region.focus));
+  return { regions: input.regions, land, terrain: createTerrainRenderer(grid, createSurface) };
+}
