@@ -5,7 +5,9 @@ import { buyAndPay, claim, claimBody, isLandFootprint, startWorld, type World } 
 
 let world: World;
 beforeAll(async () => {
-  world = await startWorld();
+  // 200 claims arrive at once in one process: let them all wait for a decode slot (the cap itself is tested in
+  // claim-decode-bounds.test.ts); this file is about the exclusion constraint.
+  world = await startWorld({ plotsEnv: { AVATAR_DECODE_QUEUE: '400' } });
 });
 afterAll(async () => world?.close());
 
