@@ -224,10 +224,10 @@ describe('used sessions and payment records', () => {
     const { sessionEntitlementQuery } = await import('@pixel-atlas/contracts/queries');
     const spot = nextSpot();
     const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
-    expect(await query(world.payments.bus, sessionEntitlementQuery, { sessionId })).toEqual({ sessionId, paid: true, tier: 'featured', footprint: { x: spot.x, y: spot.y, size: 2 } });
+    expect(await query(world.plots.bus, sessionEntitlementQuery, { sessionId })).toEqual({ sessionId, paid: true, tier: 'featured', footprint: { x: spot.x, y: spot.y, size: 2 } });
     const pending = (await startCheckout(world, { tier: 'basic', ...nextSpot() })).json().sessionId;
-    expect(await query(world.payments.bus, sessionEntitlementQuery, { sessionId: pending })).toMatchObject({ paid: false, tier: 'basic' });
-    await expect(query(world.payments.bus, sessionEntitlementQuery, { sessionId: 'cs_test_unknown' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    expect(await query(world.plots.bus, sessionEntitlementQuery, { sessionId: pending })).toMatchObject({ paid: false, tier: 'basic' });
+    await expect(query(world.plots.bus, sessionEntitlementQuery, { sessionId: 'cs_test_unknown' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
 });
 
