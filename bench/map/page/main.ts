@@ -11,6 +11,7 @@ import { createMapEngine, type MapEngine, type MapPlot } from '../../../web/src/
 import type { PhaseInput, PhaseResult, SetupInput, SetupResult } from '../protocol.ts';
 
 const canvas = document.getElementById('map') as HTMLCanvasElement;
+const overlay = document.getElementById('overlay') as HTMLCanvasElement;
 
 // --- the engine's frame source: callbacks wait for the loop below ---
 let nextHandle = 0;
@@ -164,6 +165,7 @@ window.bench = {
     await document.fonts.load('10px "Press Start 2P"').catch(() => undefined);
     engine = createMapEngine(canvas, {
       isTouch: false,
+      overlay,
       frames,
       fonts: document.fonts,
       prefersReducedMotion: () => true,

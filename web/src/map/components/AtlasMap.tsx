@@ -44,6 +44,7 @@ type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
  */
 export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic', selectedTile: selectedTileProp }: AtlasMapProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
   const engineRef = useRef<MapEngine | null>(null);
   const isTouch = useTouchDevice();
   const [regionCard, setRegionCard] = useState<Anchored<Region>>(null);
@@ -80,6 +81,7 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
     if (!canvas) return;
     const engine = createMapEngine(canvas, {
       isTouch,
+      overlay: overlayRef.current,
       onTileClick: handleTileClick,
       onPlotHover: (plot, anchor) => setPlotCard(plot ? { item: plot as AtlasPlot, anchor } : null),
       onRegionLabelHover: (region, anchor) => setRegionCard(region ? { item: region, anchor } : null),
@@ -167,6 +169,8 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
         className="block h-full w-full touch-none select-none focus-visible:outline-none"
         style={{ touchAction: 'none' }}
       />
+      {/* Pin, hovered label and keyboard reticle: repainted without repainting the map under them. */}
+      <canvas ref={overlayRef} aria-hidden="true" className="pointer-events-none absolute inset-0 block h-full w-full" />
       <MapStatusOverlay
         state={loading ? 'loading' : mapMissing ? 'missing' : loadFailed ? 'failed' : 'ready'}
         onRetry={() => void layoutQuery.refetch()}

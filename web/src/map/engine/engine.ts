@@ -118,12 +118,14 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   const scheduleIdle = options.scheduleIdle ?? defaultScheduleIdle;
 
   const scene = createSceneState(limits);
-  const layers = createLayerCache(createSurface);
+  const layers = createLayerCache(createSurface, frames.now);
   const overlay = options.overlay ? createOverlayLayer(options.overlay) : null;
   let world: StaticWorld | null = null;
   let farComposite: SurfaceImage | null = null;
   /** Data changed since the map canvas was last painted. */
   let staticDirty = true;
+  /** The map canvas shows terrain where some tiles are not built yet (a fast pan outran the budget). */
+  let tilesPending = false;
   /** Overlay items changed since the overlay was last painted. */
   let overlayDirty = false;
   /** What the map canvas shows: a frame whose camera, size and render zoom match it repaints nothing. */
@@ -347,20 +349,24 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     const moved = !shown || !camerasEqual(shown.camera, camera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
     let painted = false;
 
-    if (moved || staticDirty || wantedZoom !== shown?.renderZoom || (!overlay && overlayDirty)) {
+    if (moved || staticDirty || tilesPending || wantedZoom !== shown?.renderZoom || (!overlay && overlayDirty)) {
       // Resizing the backing store clears it: only ever together with a full repaint.
       if (canvas.width !== width) canvas.width = width;
       if (canvas.height !== height) canvas.height = height;
+      // A pan at an unchanged render zoom over unchanged data builds tiles within a per-frame budget.
+      const budgeted = !staticDirty && renderZoom === wantedZoom;
       renderZoom = wantedZoom;
+      staticDirty = false;
       const target = { ctx, camera, viewport, dpr, width, height };
-      layers.drawWorld(target, world, renderZoom);
+      tilesPending = !layers.drawWorld(target, world, renderZoom, budgeted);
+      // Tiles left for later frames: the next frame builds more.
+      if (tilesPending) animating = true;
       scene.placedLabels = scene.layout ? layoutRegionLabels(scene.layout.regions, camera, viewport, measureText) : [];
       layers.drawLabels(target, scene.placedLabels);
       if (!overlay) {
         if (paintOverlay(ctx, overlayState(time)).animating) animating = true;
         overlayDirty = false;
       }
-      staticDirty = false;
       shown = { camera, width, height, dpr, renderZoom };
       painted = true;
       scheduleIdleWork();

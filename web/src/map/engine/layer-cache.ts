@@ -32,6 +32,14 @@ const BUCKETS_PER_OCTAVE = 2;
  */
 const REUSE_MIN_SCALE = 0.75;
 const REUSE_MAX_SCALE = 1.5;
+/**
+ * Building a tile paints terrain and every plot on it: a pan that scrolls a whole column of missing
+ * tiles into view would pay for all of them in one frame. A frame builds tiles for at most this long
+ * (and at least one); the rest show the terrain alone for a frame or two while later frames and idle
+ * time build them. Only pans are budgeted: after a data or zoom change every tile is built at once,
+ * since showing terrain without its plots there would read as the plots vanishing.
+ */
+const BUILD_BUDGET_MS = 4;
 
 /** The render zoom of the bucket holding `zoom`: the largest 2^(k / BUCKETS_PER_OCTAVE) not above it. */
 export function zoomBucket(zoom: number): number {
@@ -65,8 +73,12 @@ export interface FrameTarget {
 }
 
 export interface LayerCache {
-  /** Paints the world for this camera from tiles rendered at `renderZoom` (rendering the missing ones). */
-  drawWorld(target: FrameTarget, world: StaticWorld | null, renderZoom: number): void;
+  /**
+   * Paints the world for this camera from tiles rendered at `renderZoom`, building the missing ones —
+   * all of them, or with `budgeted` (a pan: the view already showed these tiles' neighbours) only
+   * within the frame's budget. Returns false when some tile is still missing (ask for another frame).
+   */
+  drawWorld(target: FrameTarget, world: StaticWorld | null, renderZoom: number, budgeted: boolean): boolean;
   /** Paints each placed label from its sprite. */
   drawLabels(target: FrameTarget, labels: readonly PlacedLabel[]): void;
   /** Renders one tile just outside the last frame's view (idle time); false when none is missing. */
@@ -95,7 +107,7 @@ interface TileGrid {
   tilesPerSide: number;
 }
 
-export function createLayerCache(createSurface: CanvasFactory): LayerCache {
+export function createLayerCache(createSurface: CanvasFactory, now: () => number = () => performance.now()): LayerCache {
   const tiles = new Map<string, CachedTile>();
   const sprites = new Map<string, SurfaceImage>();
   const stats: LayerCacheStats = { tileRenders: 0, labelRenders: 0 };
@@ -122,17 +134,15 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
     return tile;
   }
 
-  function tileFor(world: StaticWorld, grid: TileGrid, i: number, j: number): CachedTile {
+  function cachedTile(grid: TileGrid, i: number, j: number): CachedTile | null {
     const k = key(grid, i, j);
     const cached = tiles.get(k);
-    if (cached) {
-      // Refresh recency: Map iteration order is insertion order, so eviction drops the stalest first.
-      tiles.delete(k);
-      tiles.set(k, cached);
-      cached.usedInFrame = frame;
-      return cached;
-    }
-    return renderTile(world, grid, i, j);
+    if (!cached) return null;
+    // Refresh recency: Map iteration order is insertion order, so eviction drops the stalest first.
+    tiles.delete(k);
+    tiles.set(k, cached);
+    cached.usedInFrame = frame;
+    return cached;
   }
 
   function evictOverflow(): void {
@@ -144,7 +154,7 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
 
   return {
     stats,
-    drawWorld({ ctx, camera, viewport, dpr, width, height }, world, renderZoom) {
+    drawWorld({ ctx, camera, viewport, dpr, width, height }, world, renderZoom, budgeted) {
       frame++;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.imageSmoothingEnabled = false;
@@ -152,8 +162,11 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       if (!world) {
         ctx.fillRect(0, 0, width, height);
         around = null;
-        return;
+        return true;
       }
+      const started = now();
+      let built = 0;
+      let complete = true;
       const grid: TileGrid = { zoom: renderZoom, dpr, size: worldDeviceSize(renderZoom, dpr), tilesPerSide: 0 };
       grid.tilesPerSide = Math.ceil(grid.size / TILE_DEVICE_PX);
       // World device pixel X (at the render zoom) lands on screen device pixel (X - originX) * scale + half width.
@@ -189,16 +202,28 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       budget = Math.max(16, visible, across * down * 3);
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
-          const tile = tileFor(world, grid, i, j);
+          let tile = cachedTile(grid, i, j);
+          if (!tile && (!budgeted || built === 0 || now() - started < BUILD_BUDGET_MS)) {
+            tile = renderTile(world, grid, i, j);
+            built++;
+          }
+          const tw = Math.min(TILE_DEVICE_PX, grid.size - i * TILE_DEVICE_PX);
+          const th = Math.min(TILE_DEVICE_PX, grid.size - j * TILE_DEVICE_PX);
           const x0 = toScreenX(i * TILE_DEVICE_PX);
           const y0 = toScreenY(j * TILE_DEVICE_PX);
-          const { width: tw, height: th } = tile.surface;
           // Both edges snapped: neighbouring tiles meet without seams; at scale 1 this is a 1:1 copy.
-          ctx.drawImage(tile.surface, 0, 0, tw, th, x0, y0, toScreenX(i * TILE_DEVICE_PX + tw) - x0, toScreenY(j * TILE_DEVICE_PX + th) - y0);
+          const x1 = toScreenX(i * TILE_DEVICE_PX + tw);
+          const y1 = toScreenY(j * TILE_DEVICE_PX + th);
+          if (tile) ctx.drawImage(tile.surface, 0, 0, tw, th, x0, y0, x1 - x0, y1 - y0);
+          else {
+            complete = false;
+            drawTerrainOnly(ctx, world, camera, dpr, { x: halfW, y: halfH }, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+          }
         }
       }
       around = { grid, i0: Math.max(0, i0 - 1), j0: Math.max(0, j0 - 1), i1: Math.min(last, i1 + 1), j1: Math.min(last, j1 + 1) };
       evictOverflow();
+      return complete;
     },
 
     drawLabels({ ctx, dpr }, labels) {
@@ -252,4 +277,30 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       around = null;
     },
   };
+}
+
+/** Stand-in for a tile not built yet: the terrain chunks under that screen rectangle (device px), no plots. */
+function drawTerrainOnly(
+  ctx: CanvasRenderingContext2D,
+  world: StaticWorld,
+  camera: Camera,
+  dpr: number,
+  screenCentre: { x: number; y: number },
+  rect: { x: number; y: number; width: number; height: number },
+): void {
+  if (rect.width <= 0 || rect.height <= 0) return;
+  const scale = camera.zoom * dpr;
+  // A camera and viewport that show exactly this rectangle, drawn translated to where it sits on screen.
+  const view = {
+    centerX: camera.centerX + (rect.x + rect.width / 2 - screenCentre.x) / scale,
+    centerY: camera.centerY + (rect.y + rect.height / 2 - screenCentre.y) / scale,
+    zoom: camera.zoom,
+  };
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(rect.x, rect.y, rect.width, rect.height);
+  ctx.clip();
+  ctx.setTransform(1, 0, 0, 1, rect.x, rect.y);
+  world.terrain.drawChunks(ctx, view, { width: rect.width / dpr, height: rect.height / dpr }, dpr);
+  ctx.restore();
 }
