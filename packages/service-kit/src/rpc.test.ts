@@ -14,6 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bus?.nc.drain();
+  await stream?.remove();
 });
 
 it('answers a typed query once per request across a queue group, and returns AppErrors with their code', async () => {

@@ -36,10 +36,34 @@ async function waitForPort(port: number, failed: () => string | null, timeoutMs 
   throw new Error(`nothing listening on ${port} after ${timeoutMs} ms`);
 }
 
-// Brokers still running when the test process exits (a file that never reached its afterAll) go with it.
+async function waitForPortClosed(port: number, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (!open) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Kills the broker's whole process group (the shell that holds it, and the broker). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+// Brokers still running when the test process exits normally go with it (other endings: see `resume`).
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) killGroup(child);
 });
 
 /** The test's own user on its broker: may do anything (stand-ins for other services, reading the stream). */
@@ -101,7 +125,15 @@ export class TestNatsServer {
   }
 
   async resume(): Promise<void> {
-    const child = spawn(process.env.NATS_SERVER_BIN ?? 'nats-server', ['-c', this.configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // A shell holds the broker and kills it when its stdin, our end of a pipe, closes: the broker dies with the test
+    // process however that ends (a worker killed mid-file runs no afterAll and no 'exit' hook; a file that never
+    // calls `remove()`). Its own process group, so `stop()` can kill both at once.
+    // (Background jobs of a non-interactive shell read /dev/null, hence the pipe passed on as fd 3.)
+    const script = 'exec 3<&0; "$0" -c "$1" & pid=$!; (read _ <&3; kill -9 $pid 2>/dev/null) & wait $pid';
+    const child = spawn('/bin/sh', ['-c', script, process.env.NATS_SERVER_BIN ?? 'nats-server', this.configFile], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      detached: true,
+    });
     this.child = child;
     running.add(child);
     let problem: string | null = null;
@@ -121,12 +153,13 @@ export class TestNatsServer {
 
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.kill('SIGKILL');
+      killGroup(child);
     });
     this.child = null;
+    await waitForPortClosed(this.port);
   }
 
   async destroy(): Promise<void> {
