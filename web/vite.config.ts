@@ -1,6 +1,10 @@
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 // ARCHITECTURE.md names the setting SITE_NAME; Vite only exposes VITE_* variables to the client,
 // so SITE_NAME is forwarded when VITE_SITE_NAME is not set explicitly.
@@ -9,9 +13,128 @@ const forwardedSiteName =
     ? { 'import.meta.env.VITE_SITE_NAME': JSON.stringify(process.env.SITE_NAME) }
     : {};
 
+/** Where the shell goes in index.html; `<div id="root"></div>` itself stays empty (the gateway's share pages fill it). */
+const SHELL_MARKER = '<!--app-shell-->';
+/** Any path that is not a screen of its own: it renders the layout with an empty, waiting <main>. */
+const GENERIC_SHELL_PATH = '/__app-shell';
+
+/**
+ * After the client build: the first screen rendered at build time by the app's own components (src/prerender-shell.tsx,
+ * bundled for Node), written into dist/index.html (the home screen: header, the strip over the map, the claim
+ * section, footer) and dist/app.html (header and footer around an empty main, which the gateway serves for the
+ * other screens). The CSS goes inline (one small file; no render-blocking request) and the pixel font is preloaded.
+ */
+function prerenderShell(): Plugin {
+  let root = '';
+  let outDir = '';
+  let ssrBuild = false;
+  return {
+    name: 'pixel-atlas:prerender-shell',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+      ssrBuild = Boolean(config.build.ssr);
+    },
+    async closeBundle() {
+      if (ssrBuild) return;
+      // Inside web/node_modules so the bundle's bare imports (react, react-dom/server) resolve from the workspace.
+      const ssrOut = path.join(root, 'node_modules', '.prerender-shell');
+      try {
+        await build({
+          configFile: false,
+          root,
+          logLevel: 'warn',
+          plugins: [react()],
+          define: forwardedSiteName,
+          ssr: { noExternal: [/^@pixel-atlas\//] },
+          build: { ssr: 'src/prerender-shell.tsx', outDir: ssrOut, emptyOutDir: true, sourcemap: false, minify: false },
+        });
+        const entry = readdirSync(ssrOut).find((name) => /^prerender-shell\.m?js$/.test(name));
+        if (!entry) throw new Error(`prerender: no bundle in ${ssrOut}`);
+        const { renderShell } = (await import(pathToFileURL(path.join(ssrOut, entry)).href)) as {
+          renderShell(pathname: string): Promise<string>;
+        };
+        const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
+        if (!template.includes(SHELL_MARKER)) throw new Error(`prerender: index.html has no ${SHELL_MARKER}`);
+        writeFileSync(path.join(outDir, 'index.html'), template.replace(SHELL_MARKER, await renderShell('/')));
+        writeFileSync(path.join(outDir, 'app.html'), template.replace(SHELL_MARKER, await renderShell(GENERIC_SHELL_PATH)));
+      } finally {
+        rmSync(ssrOut, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function inlineCssAndPreloadFont(html: string, outDir: string): string {
+  let out = html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_tag, href: string) => {
+    const css = readFileSync(path.join(outDir, href), 'utf8');
+    return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+  });
+  const font = readdirSync(path.join(outDir, 'assets')).find((name) => /^press-start-2p-latin-400-normal-.*\.woff2$/.test(name));
+  if (font) {
+    out = out.replace('</head>', `  <link rel="preload" href="/assets/${font}" as="font" type="font/woff2" crossorigin>\n  </head>`);
+  }
+  return out;
+}
+
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|map|txt|xml|webmanifest)$/;
+/** Smaller files gain too little to be worth a second request-path lookup. */
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Brotli and gzip copies of every text file, made once at build time at the highest levels (too slow per request);
+ * the gateway serves them with @fastify/static's `preCompressed`. Runs after the prerender rewrote the HTML.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  let ssrBuild = false;
+  return {
+    name: 'pixel-atlas:precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      ssrBuild = Boolean(config.build.ssr);
+    },
+    closeBundle: {
+      order: 'post',
+      // closeBundle hooks run in parallel unless told otherwise: the prerender must have written the HTML first.
+      sequential: true,
+      handler() {
+        if (ssrBuild) return;
+        const walk = (dir: string): string[] =>
+          readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+            entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+          );
+        for (const file of walk(outDir)) {
+          if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_COMPRESS_BYTES) continue;
+          const data = readFileSync(file);
+          // Source maps are megabytes that only developer tools fetch: a fast level is plenty for them.
+          const sourceMap = file.endsWith('.map');
+          writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(data, {
+              params: {
+                [zlibConstants.BROTLI_PARAM_QUALITY]: sourceMap ? 5 : zlibConstants.BROTLI_MAX_QUALITY,
+                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
+          );
+          writeFileSync(`${file}.gz`, gzipSync(data, { level: sourceMap ? 6 : zlibConstants.Z_BEST_COMPRESSION }));
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), prerenderShell(), precompress()],
   define: forwardedSiteName,
+  build: {
+    // Shipped (and served by the gateway) so errors from the field map back to the source.
+    sourcemap: true,
+  },
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },

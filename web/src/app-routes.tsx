@@ -1,18 +1,43 @@
+import { Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppLayout } from './components/app-layout.tsx';
 import { RouteErrorPage } from './components/route-error-page.tsx';
-import { AboutPage } from './pages/about-page.tsx';
-import { AdminPage } from './pages/admin-page.tsx';
-import { ClaimPage } from './pages/claim-page.tsx';
-import { ContactPage } from './pages/contact-page.tsx';
-import { DemoPage } from './pages/demo-page.tsx';
-import { FaqPage } from './pages/faq-page.tsx';
-import { HomePage } from './pages/home-page.tsx';
-import { NotFoundPage } from './pages/not-found-page.tsx';
-import { PlotPage } from './pages/plot-page.tsx';
-import { PrivacyPage } from './pages/privacy-page.tsx';
-import { TermsPage } from './pages/terms-page.tsx';
-import { UserPage } from './pages/user-page.tsx';
+import { lazyComponent, type LazyComponent } from './lib/lazy-component.tsx';
+import { HomeMap, HomePage } from './pages/home-page.tsx';
+
+/*
+ * Only the home screen ships in the entry chunk (it is what most visits open, and index.html carries its
+ * prerendered first screen). Every other screen is its own chunk, fetched when visited. React.lazy rather
+ * than the router's `lazy` routes: those keep the router uninitialised, so the first paint of a lazy screen
+ * would drop the header too; with React.lazy the layout renders at once and only <main> waits.
+ */
+const AboutPage = lazyComponent(() => import('./pages/about-page.tsx'), 'AboutPage');
+const AdminPage = lazyComponent(() => import('./pages/admin-page.tsx'), 'AdminPage');
+const ClaimPage = lazyComponent(() => import('./pages/claim-page.tsx'), 'ClaimPage');
+const ContactPage = lazyComponent(() => import('./pages/contact-page.tsx'), 'ContactPage');
+const DemoPage = lazyComponent(() => import('./pages/demo-page.tsx'), 'DemoPage');
+const FaqPage = lazyComponent(() => import('./pages/faq-page.tsx'), 'FaqPage');
+const NotFoundPage = lazyComponent(() => import('./pages/not-found-page.tsx'), 'NotFoundPage');
+const PlotPage = lazyComponent(() => import('./pages/plot-page.tsx'), 'PlotPage');
+const PrivacyPage = lazyComponent(() => import('./pages/privacy-page.tsx'), 'PrivacyPage');
+const TermsPage = lazyComponent(() => import('./pages/terms-page.tsx'), 'TermsPage');
+const UserPage = lazyComponent(() => import('./pages/user-page.tsx'), 'UserPage');
+
+const lazyParts: LazyComponent[] = [AboutPage, AdminPage, ClaimPage, ContactPage, DemoPage, FaqPage, NotFoundPage, PlotPage, PrivacyPage, TermsPage, UserPage, HomeMap];
+
+/** Loads every lazily loaded part now (tests render the route table without waiting on chunks). */
+export function preloadLazyParts(): Promise<unknown> {
+  return Promise.all(lazyParts.map((part) => part.preload()));
+}
+
+/** A lazily loaded screen; the space below the header stays empty for the moment its chunk takes. */
+function Screen({ of: Page }: { of: ComponentType }) {
+  return (
+    <Suspense fallback={<div className="min-h-dvh" aria-busy="true" />}>
+      <Page />
+    </Suspense>
+  );
+}
 
 /** Spec section 2's route table. */
 export const appRoutes: RouteObject[] = [
@@ -21,17 +46,17 @@ export const appRoutes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <HomePage /> },
-      { path: 'claim', element: <ClaimPage /> },
-      { path: 'plot/:id', element: <PlotPage /> },
-      { path: 'user/:username', element: <UserPage /> },
-      { path: 'about', element: <AboutPage /> },
-      { path: 'faq', element: <FaqPage /> },
-      { path: 'contact', element: <ContactPage /> },
-      { path: 'terms', element: <TermsPage /> },
-      { path: 'privacy', element: <PrivacyPage /> },
-      { path: 'demo', element: <DemoPage /> },
-      { path: 'admin', element: <AdminPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      { path: 'claim', element: <Screen of={ClaimPage} /> },
+      { path: 'plot/:id', element: <Screen of={PlotPage} /> },
+      { path: 'user/:username', element: <Screen of={UserPage} /> },
+      { path: 'about', element: <Screen of={AboutPage} /> },
+      { path: 'faq', element: <Screen of={FaqPage} /> },
+      { path: 'contact', element: <Screen of={ContactPage} /> },
+      { path: 'terms', element: <Screen of={TermsPage} /> },
+      { path: 'privacy', element: <Screen of={PrivacyPage} /> },
+      { path: 'demo', element: <Screen of={DemoPage} /> },
+      { path: 'admin', element: <Screen of={AdminPage} /> },
+      { path: '*', element: <Screen of={NotFoundPage} /> },
     ],
   },
 ];

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installUnloadCleanup, resetOnFirstLoadOfSession } from './session-housekeeping.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installPageHideCleanup, resetOnFirstLoadOfSession } from './session-housekeeping.ts';
 
 describe('resetOnFirstLoadOfSession', () => {
   it('on the first load of a session: sets the flag, forgets the tier and draft claim, clears the cache', () => {
@@ -32,12 +32,12 @@ describe('resetOnFirstLoadOfSession', () => {
   });
 });
 
-describe('installUnloadCleanup', () => {
+describe('installPageHideCleanup', () => {
   let uninstall: () => void = () => {};
   afterEach(() => uninstall());
 
   it('pagehide forgets both the tier and the draft claim', () => {
-    uninstall = installUnloadCleanup(window);
+    uninstall = installPageHideCleanup(window);
     localStorage.setItem('selectedTier', 'basic');
     localStorage.setItem('tempClaimData', '{}');
 
@@ -47,19 +47,30 @@ describe('installUnloadCleanup', () => {
     expect(localStorage.getItem('tempClaimData')).toBeNull();
   });
 
-  it.each(['beforeunload', 'unload'])('%s forgets only the tier', (eventName) => {
-    uninstall = installUnloadCleanup(window);
-    localStorage.setItem('selectedTier', 'basic');
+  it('a pagehide into the back/forward cache (persisted) forgets them too', () => {
+    uninstall = installPageHideCleanup(window);
+    localStorage.setItem('selectedTier', 'featured');
     localStorage.setItem('tempClaimData', '{}');
 
-    window.dispatchEvent(new Event(eventName));
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
 
     expect(localStorage.getItem('selectedTier')).toBeNull();
-    expect(localStorage.getItem('tempClaimData')).toBe('{}');
+    expect(localStorage.getItem('tempClaimData')).toBeNull();
+  });
+
+  it('listens to no unload or beforeunload event (they block the back/forward cache)', () => {
+    const added = vi.spyOn(window, 'addEventListener');
+
+    uninstall = installPageHideCleanup(window);
+
+    const events = added.mock.calls.map(([type]) => type);
+    expect(events).toContain('pagehide');
+    expect(events).not.toContain('unload');
+    expect(events).not.toContain('beforeunload');
   });
 
   it('stops listening once uninstalled', () => {
-    installUnloadCleanup(window)();
+    installPageHideCleanup(window)();
     localStorage.setItem('selectedTier', 'basic');
 
     window.dispatchEvent(new Event('pagehide'));

@@ -13,19 +13,21 @@ export function resetOnFirstLoadOfSession(queryClient: QueryClient): void {
   queryClient.clear();
 }
 
-/** Closing the page forgets the choices; returns a function that removes the listeners. */
-export function installUnloadCleanup(target: Window = window): () => void {
+/**
+ * Leaving the page forgets the choices; returns a function that removes the listener.
+ *
+ * The spec's rule has two events: page closing forgets the tier and the draft claim, unload forgets the tier.
+ * `pagehide` fires on every way of leaving (closing, navigating, reloading, entering the back/forward cache)
+ * and always before `unload`, so it alone does both: the tier is gone whichever event the rule names. No
+ * `unload`/`beforeunload` listener: `unload` keeps the page out of the back/forward cache and is being
+ * removed from browsers. Not `visibilitychange` either: a hidden tab (switching apps mid-claim) is not a
+ * closed page, and forgetting the tier there would lose a choice the spec keeps for the visit.
+ */
+export function installPageHideCleanup(target: Window = window): () => void {
   const forgetAll = () => {
     localStorage.removeItem(SELECTED_TIER_KEY);
     localStorage.removeItem(TEMP_CLAIM_DATA_KEY);
   };
-  const forgetTier = () => localStorage.removeItem(SELECTED_TIER_KEY);
   target.addEventListener('pagehide', forgetAll);
-  target.addEventListener('beforeunload', forgetTier);
-  target.addEventListener('unload', forgetTier);
-  return () => {
-    target.removeEventListener('pagehide', forgetAll);
-    target.removeEventListener('beforeunload', forgetTier);
-    target.removeEventListener('unload', forgetTier);
-  };
+  return () => target.removeEventListener('pagehide', forgetAll);
 }

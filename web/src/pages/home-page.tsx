@@ -1,11 +1,15 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
+import { lazyComponent } from '../lib/lazy-component.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
 import { ClaimSection } from './home/claim-section.tsx';
-import { HomeMap } from './home/home-map.tsx';
+import { MapPlaceholder } from './home/map-placeholder.tsx';
+
+/** The map engine and the dialogs it opens are most of the app's code: they load after the first paint. */
+export const HomeMap = lazyComponent(() => import('./home/home-map.tsx'), 'HomeMap');
 
 /** Spec section 2: the product name followed by this. */
 const HOME_TITLE_SUFFIX = ' - An Interactive Fantasy Map of the Internet';
@@ -19,7 +23,9 @@ export function HomePage() {
   return (
     <>
       <section id={MAP_ELEMENT_ID} aria-label="Atlas map" className="relative h-dvh pt-16">
-        <HomeMap />
+        <Suspense fallback={<MapPlaceholder />}>
+          <HomeMap />
+        </Suspense>
       </section>
       <ClaimSection />
     </>

