@@ -249,6 +249,7 @@ describe('map engine layers', () => {
     const created = surfaces.created.length;
     const cached = layerCalls();
     const blits = ctx.calls.filter((call) => call.name === 'drawImage').length;
+    const mapCalls = ctx.calls.length;
     const pointer = (type: string, x: number, y: number) =>
       canvas.dispatchEvent(new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
     pointer('pointerdown', 400, 300);
@@ -261,7 +262,29 @@ describe('map engine layers', () => {
     expect(ctx.calls.filter((call) => call.name === 'drawImage').length).toBeGreaterThan(blits);
     expect(surfaces.created.length).toBe(created);
     expect(layerCalls()).toBe(cached);
-    expect(ctx.calls.some((call) => call.name === 'rect' || call.name === 'putImageData')).toBe(false);
+    // No stand-in terrain either: every tile in view was cached.
+    expect(ctx.calls.slice(mapCalls).some((call) => call.name === 'rect' || call.name === 'clip')).toBe(false);
+  });
+
+  it('builds one tile per frame when a pan outruns the cache, with terrain standing in for the rest', () => {
+    const { engine, canvas, ctx, frames, surfaces } = setupLayers();
+    engine.flyTo(45, 45, 1);
+    for (let i = 0; i < 30; i++) frames.step(16);
+    expect(frames.pending()).toBe(0);
+    const created = surfaces.created.length;
+    const pointer = (type: string, x: number, y: number) =>
+      canvas.dispatchEvent(new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+    pointer('pointerdown', 700, 300);
+    pointer('pointermove', 690, 300);
+    pointer('pointermove', 0, 300);
+    pointer('pointerup', 0, 300);
+    frames.step();
+    expect(surfaces.created.length).toBe(created + 1);
+    expect(ctx.calls.some((call) => call.name === 'clip')).toBe(true);
+    expect(frames.pending()).toBe(1);
+    for (let i = 0; i < 20 && frames.pending() > 0; i++) frames.step();
+    expect(surfaces.created.length).toBeGreaterThan(created + 1);
+    expect(frames.pending()).toBe(0);
   });
 
   it('rebuilds the layer tiles when the plots change', () => {

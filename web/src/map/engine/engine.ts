@@ -118,7 +118,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   const scheduleIdle = options.scheduleIdle ?? defaultScheduleIdle;
 
   const scene = createSceneState(limits);
-  const layers = createLayerCache(createSurface, frames.now);
+  const layers = createLayerCache(createSurface);
   const overlay = options.overlay ? createOverlayLayer(options.overlay) : null;
   let world: StaticWorld | null = null;
   let farComposite: SurfaceImage | null = null;
@@ -353,7 +353,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       // Resizing the backing store clears it: only ever together with a full repaint.
       if (canvas.width !== width) canvas.width = width;
       if (canvas.height !== height) canvas.height = height;
-      // A pan at an unchanged render zoom over unchanged data builds tiles within a per-frame budget.
+      // A pan at an unchanged render zoom over unchanged data builds one missing tile per frame.
       const budgeted = !staticDirty && renderZoom === wantedZoom;
       renderZoom = wantedZoom;
       staticDirty = false;

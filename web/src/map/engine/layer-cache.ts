@@ -34,12 +34,12 @@ const REUSE_MIN_SCALE = 0.75;
 const REUSE_MAX_SCALE = 1.5;
 /**
  * Building a tile paints terrain and every plot on it: a pan that scrolls a whole column of missing
- * tiles into view would pay for all of them in one frame. A frame builds tiles for at most this long
- * (and at least one); the rest show the terrain alone for a frame or two while later frames and idle
- * time build them. Only pans are budgeted: after a data or zoom change every tile is built at once,
+ * tiles into view would pay for all of them in one frame. A frame builds at most this many (their
+ * raster, not the recording timed in JS, is the cost); the rest show the terrain alone for a frame or
+ * two while later frames and idle time build them. Only pans are budgeted: after a data or zoom change every tile is built at once,
  * since showing terrain without its plots there would read as the plots vanishing.
  */
-const BUILD_BUDGET_MS = 4;
+const TILES_BUILT_PER_PAN_FRAME = 1;
 
 /** The render zoom of the bucket holding `zoom`: the largest 2^(k / BUCKETS_PER_OCTAVE) not above it. */
 export function zoomBucket(zoom: number): number {
@@ -107,7 +107,7 @@ interface TileGrid {
   tilesPerSide: number;
 }
 
-export function createLayerCache(createSurface: CanvasFactory, now: () => number = () => performance.now()): LayerCache {
+export function createLayerCache(createSurface: CanvasFactory): LayerCache {
   const tiles = new Map<string, CachedTile>();
   const sprites = new Map<string, SurfaceImage>();
   const stats: LayerCacheStats = { tileRenders: 0, labelRenders: 0 };
@@ -164,7 +164,6 @@ export function createLayerCache(createSurface: CanvasFactory, now: () => number
         around = null;
         return true;
       }
-      const started = now();
       let built = 0;
       let complete = true;
       const grid: TileGrid = { zoom: renderZoom, dpr, size: worldDeviceSize(renderZoom, dpr), tilesPerSide: 0 };
@@ -203,7 +202,7 @@ export function createLayerCache(createSurface: CanvasFactory, now: () => number
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
           let tile = cachedTile(grid, i, j);
-          if (!tile && (!budgeted || built === 0 || now() - started < BUILD_BUDGET_MS)) {
+          if (!tile && (!budgeted || built < TILES_BUILT_PER_PAN_FRAME)) {
             tile = renderTile(world, grid, i, j);
             built++;
           }
