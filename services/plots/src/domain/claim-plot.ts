@@ -154,7 +154,14 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
   assertInsideGrid(footprint);
   const { regionName } = await assertLand(options.bus, footprint);
-  await assertClaimable(db, footprint, claim.stripeSessionId);
+  try {
+    await assertClaimable(db, footprint, claim.stripeSessionId);
+  } catch (error) {
+    // A concurrent duplicate of this claim may have just made the plot standing there: same answer as a retry.
+    const winner = await findBySession(db, claim.stripeSessionId);
+    if (winner) return replayOrRefuse(winner, claim);
+    throw error;
+  }
   const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels, slots: options.decodeSlots });
   // Screened before the transaction: a hit still creates the plot (the buyer paid), hidden until approved.
   const screening = await screenClaimContent({
