@@ -2,7 +2,7 @@
  * `npm run bench:web` — Lighthouse (mobile and desktop presets) on /, /faq and one plot page of the whole site as
  * `npm start` runs it, plus the bytes of JS and CSS each page loads (raw, gzip, brotli).
  *
- * Like `npm start`: infra through scripts/lib/infra.mjs (the machine's PostgreSQL/NATS, or embedded), prisma
+ * Like `npm start`: PostgreSQL through scripts/lib/infra.mjs (the machine's, or embedded), prisma
  * generate, the web build when stale, every service as its own process and the gateway in front. Unlike it, the
  * site gets a throwaway database and NATS stream and spare ports, so a running `npm start` is not disturbed.
  * One plot is seeded through the real flow: checkout → test-checkout Pay → POST /api/claim-plot.
@@ -30,7 +30,7 @@ import { buyAndPay, claimPlot } from '../../faults/support/traffic.ts';
 
 /** The parts of scripts/lib that `npm start` uses and this benchmark reuses. */
 const { ensureInfra } = infraLib as {
-  ensureInfra(options: { root: string; log: (message: string) => void }): Promise<{ postgresUrl: string; natsUrl: string; stop(): Promise<void> }>;
+  ensureInfra(options: { root: string; log: (message: string) => void; nats?: boolean }): Promise<{ postgresUrl: string; natsUrl: string; stop(): Promise<void> }>;
 };
 const { ROOT, buildWeb, discoverServices, randomToken, runGenerate } = workspaceLib as {
   ROOT: string;
@@ -257,11 +257,13 @@ async function main() {
   }
 
   try {
-    const infra = await ensureInfra({ root: ROOT, log: (m: string) => say(m) });
+    // PostgreSQL as `npm start` finds it. NATS: an authenticated nats-server of the bench's own (the kit's, with
+    // per-service users as production has), so a broker already running on the machine is left alone.
+    const infra = await ensureInfra({ root: ROOT, log: (m: string) => say(m), nats: false });
     cleanups.push(() => infra.stop());
     const db = await createTestDatabase(infra.postgresUrl);
     cleanups.push(() => db.drop());
-    const stream = await createTestStream(infra.natsUrl);
+    const stream = await createTestStream();
     cleanups.push(() => stream.remove());
 
     // Generation starts every service once (for the API types): on a busy machine it can be skipped when done already.
@@ -273,7 +275,8 @@ async function main() {
       NODE_ENV: 'development',
       LOG_LEVEL,
       DATABASE_URL: db.url,
-      NATS_URL: infra.natsUrl,
+      NATS_URL: stream.natsUrl,
+      NATS_PASSWORD: stream.server.servicePassword,
       NATS_STREAM: stream.stream,
       NATS_SUBJECT_PREFIX: stream.subjectPrefix,
       INTERNAL_TOKEN: randomToken(),
