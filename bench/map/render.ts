@@ -180,6 +180,10 @@ async function measureScenario(page: Page, options: RenderOptions): Promise<Rend
   rows.push({ view: LOWER_BOUND, result: await phase({ kind: 'lowerBound', zoom: FIT_ZOOM, panTiles: 0, zoomOctaves: 0 }) });
   rows.push({ view: 'zoom 1.5', result: await phase({ kind: 'engine', zoom: 1.5, panTiles: 20, zoomOctaves }) });
   rows.push({ view: 'zoom 8', result: await phase({ kind: 'engine', zoom: 8, panTiles: 5, zoomOctaves }) });
+  // The same pans at a resting zoom: what a drag costs, without the per-frame rescale of a zoom gesture.
+  rows.push({ view: 'full map, pan only', result: await phase({ kind: 'engine', zoom: FIT_ZOOM, panTiles: 8, zoomOctaves: 0 }) });
+  rows.push({ view: 'zoom 1.5, pan only', result: await phase({ kind: 'engine', zoom: 1.5, panTiles: 20, zoomOctaves: 0 }) });
+  rows.push({ view: 'zoom 8, pan only', result: await phase({ kind: 'engine', zoom: 8, panTiles: 5, zoomOctaves: 0 }) });
   return rows;
 }
 
