@@ -4,7 +4,6 @@ import type { ConnectionOptions } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import type { NatsServiceName } from './nats-auth.ts';
-import type { NatsSettings } from './nats.ts';
 import { TEST_OPERATOR_USER, TestNatsServer } from './test-nats-server.ts';
 
 /**
@@ -62,6 +61,16 @@ export async function createTestDatabase(serverUrl = testInfra().databaseUrl): P
   };
 }
 
+/** `connectBus()` settings (NatsSettings of nats.ts, spelled out: test programs need not load the Fastify plugin's types). */
+export interface TestBusSettings {
+  servers: string;
+  stream: string;
+  subjectPrefix: string;
+  name: string;
+  user?: string;
+  password?: string;
+}
+
 export interface TestStream {
   stream: string;
   subjectPrefix: string;
@@ -71,7 +80,7 @@ export interface TestStream {
   /** `connect()` options as the test operator (may do anything), or as one service's user (its grants only). */
   connectOptions(user?: NatsServiceName | typeof TEST_OPERATOR_USER): ConnectionOptions;
   /** `connectBus()` settings on this stream, as the test operator unless a service's user is named. */
-  busSettings(name: string, user?: NatsServiceName): NatsSettings;
+  busSettings(name: string, user?: NatsServiceName): TestBusSettings;
   remove(): Promise<void>;
 }
 
