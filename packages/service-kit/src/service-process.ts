@@ -55,7 +55,9 @@ export async function startServiceProcess(
       return exited;
     },
   };
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  // Generous: on a busy 2-core CI machine a tsx-compiled service can take well over 30 s to boot.
+  const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
+  const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
@@ -67,5 +69,5 @@ export async function startServiceProcess(
     await new Promise((r) => setTimeout(r, 100));
   }
   await service.stop('SIGKILL');
-  throw new Error(`${name} was not ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${output}`);
+  throw new Error(`${name} was not ready within ${readyTimeoutMs} ms:\n${output}`);
 }
