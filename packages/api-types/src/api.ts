@@ -594,7 +594,25 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
                 502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -754,6 +772,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -863,6 +890,42 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/checkout-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The checkout's cancel URL (Stripe's cancel_url, the test checkout's Cancel): ends the unpaid session, frees the held spot at once, and sends the buyer back to the map (303). A paid session is never touched. */
+        get: {
+            parameters: {
+                query?: {
+                    session_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To /?checkout=cancelled&tier=&x=&y= (or /claim?session_id= when the session was paid) */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -1124,6 +1187,42 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a checkout charges per tier (the server-side price table; the web shows these) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PricesResponse"];
                     };
                 };
             };
@@ -1623,6 +1722,28 @@ export interface components {
             available: boolean;
             /** @enum {string} */
             reason?: "water" | "taken" | "held" | "out_of_grid" | "no_map";
+        };
+        PricesResponse: {
+            /** @description Price per tier in the smallest unit of the currency (US cents) */
+            cents: {
+                basic: number;
+                featured: number;
+                premium: number;
+                prime: number;
+            };
+            /** @constant */
+            currency: "usd";
+        };
+        PricesResponseInput: {
+            /** @description Price per tier in the smallest unit of the currency (US cents) */
+            cents: {
+                basic: number;
+                featured: number;
+                premium: number;
+                prime: number;
+            };
+            /** @constant */
+            currency: "usd";
         };
         Region: {
             audience: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRID_SIZE } from './grid.ts';
-import { tierSchema } from './tiers.ts';
+import { PRICE_CURRENCY, tierSchema } from './tiers.ts';
 
 export const createCheckoutSessionRequestSchema = z
   .object({
@@ -19,6 +19,22 @@ export const verifySessionResponseSchema = z
   .object({ verified: z.boolean(), tier: tierSchema, sessionId: z.string() })
   .meta({ id: 'VerifySessionResponse' });
 export type VerifySessionResponse = z.infer<typeof verifySessionResponseSchema>;
+
+const priceCentsSchema = z.number().int().positive();
+
+/**
+ * GET /api/prices: what a checkout charges per tier (ARCHITECTURE.md section 7, prices shown), so the
+ * web shows the configured price rather than the defaults it was built with.
+ */
+export const pricesResponseSchema = z
+  .object({
+    currency: z.literal(PRICE_CURRENCY),
+    cents: z
+      .object({ basic: priceCentsSchema, featured: priceCentsSchema, prime: priceCentsSchema, premium: priceCentsSchema })
+      .describe('Price per tier in the smallest unit of the currency (US cents)'),
+  })
+  .meta({ id: 'PricesResponse' });
+export type PricesResponse = z.infer<typeof pricesResponseSchema>;
 
 /** How long a checkout session (and the footprint hold it carries) lives: Stripe's minimum expires_at. */
 export const CHECKOUT_SESSION_LIFETIME_SECONDS = 30 * 60;

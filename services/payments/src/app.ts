@@ -15,6 +15,7 @@ import type { CheckoutProvider } from './providers/provider.ts';
 import { StripeCheckoutProvider, createStripeClient } from './providers/stripe-provider.ts';
 import { TestCheckoutProvider } from './providers/test-checkout-provider.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { pricesRoutes } from './routes/prices.ts';
 import { stripeWebhookRoutes } from './routes/stripe-webhook.ts';
 import { testCheckoutRoutes } from './routes/test-checkout.ts';
 
@@ -85,6 +86,7 @@ export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
     holdMarginSeconds: env.HOLD_MARGIN_SECONDS,
     rateLimit: { max: env.CHECKOUT_RATE_LIMIT_MAX, timeWindow: env.CHECKOUT_RATE_LIMIT_WINDOW_MS },
   });
+  await app.register(pricesRoutes, { prices });
   await app.register(stripeWebhookRoutes, { stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider });
   if (testCheckout) await app.register(testCheckoutRoutes, { provider: testCheckout, siteName: env.SITE_NAME });
 

@@ -1,13 +1,12 @@
 import {
-  DEFAULT_TIER_PRICE_CENTS,
   POPULAR_TIER,
   TIER_COLOR,
   TIER_SIZE,
   TIER_TAGLINE,
-  formatPrice,
   tierPlotLabel,
   type Tier,
-} from '@pixel-atlas/contracts/tiers';
+} from '@pixel-atlas/contracts/tier-catalog';
+import { TierPrice } from '../features/claim/use-prices.tsx';
 import { TIER_TEXT_ON_DARK } from '../lib/tier-text-color.ts';
 import { buttonClassName } from './button-styles.ts';
 
@@ -37,7 +36,9 @@ export function TierCard({ tier, onSelect }: TierCardProps) {
       <h3 id={headingId} className="mt-4 text-sm" style={{ color: TIER_TEXT_ON_DARK[tier] }}>
         {tierPlotLabel(tier)}
       </h3>
-      <p className="mt-2 font-pixel text-lg text-ink">{formatPrice(DEFAULT_TIER_PRICE_CENTS[tier])}</p>
+      <p className="mt-2 font-pixel text-lg text-ink">
+        <TierPrice tier={tier} />
+      </p>
       <p className="mt-1 text-sm text-ink-muted">
         {size}x{size} plot
       </p>

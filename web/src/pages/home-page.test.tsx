@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderApp } from '../test/render-app.tsx';
+import { fakeGateway } from '../test/fake-gateway.ts';
+import { jsonResponse, renderApp } from '../test/render-app.tsx';
 
 describe('home page', () => {
   it('sets the title and meta description', () => {
@@ -10,7 +11,9 @@ describe('home page', () => {
     expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toMatch(/fantasy map of the internet/);
   });
 
-  it('shows the map area first, then the claim section with four benefits and four tier cards', () => {
+  it('shows the map area first, then the claim section with four benefits and four tier cards', async () => {
+    // Prices are the server's (GET /api/prices), not the defaults the app was built with.
+    fakeGateway({ 'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 20000 } })] });
     renderApp('/');
 
     const map = document.getElementById('atlas-map');
@@ -28,7 +31,7 @@ describe('home page', () => {
     ]);
     const premium = within(claim).getByRole('article', { name: 'Premium Plot' });
     expect(within(premium).getByText('Most popular')).toBeTruthy();
-    expect(within(premium).getByText('$100')).toBeTruthy();
+    expect(await within(premium).findByText('$200')).toBeTruthy();
     expect(within(premium).getByText('4x4 plot')).toBeTruthy();
     expect(within(premium).getByText('Rule your domain with a monument')).toBeTruthy();
     const basic = within(claim).getByRole('article', { name: 'Basic Plot' });

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { DEFAULT_TIER_PRICE_CENTS, TIERS, TIER_SIZE, formatPrice, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
+import { TierPrice } from '../features/claim/use-prices.tsx';
 import { LegalContact, LegalPage } from '../components/legal-page.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { SITE_NAME } from '../lib/site.ts';
@@ -38,7 +39,7 @@ export function TermsPage() {
         {TIERS.map((tier) => (
           <li key={tier}>
             <strong>{tierPlotLabel(tier)}</strong>: {TIER_SIZE[tier]}x{TIER_SIZE[tier]} tiles, listed at{' '}
-            {formatPrice(DEFAULT_TIER_PRICE_CENTS[tier])}
+            <TierPrice tier={tier} />
           </li>
         ))}
       </ul>

@@ -1,12 +1,12 @@
 import { render } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { AppProviders } from '../app-providers.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 
 /** One component with the app's providers (query client, toaster, tooltips) and a router, under StrictMode. */
-export function renderWithProviders(ui: ReactNode, { path = '/' }: { path?: string } = {}) {
-  const queryClient = createQueryClient();
+export function renderWithProviders(ui: ReactNode, { path = '/', queryClient = createQueryClient() }: { path?: string; queryClient?: QueryClient } = {}) {
   const result = render(
     <StrictMode>
       <AppProviders queryClient={queryClient}>

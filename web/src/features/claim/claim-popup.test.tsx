@@ -4,10 +4,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browserNavigation } from '../../lib/browser-navigation.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse } from '../../test/render-app.tsx';
-import { pngFile, renderWithProviders } from '../../test/render-with-providers.tsx';
+import { deferred, pngFile, renderWithProviders } from '../../test/render-with-providers.tsx';
 import { cropAvatar } from './avatar-image.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
 import { ClaimPopup } from './claim-popup.tsx';
+import { PRICES_QUERY_KEY } from './use-prices.tsx';
+import { createQueryClient } from '../../lib/query-client.ts';
 
 // jsdom has no 2D canvas: the crop itself is covered in the browser; here it yields a fixed image.
 vi.mock('./avatar-image.ts', async (importOriginal) => ({
@@ -18,9 +20,14 @@ vi.mock('./avatar-image.ts', async (importOriginal) => ({
 const AVAILABLE = () => jsonResponse({ available: true });
 const CHECKOUT_URL = '/api/test-checkout/cs_test_1';
 
+/** What GET /api/prices answered (a configured table, not the defaults); most cases start with it in the cache. */
+const SERVED_PRICES = { currency: 'usd', cents: { basic: 3100, featured: 5000, prime: 7500, premium: 20000 } } as const;
+
 function renderPopup(tile: { x: number; y: number } | null = { x: 10, y: 12 }) {
   const onOpenChange = vi.fn();
-  const result = renderWithProviders(<ClaimPopup tile={tile} open onOpenChange={onOpenChange} />);
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(PRICES_QUERY_KEY, SERVED_PRICES);
+  const result = renderWithProviders(<ClaimPopup tile={tile} open onOpenChange={onOpenChange} />, { queryClient });
   return { ...result, onOpenChange };
 }
 
@@ -55,28 +62,38 @@ describe('claim popup', () => {
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 
-  it('lists the four tiers with price and size, starts at the stored tier, and prices the pay button', async () => {
+  it("lists the four tiers with the server's price and size, starts at the stored tier, and prices the pay button", async () => {
     const user = userEvent.setup();
     localStorage.setItem('selectedTier', 'prime');
     renderPopup();
     const radios = screen.getAllByRole('radio');
     expect(radios.map((radio) => document.querySelector(`label[for="${radio.id}"]`)?.textContent)).toEqual([
-      'Basic$251x1 plot',
+      'Basic$311x1 plot',
       'Featured$502x2 plot',
       'Prime$753x3 plot',
-      'Premium$1004x4 plot',
+      'Premium$2004x4 plot',
     ]);
     expect(screen.getByRole('radio', { name: /Prime/ }).getAttribute('aria-checked')).toBe('true');
     expect(payButton().textContent).toBe('PAY & CLAIM ($75)');
     await user.click(screen.getByRole('radio', { name: /Premium/ }));
-    expect(payButton().textContent).toBe('PAY & CLAIM ($100)');
+    expect(payButton().textContent).toBe('PAY & CLAIM ($200)');
+  });
+
+  it('names no amount until GET /api/prices answers, then the served one (never the built-in default)', async () => {
+    const answer = deferred<Response>();
+    fakeGateway({ 'GET /api/prices': [() => answer.promise] });
+    renderWithProviders(<ClaimPopup tile={{ x: 10, y: 12 }} open onOpenChange={vi.fn()} />);
+    expect(payButton().textContent).toBe('PAY & CLAIM');
+    expect(screen.getByRole('radio', { name: /Basic/ }).closest('div')?.textContent).not.toMatch(/\$/);
+    answer.resolve(jsonResponse(SERVED_PRICES));
+    await waitFor(() => expect(payButton().textContent).toBe('PAY & CLAIM ($31)'));
   });
 
   it('falls back to basic when the stored tier is not one of the four', () => {
     localStorage.setItem('selectedTier', 'legendary');
     renderPopup();
     expect(screen.getByRole('radio', { name: /Basic/ }).getAttribute('aria-checked')).toBe('true');
-    expect(payButton().textContent).toBe('PAY & CLAIM ($25)');
+    expect(payButton().textContent).toBe('PAY & CLAIM ($31)');
   });
 
   it('counts the message n/140, red above 130, and caps the input at 140', async () => {

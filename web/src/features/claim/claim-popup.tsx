@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { DEFAULT_TIER_PRICE_CENTS, formatPrice, type Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
@@ -16,6 +16,7 @@ import { normalizeProfile, validateProfile, type FieldErrors, type ProfileDraft 
 import { startCheckout } from './start-checkout.ts';
 import { storedTier } from './stored-tier.ts';
 import { TierRadioList } from './tier-radio-list.tsx';
+import { useTierPrice } from './use-prices.tsx';
 
 export interface Tile {
   x: number;
@@ -69,7 +70,8 @@ function ClaimPopupForm({
   const [avatar, setAvatar] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
-  const price = formatPrice(DEFAULT_TIER_PRICE_CENTS[tier]);
+  // Spec 'PAY & CLAIM ($price)': without the amount until the server's price has arrived.
+  const price = useTierPrice(tier);
 
   const chooseTier = (next: Tier) => {
     setTier(next);
@@ -147,7 +149,7 @@ function ClaimPopupForm({
             CANCEL
           </button>
           <button type="submit" className={buttonClassName('primary')} disabled={busy} aria-busy={busy || undefined}>
-            PAY &amp; CLAIM ({price})
+            {price ? `PAY & CLAIM (${price})` : 'PAY & CLAIM'}
           </button>
         </div>
         <p className="text-xs text-ink-muted">All sales are final. Plot details cannot be changed after you submit them.</p>

@@ -1,6 +1,7 @@
 import * as RadioGroup from '@radix-ui/react-radio-group';
-import { DEFAULT_TIER_PRICE_CENTS, TIERS, TIER_COLOR, TIER_SIZE, formatPrice, isTier, tierLabel, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIERS, TIER_COLOR, TIER_SIZE, isTier, tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useId } from 'react';
+import { TierPrice } from './use-prices.tsx';
 
 /** The four tiers with dollar price and 'NxN plot' (spec section 2, Claim popup). */
 export function TierRadioList({ value, onChange }: { value: Tier; onChange: (tier: Tier) => void }) {
@@ -36,7 +37,7 @@ export function TierRadioList({ value, onChange }: { value: Tier; onChange: (tie
               </RadioGroup.Item>
               <label htmlFor={itemId} className="flex flex-1 cursor-pointer flex-wrap items-baseline justify-between gap-x-2 text-sm">
                 <span className="font-semibold text-ink">{tierLabel(tier)}</span>
-                <span className="text-ink">{formatPrice(DEFAULT_TIER_PRICE_CENTS[tier])}</span>
+                <TierPrice tier={tier} className="text-ink" />
                 <span className="w-full text-xs text-ink-muted">
                   {size}x{size} plot
                 </span>

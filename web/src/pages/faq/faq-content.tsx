@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { REGION_DEFINITIONS } from '@pixel-atlas/contracts/regions';
-import { DEFAULT_TIER_PRICE_CENTS, TIERS, TIER_SIZE, formatPrice, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
+import { TierPrice } from '../../features/claim/use-prices.tsx';
 import { ZONES, ZONE_NAMES } from '@pixel-atlas/contracts/zones';
 import { SITE_NAME } from '../../lib/site.ts';
 
@@ -96,7 +97,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
               {TIERS.map((tier) => (
                 <li key={tier}>
                   <strong>{tierPlotLabel(tier)}</strong>: {TIER_SIZE[tier]}x{TIER_SIZE[tier]} tiles,{' '}
-                  {formatPrice(DEFAULT_TIER_PRICE_CENTS[tier])}
+                  <TierPrice tier={tier} />
                 </li>
               ))}
             </ul>

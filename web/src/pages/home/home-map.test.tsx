@@ -43,7 +43,11 @@ const layout = { tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains',
 const engine = () => engineMock.created[engineMock.created.length - 1];
 
 function renderHome() {
-  fakeGateway({ 'GET /api/map-layout': [() => jsonResponse(layout)], 'GET /api/plots': [() => jsonResponse([plot])] });
+  fakeGateway({
+    'GET /api/map-layout': [() => jsonResponse(layout)],
+    'GET /api/plots': [() => jsonResponse([plot])],
+    'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
+  });
   return renderWithProviders(<HomeMap />);
 }
 
@@ -91,7 +95,7 @@ describe('home map wiring', () => {
     await user.click(screen.getByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (45, 50)')).toBeTruthy();
-    expect(within(popup).getByRole('button', { name: 'PAY & CLAIM ($75)' })).toBeTruthy();
+    expect(await within(popup).findByRole('button', { name: 'PAY & CLAIM ($75)' })).toBeTruthy();
     expect(engine().engine.flyTo).toHaveBeenCalledWith(46, 51, 1.5);
     expect(engine().engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 45, y: 50 }, 'prime');
   });
