@@ -1786,14 +1786,28 @@ export interface components {
             username: string;
         };
         VerifySessionResponse: {
+            /** @description The plot the session bought, while it exists (null when unused or the plot was removed) */
+            plotId: string | null;
             sessionId: string;
             tier: components["schemas"]["Tier"];
+            /** @description The session already bought a plot: it cannot claim another */
+            used: boolean;
             verified: boolean;
+            /** @description Top-left tile of the footprint held for this checkout (the paid position) */
+            x: number;
+            y: number;
         };
         VerifySessionResponseInput: {
+            /** @description The plot the session bought, while it exists (null when unused or the plot was removed) */
+            plotId: string | null;
             sessionId: string;
             tier: components["schemas"]["TierInput"];
+            /** @description The session already bought a plot: it cannot claim another */
+            used: boolean;
             verified: boolean;
+            /** @description Top-left tile of the footprint held for this checkout (the paid position) */
+            x: number;
+            y: number;
         };
         /** @enum {string} */
         Zone: "nexus" | "startup" | "creator" | "meme";

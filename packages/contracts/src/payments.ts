@@ -16,7 +16,17 @@ export const createCheckoutSessionResponseSchema = z
   .meta({ id: 'CreateCheckoutSessionResponse' });
 
 export const verifySessionResponseSchema = z
-  .object({ verified: z.boolean(), tier: tierSchema, sessionId: z.string() })
+  .object({
+    verified: z.boolean(),
+    tier: tierSchema,
+    sessionId: z.string(),
+    // Beyond the spec's three fields: what a browser without the pending claim (another device, Back after the
+    // claim) needs to show the truth rather than an empty form.
+    x: z.number().int().describe('Top-left tile of the footprint held for this checkout (the paid position)'),
+    y: z.number().int(),
+    used: z.boolean().describe('The session already bought a plot: it cannot claim another'),
+    plotId: z.uuid().nullable().describe('The plot the session bought, while it exists (null when unused or the plot was removed)'),
+  })
   .meta({ id: 'VerifySessionResponse' });
 export type VerifySessionResponse = z.infer<typeof verifySessionResponseSchema>;
 

@@ -47,7 +47,7 @@ const pending: PendingClaim = {
   tier: 'prime',
   avatar_url: 'data:image/png;base64,POPUP',
 };
-const verified = () => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION });
+const verified = () => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: false, plotId: null });
 const created = (warning?: string) => () => jsonResponse(warning ? { plot, warning } : { plot }, { status: 201 });
 const errorBody = (status: number, code: string, message: string) => () => jsonResponse({ error: { code, message } }, { status });
 
@@ -212,7 +212,9 @@ describe('/claim form', () => {
     await user.click(await screen.findByRole('button', { name: 'Save Avatar' }));
     await screen.findByText('Avatar Saved');
     await user.click(screen.getByRole('radio', { name: 'Creator Coast' }));
+    await user.clear(screen.getByLabelText('X'));
     await user.type(screen.getByLabelText('X'), '30');
+    await user.clear(screen.getByLabelText('Y'));
     await user.type(screen.getByLabelText('Y'), '31');
   }
 
@@ -239,9 +241,12 @@ describe('/claim form', () => {
     fakeGateway({ [VERIFY]: [verified] });
     renderApp(claimPath);
     await user.type(await screen.findByLabelText('Display name'), 'Grace Tiles');
+    await user.clear(screen.getByLabelText('X'));
     await user.click(screen.getByRole('button', { name: 'REVIEW DETAILS' }));
     expect(await screen.findByText('Missing Tile Selection')).toBeTruthy();
+    await user.clear(screen.getByLabelText('X'));
     await user.type(screen.getByLabelText('X'), '30');
+    await user.clear(screen.getByLabelText('Y'));
     await user.type(screen.getByLabelText('Y'), '31');
     await user.click(screen.getByRole('button', { name: 'REVIEW DETAILS' }));
     expect(await screen.findByText('Missing Avatar')).toBeTruthy();
@@ -326,5 +331,38 @@ describe('/claim form', () => {
       display_name: 'Drug Free Art',
       notification_email: 'grace@example.com',
     });
+  });
+});
+
+describe('/claim beyond this browser', () => {
+  it('fills X and Y with the position the server holds for the payment when this browser has no pending claim', async () => {
+    fakeGateway({ [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 41, y: 17, used: false, plotId: null })] });
+    renderApp(claimPath);
+    expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
+    expect((screen.getByLabelText('X') as HTMLInputElement).value).toBe('41');
+    expect((screen.getByLabelText('Y') as HTMLInputElement).value).toBe('17');
+  });
+
+  it("a session that already bought a plot says so, links the plot, offers no form, and drops a leftover pending claim", async () => {
+    sessionStorage.setItem('pendingClaim', JSON.stringify(pending));
+    const gateway = fakeGateway({
+      [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: true, plotId: PLOT_ID })],
+      [`GET /api/plots/${PLOT_ID}`]: [() => jsonResponse(plot)],
+    });
+    renderApp(claimPath);
+    expect(await screen.findByText('This payment already claimed Ada Pixel')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Plot Already Claimed' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: "View Ada Pixel's Plot" }).getAttribute('href')).toBe(`/plot/${PLOT_ID}`);
+    expect(screen.queryByText('Payment Successful! Claim Your Plot')).toBeNull();
+    expect(screen.queryByLabelText('Display name')).toBeNull();
+    expect(gateway.countOf('POST /api/claim-plot')).toBe(0);
+    expect(sessionStorage.getItem('pendingClaim')).toBeNull();
+  });
+
+  it('a used session whose plot was removed says so without a link', async () => {
+    fakeGateway({ [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: true, plotId: null })] });
+    renderApp(claimPath);
+    expect(await screen.findByText('This payment already claimed a plot')).toBeTruthy();
+    expect(screen.getByText('That plot has since been removed from the map.')).toBeTruthy();
   });
 });

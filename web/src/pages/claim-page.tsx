@@ -1,9 +1,11 @@
 import type { VerifySessionResponse } from '@pixel-atlas/contracts/payments';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageContainer } from '../components/app-layout.tsx';
 import { ClaimFlow } from '../features/claim/claim-flow.tsx';
-import { ClaimLoading, MissingSessionCard, VerificationFailedCard } from '../features/claim/claim-status.tsx';
+import { ClaimLoading, MissingSessionCard, UsedSessionCard, VerificationFailedCard } from '../features/claim/claim-status.tsx';
+import { clearPendingClaim } from '../features/claim/pending-claim.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorMessageForDisplay } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
@@ -25,8 +27,16 @@ export function ClaimPage() {
 
 function VerifiedClaim({ sessionId }: { sessionId: string }) {
   const verification = useQuery<ApiResponse<'/api/verify-session/{sessionId}'>>({ queryKey: [`/api/verify-session/${encodeURIComponent(sessionId)}`] });
+  const used = verification.data?.used === true;
+  useEffect(() => {
+    // Spent: a pending claim left in this tab must never be sent with it (or with any later payment).
+    if (used) clearPendingClaim();
+  }, [used]);
   if (verification.isPending) return <ClaimLoading title="Verifying Payment..." />;
   if (verification.isError) return <VerificationFailedCard message={errorMessageForDisplay(verification.error, INVALID_SESSION_MESSAGE)} />;
   if (!verification.data.verified) return <VerificationFailedCard message={INVALID_SESSION_MESSAGE} />;
-  return <ClaimFlow sessionId={sessionId} tier={verification.data.tier} />;
+  const { plotId, tier, x, y } = verification.data;
+  if (used) return <UsedSessionCard plotId={plotId} />;
+  // The server's held position fills X and Y when this browser has no pending claim (another device or tab).
+  return <ClaimFlow sessionId={sessionId} tier={tier} heldPosition={{ x, y }} />;
 }

@@ -5,9 +5,23 @@ import { fulfilCheckoutSession, type FulfilCheckoutSessionOptions } from './fulf
 
 export const SESSION_NOT_FOUND_MESSAGE = 'Your payment session is invalid or has expired.';
 
-/** GET /api/verify-session/:id: fulfils if needed and says whether the session is paid, for which tier. */
+/**
+ * GET /api/verify-session/:id: fulfils if needed and says whether the session is paid, for which tier and
+ * position, and whether it already bought a plot (the used session `plots.plot.claimed` recorded here).
+ */
 export async function verifyCheckoutSession(options: FulfilCheckoutSessionOptions): Promise<VerifySessionResponse> {
   const outcome = await fulfilCheckoutSession(options);
   if (outcome.state === 'unknown') throw new AppError('SESSION_NOT_FOUND', SESSION_NOT_FOUND_MESSAGE);
-  return { verified: outcome.state === 'paid', tier: outcome.payment.tier as Tier, sessionId: options.sessionId };
+  const { payment } = outcome;
+  const used = await options.db.usedSession.findUnique({ where: { sessionId: options.sessionId }, select: { plotId: true } });
+  return {
+    verified: outcome.state === 'paid',
+    tier: payment.tier as Tier,
+    sessionId: options.sessionId,
+    x: payment.x,
+    y: payment.y,
+    used: used !== null,
+    // The payment's link, not the used session's: removal unlinks it, and a link to a removed plot would lead nowhere.
+    plotId: used ? payment.plotId : null,
+  };
 }

@@ -23,9 +23,9 @@ const autoClaimedSessions = new Set<string>();
 type Stage = 'auto' | 'form' | 'confirm';
 
 /** After verification: auto-claim a pending claim once, else the form, the confirm review, the celebration. */
-export function ClaimFlow({ sessionId, tier }: { sessionId: string; tier: Tier }) {
+export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string; tier: Tier; heldPosition?: { x: number; y: number } }) {
   const [pending] = useState(readPendingClaim);
-  const [draft, setDraft] = useState<ClaimDraft>(() => draftFrom(pending));
+  const [draft, setDraft] = useState<ClaimDraft>(() => draftFrom(pending, heldPosition));
   const [stage, setStage] = useState<Stage>(() => (pending && !autoClaimedSessions.has(sessionId) ? 'auto' : 'form'));
   // The popup already asked about flagged words (and kept the address) for the pending claim's texts.
   const [screenedTexts, setScreenedTexts] = useState(() => (pending ? contentReviewKey(pending) : null));
@@ -138,14 +138,15 @@ export function ClaimFlow({ sessionId, tier }: { sessionId: string; tier: Tier }
   );
 }
 
-function draftFrom(pending: PendingClaim | null): ClaimDraft {
+function draftFrom(pending: PendingClaim | null, held: { x: number; y: number } | undefined): ClaimDraft {
+  const position = pending ?? held;
   return {
     display_name: pending?.display_name ?? '',
     message: pending?.message ?? '',
     link: pending?.link ?? '',
     zone: DEFAULT_ZONE,
-    x: pending ? String(pending.x) : '',
-    y: pending ? String(pending.y) : '',
+    x: position ? String(position.x) : '',
+    y: position ? String(position.y) : '',
     avatar_url: pending?.avatar_url ?? null,
   };
 }

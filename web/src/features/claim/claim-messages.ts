@@ -16,6 +16,7 @@ export const CLAIM_TOASTS = {
     variant: 'destructive',
     duration: 3000,
   },
+  checkoutCancelled: { title: 'Checkout Cancelled', description: 'No payment was taken. The tile is free again.' },
   avatarSaved: { title: 'Avatar Saved', description: 'Your avatar has been saved successfully.' },
   avatarSaveFailed: { title: 'Upload Failed', description: 'Failed to save avatar. Please try again.', variant: 'destructive' },
 } satisfies Record<string, ToastOptions>;

@@ -9,7 +9,7 @@ import { AvatarUploader } from './avatar-uploader.tsx';
 import { CLAIM_TOASTS } from './claim-messages.ts';
 import { ContentReviewDialog } from './content-review-dialog.tsx';
 import { needsContentReview } from './content-review.ts';
-import { savePendingClaim, clearPendingClaim } from './pending-claim.ts';
+import { savePendingClaim, clearPendingClaim, readPendingClaim } from './pending-claim.ts';
 import { checkPosition } from './position-check.ts';
 import { ProfileFields } from './profile-fields.tsx';
 import { normalizeProfile, validateProfile, type FieldErrors, type ProfileDraft } from './profile-validation.ts';
@@ -53,6 +53,11 @@ export function ClaimPopup({ tile, open, onOpenChange, initialTier, onTierChange
 
 const EMPTY_DRAFT: ProfileDraft = { display_name: '', message: '', link: '' };
 
+function pendingClaimFor(tile: Tile | null) {
+  const pending = readPendingClaim();
+  return pending && tile && pending.x === tile.x && pending.y === tile.y ? pending : null;
+}
+
 function ClaimPopupForm({
   tile,
   initialTier,
@@ -64,10 +69,14 @@ function ClaimPopupForm({
   onTierChange?: (tier: Tier) => void;
   onCancel: () => void;
 }) {
-  const [draft, setDraft] = useState<ProfileDraft>(EMPTY_DRAFT);
+  // What was typed for this tile before a checkout that did not go through (cancelled, or left with Back).
+  const [earlier] = useState(() => pendingClaimFor(tile));
+  const [draft, setDraft] = useState<ProfileDraft>(() =>
+    earlier ? { display_name: earlier.display_name, message: earlier.message, link: earlier.link } : EMPTY_DRAFT,
+  );
   const [errors, setErrors] = useState<FieldErrors>({});
   const [tier, setTier] = useState<Tier>(initialTier);
-  const [avatar, setAvatar] = useState<string | null>(null);
+  const [avatar, setAvatar] = useState<string | null>(earlier?.avatar_url ?? null);
   const [busy, setBusy] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
   // Spec 'PAY & CLAIM ($price)': without the amount until the server's price has arrived.

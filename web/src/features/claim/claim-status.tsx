@@ -1,6 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { buttonClassName } from '../../components/button-styles.ts';
+import type { ApiResponse } from '../../lib/api-types.ts';
+import { plotQueryKey } from '../plots/plot-queries.ts';
 
 /** Spec section 2, /claim without session_id. */
 export function MissingSessionCard() {
@@ -18,6 +21,28 @@ export function VerificationFailedCard({ message }: { message: string }) {
   return (
     <StatusCard title="Payment Verification Failed" subtitle="We couldn't verify your payment session." alert>
       <p className="text-ink-muted">{message}</p>
+    </StatusCard>
+  );
+}
+
+/**
+ * /claim for a session that already bought a plot (Back after the claim, or the link opened again): the
+ * truth and the way to the plot, never a fresh form that could only fail.
+ */
+export function UsedSessionCard({ plotId }: { plotId: string | null }) {
+  const plot = useQuery<ApiResponse<'/api/plots/{id}'>>({ queryKey: plotQueryKey(plotId ?? ''), enabled: plotId !== null });
+  const name = plot.data?.display_name;
+  return (
+    <StatusCard title="Plot Already Claimed" subtitle={name ? `This payment already claimed ${name}` : 'This payment already claimed a plot'}>
+      {plotId ? (
+        <p className="text-ink-muted">
+          <Link to={`/plot/${plotId}`} className="font-semibold text-gold underline underline-offset-4">
+            {name ? `View ${name}'s Plot` : 'View the plot'}
+          </Link>
+        </p>
+      ) : (
+        <p className="text-ink-muted">That plot has since been removed from the map.</p>
+      )}
     </StatusCard>
   );
 }

@@ -1,5 +1,6 @@
 import type { Tier } from '@pixel-atlas/contracts/tiers';
 import { useState } from 'react';
+import { useCheckoutCancelReturn } from '../../features/claim/checkout-cancel-return.ts';
 import { ClaimPopup, type Tile } from '../../features/claim/claim-popup.tsx';
 import { storedTier } from '../../features/claim/stored-tier.ts';
 import { TierGuidanceDialog } from '../../features/claim/tier-guidance-dialog.tsx';
@@ -28,6 +29,10 @@ export function HomeMap() {
     setPinTier(tier ?? storedTier());
     setClaimOpen(true);
   };
+  useCheckoutCancelReturn((tile, tier) => {
+    flyToPlot({ ...tile, tier });
+    openClaim(tile, tier);
+  });
 
   return (
     <>

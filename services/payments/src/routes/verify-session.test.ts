@@ -1,0 +1,45 @@
+import { verifySessionResponseSchema } from '@pixel-atlas/contracts/payments';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { buyAndPay, claim, claimBody, landSpots, publishEvent, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/plots-service/testing/world';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world?.close());
+
+const verify = async (sessionId: string) => {
+  const response = await world.payments.inject({ method: 'GET', url: `/api/verify-session/${sessionId}`, headers: viaGateway() });
+  expect(response.statusCode).toBe(200);
+  return verifySessionResponseSchema.parse(response.json());
+};
+let spotIndex = 0;
+const nextSpot = () => landSpots(world, 4, 20)[spotIndex++];
+
+describe('GET /api/verify-session/:id beyond verified/tier', () => {
+  it('gives the held position of a checkout, paid or not, so another browser can fill it in', async () => {
+    const spot = nextSpot();
+    const { sessionId } = (await startCheckout(world, { tier: 'featured', ...spot })).json();
+    expect(await verify(sessionId)).toEqual({ verified: false, tier: 'featured', sessionId, x: spot.x, y: spot.y, used: false, plotId: null });
+    const paidSpot = nextSpot();
+    const paid = await buyAndPay(world, { tier: 'prime', ...paidSpot });
+    expect(await verify(paid)).toEqual({ verified: true, tier: 'prime', sessionId: paid, x: paidSpot.x, y: paidSpot.y, used: false, plotId: null });
+  });
+
+  it('says a session that bought a plot is used, with the plot; after the plot is removed, still used but with no plot', async () => {
+    const spot = nextSpot();
+    const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
+    const claimed = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+    expect(claimed.statusCode).toBe(201);
+    const plotId: string = claimed.json().plot.id;
+    expect(plotId).toMatch(/^[0-9a-f-]{36}$/);
+    // Recorded from plots.plot.claimed, which arrives a moment after the claim's answer.
+    await eventually(async () => ((await verify(sessionId)).used ? true : null));
+    expect(await verify(sessionId)).toEqual({ verified: true, tier: 'basic', sessionId, x: spot.x, y: spot.y, used: true, plotId });
+
+    await publishEvent(world, 'plots.plot.removed', { plotId, sessionId, reason: 'rejected' });
+    await eventually(async () => ((await verify(sessionId)).plotId === null ? true : null));
+    expect(await verify(sessionId)).toMatchObject({ verified: true, used: true, plotId: null });
+  });
+});
