@@ -1,54 +1,7 @@
 import { z } from 'zod';
+import { TIERS } from './tier-catalog.ts';
 
-export const TIERS = ['basic', 'featured', 'prime', 'premium'] as const;
-export type Tier = (typeof TIERS)[number];
+// The constants live in ./tier-catalog.ts (no zod, for the web's first screen); this module adds the schema.
+export * from './tier-catalog.ts';
+
 export const tierSchema = z.enum(TIERS).meta({ id: 'Tier', description: 'Plot tier; decides the plot size and price' });
-
-/** Tiles per side of the square footprint. */
-export const TIER_SIZE: Record<Tier, number> = { basic: 1, featured: 2, prime: 3, premium: 4 };
-
-/**
- * Default prices in US cents. ARCHITECTURE.md section 7: the prices shown where people buy
- * ($25/$50/$75/$100); operators may override them in the payments service's configuration.
- */
-export const DEFAULT_TIER_PRICE_CENTS: Record<Tier, number> = { basic: 2500, featured: 5000, prime: 7500, premium: 10000 };
-export const PRICE_CURRENCY = 'usd';
-
-export const TIER_COLOR: Record<Tier, { name: string; hex: string }> = {
-  basic: { name: 'blue', hex: '#3b82f6' },
-  featured: { name: 'yellow', hex: '#facc15' },
-  prime: { name: 'purple', hex: '#a855f7' },
-  premium: { name: 'red', hex: '#ef4444' },
-};
-
-export const TIER_TAGLINE: Record<Tier, string> = {
-  basic: 'Get your own space on the map',
-  featured: 'Stand out with an elevated tile',
-  prime: 'Get noticed with a glowing presence',
-  premium: 'Rule your domain with a monument',
-};
-
-/** Premium is the card flagged as popular. */
-export const POPULAR_TIER: Tier = 'premium';
-
-export function isTier(value: unknown): value is Tier {
-  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
-}
-
-/** Spec section 3: unknown tier values fall back to basic. */
-export function normalizeTier(value: unknown): Tier {
-  return isTier(value) ? value : 'basic';
-}
-
-export function tierLabel(tier: Tier): string {
-  return tier.charAt(0).toUpperCase() + tier.slice(1);
-}
-
-/** "Basic Plot", "Premium Plot". */
-export function tierPlotLabel(tier: Tier): string {
-  return `${tierLabel(tier)} Plot`;
-}
-
-export function formatPrice(cents: number): string {
-  return `$${(cents / 100).toFixed(cents % 100 === 0 ? 0 : 2)}`;
-}

@@ -1,4 +1,4 @@
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 
 /** Browser event that opens the map's tier guidance dialog (spec section 2). */
 export const TIER_GUIDANCE_EVENT = 'tierGuidance';

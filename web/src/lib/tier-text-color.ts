@@ -1,4 +1,4 @@
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 
 /**
  * Lighter tints of TIER_COLOR for text on the dark panels: the canonical purple reaches only 4.3:1

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';

@@ -1,4 +1,4 @@
-import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { ConfirmDetails, type ConfirmDetailsData } from '../features/claim/confirm-details.tsx';

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { preloadToaster } from '../app-providers.tsx';
 import { resetToastsForTests } from '../hooks/use-toast.ts';
 
 // jsdom lacks these; Radix Select/Tooltip/Toast call them while positioning and handling pointers.
@@ -15,6 +16,9 @@ Element.prototype.releasePointerCapture ??= () => {};
 Element.prototype.scrollIntoView ??= () => {};
 window.scrollTo = (() => {}) as typeof window.scrollTo;
 window.scrollBy = (() => {}) as typeof window.scrollBy;
+
+// In the app the toaster's chunk loads at idle time; here it is in before any test shows a toast.
+await preloadToaster();
 
 afterEach(() => {
   cleanup();

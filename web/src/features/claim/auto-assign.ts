@@ -1,5 +1,5 @@
 import { autoAssignCandidates } from '@pixel-atlas/contracts/grid';
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { checkPosition, type PositionCheckOptions } from './position-check.ts';
 
 /** How many lattice points are asked about at once. */

@@ -1,5 +1,5 @@
 import confetti from 'canvas-confetti';
-import { TIERS, TIER_COLOR } from '@pixel-atlas/contracts/tiers';
+import { TIERS, TIER_COLOR } from '@pixel-atlas/contracts/tier-catalog';
 
 /** Spec section 9: 50 pieces, celebration 4 s, redirect after 4.5 s. */
 export const CONFETTI_PIECES = 50;

@@ -1,5 +1,5 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { normalizeTier, tierLabel } from '@pixel-atlas/contracts/tiers';
+import { normalizeTier, tierLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { CELEBRATION_MS, REDIRECT_AFTER_MS, celebrate } from './celebration.ts';

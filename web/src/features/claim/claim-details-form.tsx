@@ -1,5 +1,5 @@
 import { GRID_SIZE, footprintInsideGrid } from '@pixel-atlas/contracts/grid';
-import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import type { Zone } from '@pixel-atlas/contracts/zones';
 import { useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';

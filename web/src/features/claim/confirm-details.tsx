@@ -1,5 +1,5 @@
-import type { Tier } from '@pixel-atlas/contracts/tiers';
-import { TIER_SIZE } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { TIER_SIZE } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import type { ReactNode } from 'react';
 import { TierBadge } from '../plots/tier-badge.tsx';

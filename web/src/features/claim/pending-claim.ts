@@ -1,4 +1,4 @@
-import { isTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { isTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { PENDING_CLAIM_KEY } from '../../lib/storage-keys.ts';
 
 /** Spec section 3, Pending claim: what the popup saves before the browser leaves for the checkout. */

@@ -1,5 +1,5 @@
 import { positionAvailableResponseSchema } from '@pixel-atlas/contracts/plots';
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import type { ToastOptions } from '../../hooks/use-toast.ts';
 import { apiJson } from '../../lib/api.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';

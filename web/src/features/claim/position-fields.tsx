@@ -1,5 +1,5 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useId, useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { inputClassName } from '../../components/form-field.tsx';

@@ -1,4 +1,4 @@
-import { isTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { isTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';
 
 /** Spec section 4: the popup starts at selectedTier when it is one of the four tiers, else basic. */

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { tierLabel, type Tier } from '@pixel-atlas/contracts/tiers';
+import { tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef, useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';

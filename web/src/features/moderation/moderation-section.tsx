@@ -1,5 +1,5 @@
 import { flaggedPlotSchema, type FlaggedPlot } from '@pixel-atlas/contracts/admin';
-import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { buttonClassName } from '../../components/button-styles.ts';

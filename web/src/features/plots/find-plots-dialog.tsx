@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { TIER_COLOR, TIER_SIZE, normalizeTier, tierLabel } from '@pixel-atlas/contracts/tiers';
+import { TIER_COLOR, TIER_SIZE, normalizeTier, tierLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,5 +1,5 @@
 import { NAVIGATE_TO_REGION_EVENT, PLOT_FOCUS_ZOOM, type NavigateToRegionDetail } from '@pixel-atlas/contracts/regions';
-import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 
 /**
  * Moves the map to a plot at zoom 1.5 (spec section 2, Find Plots) through the map's own

@@ -1,5 +1,5 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { normalizeTier, tierLabel } from '@pixel-atlas/contracts/tiers';
+import { normalizeTier, tierLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { SITE_NAME } from '../../lib/site.ts';
 
 export type ShareNetwork = 'Twitter' | 'Facebook' | 'LinkedIn' | 'Reddit';

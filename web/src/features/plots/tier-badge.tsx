@@ -1,4 +1,4 @@
-import { TIER_COLOR, normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { TIER_COLOR, normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 
 /** '<Tier> Plot' on the tier's colour (dark text reads on all four). */
 export function TierBadge({ tier, className = '' }: { tier: string; className?: string }) {

@@ -1,5 +1,5 @@
 import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM, type Region } from '@pixel-atlas/contracts/regions';
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorStatus } from '../../lib/api.ts';

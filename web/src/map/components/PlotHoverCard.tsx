@@ -1,4 +1,4 @@
-import { TIER_COLOR, normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { TIER_COLOR, normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { useState } from 'react';
 import { plotInitials, plotSize } from '../engine/plot-index.ts';
 import type { AtlasPlot } from './atlas-plot.ts';

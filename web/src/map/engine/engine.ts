@@ -1,6 +1,6 @@
 import { GRID_SIZE, TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import {
   cameraOnTile,
   camerasEqual,

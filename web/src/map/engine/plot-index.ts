@@ -1,5 +1,5 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
-import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 
 /** What the map needs to know about a plot. */
 export interface MapPlot {

@@ -1,5 +1,5 @@
 import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
-import { TIER_COLOR, TIERS, normalizeTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIER_COLOR, TIERS, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { visibleTileRange, worldToScreen, type Camera, type Viewport } from './camera.ts';
 import type { ImageCache } from './image-cache.ts';
 import { shouldShowAvatar, shouldShowInitials, tileScreenSize } from './level-of-detail.ts';

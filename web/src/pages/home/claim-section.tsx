@@ -1,4 +1,4 @@
-import { TIERS, type Tier } from '@pixel-atlas/contracts/tiers';
+import { TIERS, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { TierCard } from '../../components/tier-card.tsx';
 import { SITE_NAME } from '../../lib/site.ts';
 import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';

@@ -1,4 +1,4 @@
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useState } from 'react';
 import { useCheckoutCancelReturn } from '../../features/claim/checkout-cancel-return.ts';
 import { ClaimPopup, type Tile } from '../../features/claim/claim-popup.tsx';
