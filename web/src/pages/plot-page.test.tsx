@@ -51,6 +51,24 @@ describe('/plot/{id}', () => {
     expect(avatar.getAttribute('src')).toBe(DEFAULT_AVATAR_SRC);
   });
 
+  it('keeps the footer below the first screen while loading and once shown: skeleton and profile fill a min-h-dvh frame', async () => {
+    let answer!: (response: Response) => void;
+    fakeGateway({ [route]: [() => new Promise<Response>((resolve) => (answer = resolve))] });
+    renderApp(`/plot/${PLOT_ID}`);
+
+    // Inside <main>: the layout's own min-h-dvh column would match anywhere on the page.
+    const skeleton = await screen.findByRole('status', { name: 'Loading plot' });
+    const skeletonFrame = skeleton.closest('main .min-h-dvh');
+    expect(skeletonFrame).not.toBeNull();
+    // The skeleton keeps the profile's layout: the panel and the 112 px avatar where the profile puts them.
+    expect(skeleton.className).toContain('pixel-panel mt-4');
+    expect(skeleton.querySelector('.size-28')).not.toBeNull();
+
+    answer(jsonResponse(plot));
+    const heading = await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" });
+    expect(heading.closest('main .min-h-dvh')?.className).toBe(skeletonFrame?.className);
+  });
+
   it('describes a plot without a message by tier and coordinates, and hides Visit Website without a link', async () => {
     fakeGateway({ [route]: [() => jsonResponse({ ...plot, message: '', link: null, region_name: null })] });
     renderApp(`/plot/${PLOT_ID}`);

@@ -1,5 +1,5 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { normalizeTier, tierLabel, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { normalizeTier, tierLabel, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
@@ -15,6 +15,15 @@ import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorStatus } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import type { ApiResponse } from '../lib/api-types.ts';
+
+/**
+ * Every state of the page (chunk loading, skeleton, profile, not found) fills at least the first screen, so the
+ * footer never shows until the visitor scrolls: a profile taller or shorter than its skeleton would otherwise move
+ * the footer in or out of view on mobile (CLS). The gateway's server-rendered body for /plot/:id uses the same
+ * container and article classes (services/gateway/src/domain/render-share-page.ts), so its
+ * first paint sits where the mounted page will.
+ */
+export const PLOT_FRAME_CLASS = 'min-h-dvh';
 
 /** Spec section 2, /plot/{id}. */
 export function PlotPage() {
@@ -38,7 +47,7 @@ function PlotProfile({ plot }: { plot: Plot }) {
   const link = safeHttpLink(plot.link);
 
   return (
-    <PageContainer className="max-w-2xl">
+    <PageContainer className={`max-w-2xl ${PLOT_FRAME_CLASS}`}>
       <BackButton />
       <article aria-labelledby="plot-heading" className="pixel-panel mt-4 p-6">
         <div className="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">
@@ -89,7 +98,7 @@ function BackButton() {
 function PlotNotFound() {
   usePageMeta(`Plot Not Found - ${SITE_NAME}`);
   return (
-    <PageContainer className="max-w-xl">
+    <PageContainer className={`max-w-xl ${PLOT_FRAME_CLASS}`}>
       <section aria-labelledby="plot-missing-heading" className="pixel-panel p-6 text-center">
         <h1 id="plot-missing-heading" className="text-base text-gold">
           Plot Not Found
@@ -107,7 +116,7 @@ function PlotNotFound() {
 function PlotUnderReview() {
   usePageMeta(`Plot Under Review - ${SITE_NAME}`);
   return (
-    <PageContainer className="max-w-xl">
+    <PageContainer className={`max-w-xl ${PLOT_FRAME_CLASS}`}>
       <section aria-labelledby="plot-review-heading" className="pixel-panel p-6 text-center">
         <h1 id="plot-review-heading" className="text-base text-gold">
           Plot Under Review
@@ -126,7 +135,7 @@ function PlotUnderReview() {
 function PlotLoadFailed({ onRetry }: { onRetry: () => void }) {
   usePageMeta(`Plot - ${SITE_NAME}`);
   return (
-    <PageContainer className="max-w-xl">
+    <PageContainer className={`max-w-xl ${PLOT_FRAME_CLASS}`}>
       <section role="alert" className="pixel-panel p-6 text-center">
         <p className="text-ink">This plot could not be loaded right now.</p>
         <div className="mt-6 flex justify-center gap-3">
@@ -142,16 +151,20 @@ function PlotLoadFailed({ onRetry }: { onRetry: () => void }) {
   );
 }
 
+/** The profile's layout with blocks for its text: the panel and avatar are where the profile will put them. */
 function PlotSkeleton() {
   usePageMeta(`Plot - ${SITE_NAME}`);
   return (
-    <PageContainer className="max-w-2xl">
-      <div role="status" aria-label="Loading plot" className="pixel-panel mt-14 flex animate-pulse gap-5 p-6">
-        <div className="size-28 shrink-0 bg-panel-raised" />
-        <div className="grid flex-1 content-start gap-3">
-          <div className="h-6 w-2/3 bg-panel-raised" />
-          <div className="h-4 w-1/3 bg-panel-raised" />
-          <div className="h-4 w-1/2 bg-panel-raised" />
+    <PageContainer className={`max-w-2xl ${PLOT_FRAME_CLASS}`}>
+      <div aria-hidden="true" className="min-h-11" />
+      <div role="status" aria-label="Loading plot" className="pixel-panel mt-4 animate-pulse p-6">
+        <div className="flex flex-col items-center gap-5 sm:flex-row sm:items-start">
+          <div className="size-28 shrink-0 bg-panel-raised" />
+          <div className="grid w-full min-w-0 flex-1 justify-items-center gap-3 sm:justify-items-start">
+            <div className="h-6 w-2/3 bg-panel-raised" />
+            <div className="h-4 w-1/3 bg-panel-raised" />
+            <div className="h-4 w-1/2 bg-panel-raised" />
+          </div>
         </div>
       </div>
     </PageContainer>

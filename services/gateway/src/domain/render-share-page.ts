@@ -104,6 +104,9 @@ function absolute(origin: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, origin).toString();
 }
 
+/** web/src/components/app-layout.tsx's PageContainer with the plot page's width and first-screen frame. */
+const PLOT_CONTAINER_CLASS = 'mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 max-w-2xl min-h-dvh';
+
 export function plotPageMeta(plot: Plot, options: { origin: string; siteName: string; linkRel: string }): PageMeta {
   const zone = zoneName(plot.zone);
   const tierLabel = tierPlotLabel(plot.tier);
@@ -116,14 +119,25 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
     description,
     canonicalUrl: absolute(options.origin, `/plot/${plot.id}`),
     imageUrl: absolute(options.origin, plot.avatar_url),
+    // Laid out as the SPA's plot page (web/src/pages/plot-page.tsx: PageContainer, the min-h-dvh frame, the panel,
+    // a 112 px avatar), with class names that page already uses so the web's CSS has them: the first paint sits
+    // where the mounted page will, and the footer stays below the first screen throughout. Text elements keep no
+    // attributes of their own; their wrappers carry the type styles they inherit.
     bodyHtml:
-      `<main><h1>${escapeHtml(plot.display_name)}'s Plot</h1>` +
-      `<p>Coordinates (${plot.x}, ${plot.y})</p>` +
-      `<p>${escapeHtml(tierLabel)} in ${escapeHtml(zone)}${plot.region_name ? ` · ${escapeHtml(plot.region_name)}` : ''}</p>` +
-      `<img src="${escapeHtml(plot.avatar_url)}" alt="${escapeHtml(plot.display_name)}" width="128" height="128">` +
-      (plot.message ? `<p>${escapeHtml(plot.message)}</p>` : '') +
+      `<main id="main" class="flex-1"><div class="${PLOT_CONTAINER_CLASS}">` +
+      `<div class="min-h-11"></div>` +
+      `<article class="pixel-panel mt-4 p-6"><div class="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">` +
+      `<img src="${escapeHtml(plot.avatar_url)}" alt="${escapeHtml(plot.display_name)}" width="128" height="128" class="size-28 shrink-0">` +
+      `<div class="grid min-w-0 gap-2">` +
+      `<div class="text-base break-words text-gold md:text-xl"><h1>${escapeHtml(plot.display_name)}'s Plot</h1></div>` +
+      `<div class="text-sm text-ink-muted"><p>Coordinates (${plot.x}, ${plot.y})</p></div>` +
+      `<div class="text-sm text-ink"><p>${escapeHtml(tierLabel)} in ${escapeHtml(zone)}${plot.region_name ? ` · ${escapeHtml(plot.region_name)}` : ''}</p></div>` +
+      `</div></div>` +
+      (plot.message ? `<div class="mt-6 text-lg break-words text-ink"><p>${escapeHtml(plot.message)}</p></div>` : '') +
+      `<div class="mt-8 grid gap-3 text-sm">` +
       link +
-      `<p><a href="/user/${encodeURIComponent(plot.display_name)}">More from ${escapeHtml(plot.display_name)}</a> · <a href="/">Explore The Atlas</a></p></main>`,
+      `<p><a href="/user/${encodeURIComponent(plot.display_name)}">More from ${escapeHtml(plot.display_name)}</a> · <a href="/">Explore The Atlas</a></p>` +
+      `</div></article></div></main>`,
   };
 }
 

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { describe, expect, it } from 'vitest';
+import { plotPageMeta } from './render-share-page.ts';
+
+const WEB_SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/src');
+const PLOT_PAGE = readFileSync(path.join(WEB_SRC, 'pages/plot-page.tsx'), 'utf8');
+
+const plot: Plot = {
+  id: '5f1d2c3b-4a59-4e8f-8d7c-6b5a49382716',
+  zone: 'creator',
+  tier: 'featured',
+  x: 12,
+  y: 34,
+  display_name: 'Ada <Pixel>',
+  message: 'Pixel art every day',
+  link: 'https://ada.example/',
+  avatar_url: '/api/plots/5f1d2c3b-4a59-4e8f-8d7c-6b5a49382716/avatar',
+  created_at: '2026-11-22T10:00:00.000Z',
+  flagged: false,
+  reviewed: true,
+  region_name: 'Creator Coast',
+};
+
+const body = () => plotPageMeta(plot, { origin: 'https://atlas.example', siteName: 'Pixel Atlas', linkRel: 'noopener' }).bodyHtml;
+const classesOf = (html: string) => [...html.matchAll(/class="([^"]*)"/g)].flatMap((m) => m[1]!.split(/\s+/).filter(Boolean));
+
+function webSources(dir: string): string {
+  return readdirSync(dir, { withFileTypes: true })
+    .map((entry) => (entry.isDirectory() ? webSources(path.join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? readFileSync(path.join(dir, entry.name), 'utf8') : ''))
+    .join('\n');
+}
+
+describe('the server-rendered /plot/:id body', () => {
+  it("takes the SPA plot page's frame: its container reserves the first screen (min-h-dvh), so the footer never moves into view", () => {
+    const html = body();
+    // The frame every state of web/src/pages/plot-page.tsx renders in.
+    expect(PLOT_PAGE).toMatch(/PLOT_FRAME_CLASS = 'min-h-dvh'/);
+    expect(html).toMatch(/^<main id="main" class="flex-1"><div class="[^"]*\bmin-h-dvh\b[^"]*">/);
+    expect(html).toContain('class="pixel-panel mt-4 p-6"');
+    expect(html).toContain('class="size-28 shrink-0"');
+    // The same article the SPA renders: the panel and the 112 px avatar are classes of its profile too.
+    expect(PLOT_PAGE).toContain('className="pixel-panel mt-4 p-6"');
+    expect(PLOT_PAGE).toContain('className="size-28 shrink-0"');
+  });
+
+  it('uses only class names the web sources use, so the built CSS styles them (Tailwind generates what it finds there)', () => {
+    const sources = webSources(WEB_SRC);
+    const missing = [...new Set(classesOf(body()))].filter((name) => !sources.includes(name));
+    expect(missing).toEqual([]);
+  });
+
+  it('keeps its text escaped and its text elements bare', () => {
+    const html = body();
+    expect(html).toContain("<h1>Ada &lt;Pixel&gt;'s Plot</h1>");
+    expect(html).toContain('<p>Pixel art every day</p>');
+    expect(html).toContain('<a href="https://ada.example/" rel="noopener">Visit Website</a>');
+    expect(html).not.toContain('<Pixel>');
+  });
+});
