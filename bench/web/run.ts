@@ -12,6 +12,7 @@
  *
  *   BENCH_WEB_RUNS=1 (Lighthouse runs per page and preset; the median by Performance score is reported)
  *   BENCH_WEB_PAGES=/,/faq,plot  BENCH_WEB_PRESETS=mobile,desktop  BENCH_LOG_LEVEL=warn
+ *   BENCH_WEB_READY_S=300 (how long each service may take to answer /readyz)
  *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -44,6 +45,8 @@ const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
 const PAGES = (process.env.BENCH_WEB_PAGES ?? '/,/faq,plot').split(',');
 const PRESETS = (process.env.BENCH_WEB_PRESETS ?? 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+/** Seven services start at once on a shared 2-core machine: at a load average of ~30 the map took over 120 s. */
+const READY_S = Math.max(1, Number(process.env.BENCH_WEB_READY_S ?? 300));
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const NODE24_DIR = path.join(ROOT, '.data', 'bench-web', 'node24');
 const say = (m: string) => console.log(`[bench:web] ${m}`);
@@ -90,12 +93,12 @@ async function startService(entry: string, name: string, env: Record<string, str
   let done = false;
   void exited.then(() => (done = true));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + READY_S * 1000;
   for (;;) {
     if (done) throw new Error(`${name} exited before it was ready:\n${output}`);
     const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
     if (ok) break;
-    if (Date.now() > deadline) throw new Error(`${name} not ready after 120 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${name} not ready after ${READY_S} s (BENCH_WEB_READY_S):\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
