@@ -1,5 +1,5 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { cropAvatar } from '../features/claim/avatar-image.ts';
@@ -358,6 +358,24 @@ describe('/claim beyond this browser', () => {
     expect(gateway.countOf('POST /api/claim-plot')).toBe(0);
     expect(sessionStorage.getItem('pendingClaim')).toBeNull();
   });
+
+  it('Back to /claim after the claim shows the used session, not the form again (no stale verification)', async () => {
+    sessionStorage.setItem('pendingClaim', JSON.stringify(pending));
+    const gateway = fakeGateway({
+      [VERIFY]: [verified],
+      'POST /api/claim-plot': [created()],
+      [`GET /api/plots/${PLOT_ID}`]: [() => jsonResponse(plot)],
+    });
+    const { router, queryClient } = renderApp(claimPath);
+    queryClient.setQueryData(['/api/plots'], []);
+    expect(await screen.findByRole('heading', { name: 'Plot Claimed!' })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/plot/${PLOT_ID}`), { timeout: 5000 });
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe(`?session_id=${SESSION}`);
+    expect(await screen.findByText('This payment already claimed Ada Pixel')).toBeTruthy();
+    expect(screen.queryByText('Payment Successful! Claim Your Plot')).toBeNull();
+    expect(gateway.countOf('POST /api/claim-plot')).toBe(1);
+  }, 15_000);
 
   it('a used session whose plot was removed says so without a link', async () => {
     fakeGateway({ [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: true, plotId: null })] });

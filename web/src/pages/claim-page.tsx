@@ -6,10 +6,10 @@ import { PageContainer } from '../components/app-layout.tsx';
 import { ClaimFlow } from '../features/claim/claim-flow.tsx';
 import { ClaimLoading, MissingSessionCard, UsedSessionCard, VerificationFailedCard } from '../features/claim/claim-status.tsx';
 import { clearPendingClaim } from '../features/claim/pending-claim.ts';
+import { verifySessionQueryKey, type VerifiedSession } from '../features/claim/verify-session-query.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorMessageForDisplay } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import type { ApiResponse } from '../lib/api-types.ts';
 
 const INVALID_SESSION_MESSAGE = 'Your payment session is invalid or has expired.';
 
@@ -26,7 +26,7 @@ export function ClaimPage() {
 }
 
 function VerifiedClaim({ sessionId }: { sessionId: string }) {
-  const verification = useQuery<ApiResponse<'/api/verify-session/{sessionId}'>>({ queryKey: [`/api/verify-session/${encodeURIComponent(sessionId)}`] });
+  const verification = useQuery<VerifiedSession>({ queryKey: verifySessionQueryKey(sessionId) });
   const used = verification.data?.used === true;
   useEffect(() => {
     // Spent: a pending claim left in this tab must never be sent with it (or with any later payment).

@@ -1,6 +1,7 @@
 import type { ClaimPlotRequest, Plot } from '@pixel-atlas/contracts/plots';
-import { tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { tierLabel, type Tier } from '@pixel-atlas/contracts/tiers';
 import { DEFAULT_ZONE } from '@pixel-atlas/contracts/zones';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { ClaimCelebration } from './claim-celebration.tsx';
@@ -12,6 +13,7 @@ import { contentReviewKey, needsContentReview } from './content-review.ts';
 import { clearPendingClaim, readPendingClaim, type PendingClaim } from './pending-claim.ts';
 import { normalizeProfile } from './profile-validation.ts';
 import { useClaimSubmission } from './use-claim-submission.ts';
+import { markSessionUsed } from './verify-session-query.ts';
 
 /**
  * Sessions whose pending claim is being sent from this page load. React StrictMode runs effects
@@ -32,6 +34,7 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
   const [notificationEmail, setNotificationEmail] = useState(pending?.notification_email);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [claimed, setClaimed] = useState<{ plot: Plot; underReview: boolean } | null>(null);
+  const queryClient = useQueryClient();
 
   // Once the saved claim has been answered it is spent: whatever happens next happens in the form.
   const spend = () => {
@@ -72,6 +75,14 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
     submission.mutate({ payload, auto: true });
     // Runs once per session; `submission` is stable in what it does.
   }, [pending, sessionId, tier]);
+
+  const claimedPlotId = claimed?.plot.id;
+  useEffect(() => {
+    if (!claimedPlotId) return;
+    // On leaving (the celebration's redirect), not at once: the page would swap the celebration for the
+    // 'already claimed' card. Back to this page then finds the truth instead of the form.
+    return () => markSessionUsed(queryClient, sessionId, claimedPlotId);
+  }, [claimedPlotId, queryClient, sessionId]);
 
   if (claimed) return <ClaimCelebration plot={claimed.plot} underReview={claimed.underReview} />;
   if (stage === 'auto') return <ClaimLoading title="Creating Your Plot..." />;
