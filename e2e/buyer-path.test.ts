@@ -1,0 +1,166 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './support/stack.ts';
+
+// Prices that are not the built-in defaults: what the browser shows and what is charged must both be these.
+const PRICES = { basic: 3100, featured: 5000, prime: 7500, premium: 20000 };
+
+let stack: Stack;
+const contexts: BrowserContext[] = [];
+let land: Array<{ x: number; y: number }>;
+
+beforeAll(async () => {
+  stack = await startStack({ MAP_SEED: 'pixel-atlas', TIER_PRICES_CENTS: JSON.stringify({ basic: PRICES.basic, premium: PRICES.premium }) });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await stack?.stop();
+});
+
+/** A browser of its own (cookies, session storage, history), as a second person or device would have. */
+async function newBrowserPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  return context.newPage();
+}
+
+const TILE_PX = 48;
+const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
+
+async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const canvas = mapCanvas(page);
+  const box = (await canvas.boundingBox())!;
+  const zoom = Number(await canvas.getAttribute('data-zoom'));
+  const centerX = Number(await canvas.getAttribute('data-center-x'));
+  const centerY = Number(await canvas.getAttribute('data-center-y'));
+  return {
+    x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom,
+    y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom,
+  };
+}
+
+async function avatarFile(page: Page) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#3b82f6';
+    ctx.fillRect(0, 0, 48, 48);
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+/** Home, ready to click: free land tiles near the centre of the first view, nearest first. */
+async function openHome(page: Page) {
+  await page.goto(stack.url);
+  await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
+  if (!land) {
+    const layout = (await (await page.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+    const centerX = Number(await mapCanvas(page).getAttribute('data-center-x'));
+    const centerY = Number(await mapCanvas(page).getAttribute('data-center-y'));
+    land = layout.tiles.filter((t) => t.is_land).sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY));
+  }
+}
+
+/** Clicks the tile and fills the claim popup up to the pay button (the basic tier from the card). */
+async function fillPopup(page: Page, tile: { x: number; y: number }, name: string) {
+  await page.getByRole('button', { name: 'Select Basic Plot' }).click();
+  await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
+  await page.waitForTimeout(600); // the page scrolls back up to the map
+  const point = await screenPointOfTile(page, tile.x, tile.y);
+  await page.mouse.click(point.x, point.y);
+  const popup = page.getByRole('dialog', { name: 'Claim This Tile' });
+  await expect.poll(() => popup.getByText(`Position (${tile.x}, ${tile.y})`).count()).toBe(1);
+  await page.getByLabel('Display name').fill(name);
+  await page.getByLabel('Message').fill('Hello from the buyer path');
+  await page.setInputFiles('input[type=file]', await avatarFile(page));
+  await page.getByRole('button', { name: 'Save Avatar' }).click();
+  await expect.poll(() => page.getByText('Avatar Saved').count()).toBeGreaterThan(0);
+}
+
+const paymentOf = async (sessionId: string) =>
+  (await stack.db.query<{ status: string; amount: number; plot_id: string | null }>(`SELECT status, amount, plot_id::text FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0];
+
+describe("the buyer's path, truthfully", () => {
+  it('shows the configured price everywhere, charges it, and Back after the claim says the payment already claimed the plot', async () => {
+    const buyer = await newBrowserPage(stack.browser);
+    await openHome(buyer);
+    const basicCard = buyer.getByRole('article', { name: 'Basic Plot' });
+    await expect.poll(() => basicCard.getByText('$31').count()).toBe(1);
+    expect(await buyer.getByRole('article', { name: 'Premium Plot' }).getByText('$200').count()).toBe(1);
+    expect(await basicCard.getByText('$25').count()).toBe(0);
+
+    const tile = land[0];
+    await fillPopup(buyer, tile, 'Honest Prices');
+    const popup = buyer.getByRole('dialog', { name: 'Claim This Tile' });
+    expect(await popup.getByRole('radio', { name: /Premium/ }).locator('..').innerText()).toContain('$200');
+    await buyer.getByRole('button', { name: 'PAY & CLAIM ($31)' }).click();
+    await buyer.waitForURL(/\/api\/test-checkout\//);
+    expect(await buyer.locator('body').innerText()).toContain('$31');
+    await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await buyer.waitForURL(/\/claim\?session_id=/);
+    const sessionId = new URL(buyer.url()).searchParams.get('session_id')!;
+    await expect.poll(() => buyer.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
+    await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    const plotId = buyer.url().split('/plot/')[1];
+    expect(await paymentOf(sessionId)).toMatchObject({ status: 'paid', amount: PRICES.basic });
+
+    // Back: the claim page again, which now tells the truth instead of offering an empty form.
+    await expect.poll(async () => (await paymentOf(sessionId)).plot_id).toBe(plotId);
+    await buyer.goBack();
+    await buyer.waitForURL(/\/claim\?session_id=/);
+    await expect.poll(() => buyer.getByText('This payment already claimed Honest Prices').count(), { timeout: 10_000 }).toBe(1);
+    expect(await buyer.getByText('Payment Successful! Claim Your Plot').count()).toBe(0);
+    const link = buyer.getByRole('link', { name: "View Honest Prices's Plot" });
+    expect(await link.getAttribute('href')).toBe(`/plot/${plotId}`);
+  });
+
+  it('cancelling the checkout comes back to the tile with the details, and another browser can buy that tile at once (its /claim shows the paid position)', async () => {
+    const buyer = await newBrowserPage(stack.browser);
+    await openHome(buyer);
+    const tile = land.find((t) => Math.abs(t.x - land[0].x) + Math.abs(t.y - land[0].y) >= 3)!;
+    await fillPopup(buyer, tile, 'Second Thoughts');
+    await buyer.getByRole('button', { name: 'PAY & CLAIM ($31)' }).click();
+    await buyer.waitForURL(/\/api\/test-checkout\//);
+    await buyer.getByRole('link', { name: /Cancel/ }).click();
+    await buyer.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => buyer.getByText('Checkout Cancelled').count(), { timeout: 10_000 }).toBe(1);
+    const popup = buyer.getByRole('dialog', { name: 'Claim This Tile' });
+    await expect.poll(() => popup.getByText(`Position (${tile.x}, ${tile.y})`).count()).toBe(1);
+    expect(await popup.getByLabel('Display name').inputValue()).toBe('Second Thoughts');
+    expect(await popup.getByAltText('Your saved avatar').count()).toBe(1);
+    expect(new URL(buyer.url()).search).toBe('');
+
+    // Someone else, in another browser, buys the same tile straight away: the hold was released.
+    const other = await newBrowserPage(stack.browser);
+    await other.goto(stack.url);
+    // The checkout starts from this page (as the popup would), without a pending claim in its session storage.
+    const started = await other.evaluate(async (body) => {
+      const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
+    }, { tier: 'basic', x: tile.x, y: tile.y });
+    expect(started.status).toBe(200);
+    const { url, sessionId } = started.json;
+    await other.goto(`${stack.url}${url}`);
+    await other.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await other.waitForURL(/\/claim\?session_id=/);
+    await expect.poll(() => other.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);
+    // No pending claim in this browser: the position comes from the server.
+    expect(await other.getByRole('spinbutton', { name: 'X' }).inputValue()).toBe(String(tile.x));
+    expect(await other.getByRole('spinbutton', { name: 'Y' }).inputValue()).toBe(String(tile.y));
+    await other.getByLabel('Display name').fill('Quick Hands');
+    await other.getByLabel('Message').fill('Bought it right after');
+    await other.setInputFiles('input[type=file]', await avatarFile(other));
+    await other.getByRole('button', { name: 'Save Avatar' }).click();
+    await expect.poll(() => other.getByText('Avatar Saved').count()).toBeGreaterThan(0);
+    await other.getByRole('button', { name: 'REVIEW DETAILS' }).click();
+    await other.getByRole('button', { name: 'CONFIRM & CLAIM' }).click();
+    await expect.poll(() => other.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
+    const [plot] = await stack.db.query<{ display_name: string; x: number; y: number }>(`SELECT display_name, x, y FROM plots.plots WHERE stripe_session_id = $1`, [sessionId]);
+    expect(plot).toEqual({ display_name: 'Quick Hands', x: tile.x, y: tile.y });
+    expect(await paymentOf(sessionId)).toMatchObject({ status: 'paid', amount: PRICES.basic });
+  });
+});
