@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
 import { startFaultStack, type FaultStack } from './support/stack.ts';
 import { Visitor, buyMany, claimPlot, flagPlot, plotsHaveFlags, pool, sleep, spots } from './support/traffic.ts';
+import { oneShortFileAtATime } from './support/serial.ts';
 
 // The two consumers of plots' events, moderation and payments, are killed with SIGKILL while events
 // stream in (some delivered to them and not yet acknowledged), then started again. JetStream redelivers
@@ -17,6 +18,8 @@ const FLAGGERS_PER_PLOT = 2;
 let nats: TestNatsServer;
 let stack: FaultStack;
 let flags = false;
+
+oneShortFileAtATime();
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained, streamMessages } from './support/checks.ts';
 import { startFaultStack, type FaultStack } from './support/stack.ts';
 import { Visitor, api, claimPlot, flagPlot, plotsHaveFlags, pool, spots, type PaidSession } from './support/traffic.ts';
+import { oneShortFileAtATime } from './support/serial.ts';
 
 // Stripe's notices arrive late, twice, and out of order; JetStream may hand a consumer the same event
 // again (a relay that crashed between publish and mark re-publishes it under another message id).
@@ -22,6 +23,8 @@ let fake: FakeStripe;
 let stack: FaultStack;
 let flags = false;
 const signer = new Stripe('sk_test_signer_only', { telemetry: false });
+
+oneShortFileAtATime();
 
 beforeAll(async () => {
   [nats, fake] = await Promise.all([TestNatsServer.start(), startFakeStripe()]);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FaultLedger, outboxRows, outboxesDrained, streamMessages, unpublished } from './support/checks.ts';
 import { startFaultStack, type FaultStack } from './support/stack.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, plotsHaveFlags, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
+import { oneShortFileAtATime } from './support/serial.ts';
 
 // NATS (the test's own nats-server) is killed for 10 s while 100 buyers claim and visitors flag and
 // write in. Whatever a service answered 2xx must be in the database, and every event written in those
@@ -15,6 +16,8 @@ const OUTAGE_MS = Number(process.env.FAULTS_NATS_OUTAGE_MS ?? 10_000);
 let nats: TestNatsServer;
 let stack: FaultStack;
 let flags = false;
+
+oneShortFileAtATime();
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FaultLedger, overlappingFootprints, overlappingPlots } from './support/checks.ts';
 import { startFaultStack, type FaultStack } from './support/stack.ts';
 import { api, buyMany, claimPlot, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
+import { oneShortFileAtATime } from './support/serial.ts';
 
 // Two plots replicas behind the gateway; buyers of 2×2 plots race for the same squares (groups of four
 // whose squares all share one tile) while one replica is killed with SIGKILL mid-run. Whatever happened
@@ -14,6 +15,8 @@ const BUYERS = GROUPS * 4;
 
 let nats: TestNatsServer;
 let stack: FaultStack;
+
+oneShortFileAtATime();
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();

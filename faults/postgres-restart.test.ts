@@ -5,6 +5,7 @@ import { FaultLedger, outboxRows, outboxesDrained, streamMessages } from './supp
 import { startFaultStack, type BackendName, type FaultStack } from './support/stack.ts';
 import { TestPostgres } from './support/test-postgres.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, plotsHaveFlags, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
+import { oneShortFileAtATime } from './support/serial.ts';
 
 // The test's own PostgreSQL cluster is stopped under traffic and started again. Every service must say
 // it is not ready while the database is away (so the gateway and orchestrators stop sending it work),
@@ -17,6 +18,8 @@ let postgres: TestPostgres;
 let nats: TestNatsServer;
 let stack: FaultStack;
 let flags = false;
+
+oneShortFileAtATime();
 
 beforeAll(async () => {
   [postgres, nats] = await Promise.all([TestPostgres.start(), TestNatsServer.start()]);
@@ -99,7 +102,7 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
         await Promise.all(
           processes.map(async (p) => {
             if (seen.has(p.url)) return;
-            const ready = await readiness(p.url);
+            const ready = await readiness(p.metricsUrl);
             if (ready.status === 503) seen.set(p.url, JSON.stringify(ready.body?.checks ?? ready.body));
           }),
         );
@@ -107,7 +110,7 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
       }
       await postgres.resume();
       const resumedAt = Date.now();
-      await eventually(async () => (await Promise.all(processes.map((p) => readiness(p.url)))).every((r) => r.status === 200), 30_000, 100);
+      await eventually(async () => (await Promise.all(processes.map((p) => readiness(p.metricsUrl)))).every((r) => r.status === 200), 30_000, 100);
       ledger.note(
         `after -m ${mode}: ${seen.size}/${processes.length} processes reported not-ready (database), all ready again ${((Date.now() - resumedAt) / 1000).toFixed(1)} s after PostgreSQL accepted connections`,
       );
@@ -116,7 +119,7 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   const background = visitors();
   await Promise.all([pool(sessions, CLAIMS, claimUntilDone), fault]);
   // Every process is ready again on its own: same pid, /readyz 200.
-  expect((await Promise.all(processes.map((p) => readiness(p.url)))).map((r) => r.status)).toEqual(processes.map(() => 200));
+  expect((await Promise.all(processes.map((p) => readiness(p.metricsUrl)))).map((r) => r.status)).toEqual(processes.map(() => 200));
   await sleep(1000);
   stop = true;
   await background;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained, streamMessages } from './support/checks.ts';
 import { startFaultStack, type FaultStack } from './support/stack.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, plotsHaveFlags, pool, spots } from './support/traffic.ts';
+import { oneShortFileAtATime } from './support/serial.ts';
 
 // Two plots and two payments processes behind one gateway (comma-separated upstream lists), sharing one
 // database and stream, logging at info so one request id can be followed across processes.
@@ -13,6 +14,8 @@ const CLAIMS = 30;
 let nats: TestNatsServer;
 let stack: FaultStack;
 let flags = false;
+
+oneShortFileAtATime();
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();

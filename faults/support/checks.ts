@@ -13,7 +13,13 @@ export class FaultLedger {
   readonly faults: string[] = [];
   private readonly requests = new Map<string, { sent: number; ok: number; statuses: Map<number, number> }>();
   rowsChecked = 0;
+  /** (consumer, event) pairs whose effect was verified. */
+  eventsChecked = 0;
   lost = 0;
+  /** Effects found more than once (an event applied twice, a decision recorded twice). Must stay 0. */
+  appliedTwice = 0;
+  /** Seconds from the end of the fault until the ledger was complete (long faults). */
+  recoverySeconds: number | null = null;
   readonly notes: string[] = [];
   private readonly started = Date.now();
 
@@ -46,6 +52,22 @@ export class FaultLedger {
     }
   }
 
+  /** Something found more than once that must exist once (must stay 0). */
+  twice(count: number, what: string): void {
+    if (count > 0) {
+      this.appliedTwice += count;
+      this.notes.push(`APPLIED TWICE ${count}: ${what}`);
+    }
+  }
+
+  events(count: number): void {
+    this.eventsChecked += count;
+  }
+
+  recovered(seconds: number): void {
+    this.recoverySeconds = seconds;
+  }
+
   note(text: string): void {
     this.notes.push(text);
   }
@@ -67,8 +89,9 @@ export class FaultLedger {
       ...[...this.requests].map(
         ([kind, e]) => `     ${kind}: ${e.sent} sent, ${e.ok} 2xx (${[...e.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s === 0 ? 'network error' : s}×${n}`).join(', ')})`,
       ),
-      `   rows checked: ${this.rowsChecked}`,
-      `   lost or applied twice: ${this.lost}`,
+      `   rows checked: ${this.rowsChecked}${this.eventsChecked ? `, events checked: ${this.eventsChecked}` : ''}`,
+      `   lost: ${this.lost}, applied twice: ${this.appliedTwice}`,
+      ...(this.recoverySeconds === null ? [] : [`   recovery: ledger complete ${this.recoverySeconds.toFixed(1)} s after the fault ended`]),
       ...this.notes.map((n) => `   note: ${n}`),
     ];
     console.log(lines.join('\n'));
@@ -85,7 +108,10 @@ export class FaultLedger {
           succeeded: this.succeeded,
           byKind: Object.fromEntries([...this.requests].map(([k, e]) => [k, { sent: e.sent, ok: e.ok, statuses: Object.fromEntries(e.statuses) }])),
           rowsChecked: this.rowsChecked,
+          eventsChecked: this.eventsChecked,
           lost: this.lost,
+          appliedTwice: this.appliedTwice,
+          recoverySeconds: this.recoverySeconds,
           notes: this.notes,
         })}\n`,
       );
@@ -189,4 +215,79 @@ export function metricSum(all: Map<string, number>, name: string, labels: Record
     if (Object.entries(labels).every(([k, v]) => key.includes(`${k}="${v}"`))) sum += value;
   }
   return sum;
+}
+
+/**
+ * Every durable consumer the services declared on the stream, as (logical consumer, event type): the kit
+ * names each JetStream durable `<consumer>-<type with dots as dashes>` and filters it on `<prefix><type>`.
+ * Read from the broker, so a consumer added to a service is checked without touching the suite.
+ */
+export async function declaredConsumers(access: TestStream): Promise<Array<{ consumer: string; type: string }>> {
+  const nc = await connect(access.connectOptions());
+  try {
+    const jsm = await jetstreamManager(nc);
+    const out: Array<{ consumer: string; type: string }> = [];
+    for await (const info of jsm.consumers.list(access.stream)) {
+      const filter = info.config.filter_subject ?? '';
+      if (!filter.startsWith(access.subjectPrefix)) continue;
+      const type = filter.slice(access.subjectPrefix.length);
+      const suffix = `-${type.replaceAll('.', '-')}`;
+      if (!info.name.endsWith(suffix)) continue;
+      out.push({ consumer: info.name.slice(0, -suffix.length), type });
+    }
+    return out.sort((a, b) => `${a.consumer} ${a.type}`.localeCompare(`${b.consumer} ${b.type}`));
+  } finally {
+    await nc.close();
+  }
+}
+
+export interface ConsumerAudit {
+  /** (consumer, event) pairs that should have an inbox row. */
+  pairs: number;
+  /** Events written to an outbox that a consumer of their type has not applied. */
+  missing: Array<{ consumer: string; type: string; eventId: string }>;
+  /** Per consumer and type: events expected, applied. */
+  byConsumer: Array<{ consumer: string; type: string; expected: number; applied: number }>;
+}
+
+/**
+ * Every event any service wrote to its outbox has, in every consumer of its type, its inbox row (written in
+ * the same transaction as the effect, so the row is the proof the effect happened; its key makes a second
+ * application impossible, which the callers' effect checks confirm).
+ */
+export async function auditConsumers(db: TestDatabase, access: TestStream): Promise<ConsumerAudit> {
+  const consumers = await declaredConsumers(access);
+  const outboxSchemas = (await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_events'`)).map((r) => r.schema);
+  const inboxSchemas = new Set((await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'inbox_events'`)).map((r) => r.schema));
+  const written = new Map<string, string[]>(); // type → event ids
+  for (const schema of outboxSchemas) {
+    for (const row of await db.query<{ id: string; subject: string }>(`SELECT id::text, subject FROM "${schema}".outbox_events`)) {
+      written.set(row.subject, [...(written.get(row.subject) ?? []), row.id]);
+    }
+  }
+  const audit: ConsumerAudit = { pairs: 0, missing: [], byConsumer: [] };
+  for (const { consumer, type } of consumers) {
+    // The kit keeps a consumer's inbox in the schema of the same name (each service consumes as itself).
+    if (!inboxSchemas.has(consumer)) throw new Error(`consumer ${consumer} has no ${consumer}.inbox_events table`);
+    const expected = written.get(type) ?? [];
+    const applied = new Set(
+      (await db.query<{ id: string }>(`SELECT event_id::text AS id FROM "${consumer}".inbox_events WHERE consumer = $1 AND subject = $2`, [consumer, type])).map((r) => r.id),
+    );
+    audit.pairs += expected.length;
+    audit.byConsumer.push({ consumer, type, expected: expected.length, applied: expected.filter((id) => applied.has(id)).length });
+    for (const id of expected) if (!applied.has(id)) audit.missing.push({ consumer, type, eventId: id });
+  }
+  return audit;
+}
+
+/** Every row of every service's dead_letter_events (must be none: nothing here fails permanently). */
+export async function deadLetterRows(db: TestDatabase): Promise<Array<{ schema: string; consumer: string; subject: string; error: string }>> {
+  const schemas = (await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'dead_letter_events'`)).map((r) => r.schema);
+  const out: Array<{ schema: string; consumer: string; subject: string; error: string }> = [];
+  for (const schema of schemas) {
+    for (const row of await db.query<{ consumer: string; subject: string; error: string }>(`SELECT consumer, subject, error FROM "${schema}".dead_letter_events`)) {
+      out.push({ schema, ...row });
+    }
+  }
+  return out;
 }

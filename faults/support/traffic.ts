@@ -103,7 +103,13 @@ export interface PaidSession {
 
 /** Checkout through the gateway, then the test checkout's Pay button: a paid session holding (x, y). */
 export async function buyAndPay(stack: Pick<FaultStack, 'gateway'>, tier: Tier, spot: { x: number; y: number }, visitor = new Visitor()): Promise<PaidSession> {
-  const created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', { json: { tier, ...spot }, visitor });
+  // Preparation, not the fault: on a loaded machine a query between services can time out (504); the buyer
+  // tries again (payments releases the hold of a checkout that timed out).
+  let created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', { json: { tier, ...spot }, visitor });
+  for (let attempt = 1; attempt < 5 && (created.status === 0 || created.status >= 500); attempt++) {
+    await sleep(1000 * attempt);
+    created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', { json: { tier, ...spot }, visitor });
+  }
   if (created.status !== 200) throw new Error(`checkout ${tier} at ${spot.x},${spot.y}: ${created.status} ${JSON.stringify(created.body) ?? created.networkError}`);
   const payPath = `${new URL(created.body.url, 'http://gateway').pathname}/pay`;
   const paid = await api(stack, 'POST', payPath, { form: '', visitor });

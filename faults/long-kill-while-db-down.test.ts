@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FaultLedger } from './support/checks.ts';
+import {
+  LEAD_MS,
+  LONG_HOOK_TIMEOUT_MS,
+  LONG_OUTAGE_MS,
+  LONG_TEST_TIMEOUT_MS,
+  LongTraffic,
+  announceLongBoot,
+  settleAndReport,
+  startLongRig,
+  stopLongRig,
+  type LongRig,
+} from './support/long-outage.ts';
+import { sleep } from './support/traffic.ts';
+
+// A burst of buyers presses Claim at once; while their claims are inside plots (entitlement read, attempt
+// counted, land asked, avatar decoded, the insert transaction), PostgreSQL crashes (pg_ctl -m immediate) and,
+// a moment later, plots is SIGKILLed. The database stays down for FAULTS_LONG_OUTAGE_MS under the usual traffic;
+// then it comes back and plots is started again on the same port. A claim cut off mid-transaction is either
+// committed (and its event published) or never happened: the buyer's retry gets the same plot or makes it.
+const CLAIMS = 30;
+const BURST = 12;
+
+const rig: LongRig = {};
+// Said at import, before any short file looks: the short files start once the long stacks are up and prepared.
+const booted = announceLongBoot();
+
+beforeAll(() => startLongRig(rig).then(() => undefined), LONG_HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  booted();
+  await stopLongRig(rig);
+}, LONG_HOOK_TIMEOUT_MS);
+
+it(`plots SIGKILLed with claims in flight while PostgreSQL is down (${LONG_OUTAGE_MS / 1000} s), then both back: no 2xx lost, every event applied once, no dead letter`, async () => {
+  const { postgres, stack } = rig as Required<LongRig>;
+  const ledger = new FaultLedger(`plots killed mid-claim while PostgreSQL is down for ${LONG_OUTAGE_MS / 1000} s`);
+  const traffic = new LongTraffic(stack, ledger, { claims: CLAIMS, burst: BURST, arrivalSpreadMs: LEAD_MS + LONG_OUTAGE_MS + 20_000 });
+  await traffic.prepare().finally(booted);
+  try {
+    traffic.start();
+    await sleep(LEAD_MS);
+    traffic.burst();
+    // Let the burst get into plots (the gateway forwards at once; each claim then works for a while).
+    await sleep(400);
+    traffic.phase('during');
+    const inFlightAtCrash = traffic.inFlightClaims;
+    await postgres.stop('immediate');
+    await sleep(500);
+    const inFlightAtKill = traffic.inFlightClaims;
+    await stack.replicas.plots[0].stop('SIGKILL');
+    ledger.fault(`PostgreSQL crashed (pg_ctl stop -m immediate) with ${inFlightAtCrash} claim requests in flight, ${traffic.claimed.size} claims done`);
+    ledger.fault(`plots SIGKILLed 0.5 s later with ${inFlightAtKill} claim requests in flight; PostgreSQL kept down ${LONG_OUTAGE_MS / 1000} s`);
+    await sleep(LONG_OUTAGE_MS);
+    await postgres.resume();
+    traffic.phase('after');
+    const endedAt = Date.now();
+    await stack.restart('plots');
+    ledger.fault(`PostgreSQL started again, then plots started again on the same port (ready ${((Date.now() - endedAt) / 1000).toFixed(1)} s later)`);
+    const audit = await settleAndReport(stack, traffic, ledger, endedAt);
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(audit.lost).toEqual([]);
+    expect(audit.twice).toEqual([]);
+  } finally {
+    traffic.abort();
+  }
+  expect(traffic.screenedPlots.length).toBeGreaterThan(0);
+  expect(traffic.decisions.size).toBeGreaterThan(0);
+  expect(ledger.lost).toBe(0);
+  expect(ledger.appliedTwice).toBe(0);
+  expect(ledger.recoverySeconds).not.toBeNull();
+}, LONG_TEST_TIMEOUT_MS);
