@@ -1,5 +1,5 @@
 import type { ClaimPlotRequest, Plot } from '@pixel-atlas/contracts/plots';
-import { tierLabel, type Tier } from '@pixel-atlas/contracts/tiers';
+import { tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { DEFAULT_ZONE } from '@pixel-atlas/contracts/zones';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
