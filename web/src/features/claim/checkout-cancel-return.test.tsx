@@ -1,4 +1,4 @@
-import type { Tier } from '@pixel-atlas/contracts/tiers';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';

@@ -1,5 +1,5 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
-import { isTier, type Tier } from '@pixel-atlas/contracts/tiers';
+import { isTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from '../../hooks/use-toast.ts';
