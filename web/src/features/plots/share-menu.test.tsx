@@ -41,7 +41,7 @@ describe('Share Plot menu', () => {
     await user.click(screen.getByRole('button', { name: 'Share Plot' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Copy Link' }));
     expect(await screen.findByText('Copied!')).toBeTruthy();
-    expect(screen.getByText('Link Copied!')).toBeTruthy();
+    expect(await screen.findByText('Link Copied!')).toBeTruthy(); // the toaster mounts with its first toast
     expect(screen.getByText('Plot link has been copied to your clipboard.')).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe(plotUrl);
     await waitFor(() => expect(screen.getByRole('menuitem', { name: 'Copy Link' })).toBeTruthy(), { timeout: 3000 });
