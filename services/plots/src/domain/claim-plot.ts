@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Plot as PlotDto, claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
 import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
 import { TIER_SIZE, isTier, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tiers';
-import { AppError } from '@pixel-atlas/service-kit/errors';
+import { AppError, isAppError, isTemporarilyUnavailable } from '@pixel-atlas/service-kit/errors';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
 import { query } from '@pixel-atlas/service-kit/rpc';
@@ -151,6 +151,30 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
   // Paid, unused and the right tier: from here on each try may cost an image decode, so tries are bounded,
   // and the footprint is checked (grid, land, free or ours) before the image is decoded.
   await countAttempt(db, claim.stripeSessionId, options.maxAttemptsPerSession);
+  try {
+    return await claimCountedAttempt(options, tier);
+  } catch (error) {
+    // An outage (NATS, the database, a decode queue that is full) is not the buyer's doing: a buyer who retries
+    // through a long outage must not use up the paid session's tries, so such an attempt is given back.
+    if (isTemporarilyUnavailable(error) || (isAppError(error) && RETRYABLE_CODES.has(error.code))) {
+      await uncountAttempt(db, claim.stripeSessionId).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** Codes that answer "try again later" for reasons outside the claim itself. */
+const RETRYABLE_CODES = new Set<string>(['TIMEOUT', 'UPSTREAM_UNAVAILABLE', 'NOT_READY']);
+
+async function uncountAttempt(db: PrismaClient, sessionId: string): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "${SCHEMA}"."entitlements" SET "claim_attempts" = greatest("claim_attempts" - 1, 0) WHERE "session_id" = $1`,
+    sessionId,
+  );
+}
+
+async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promise<ClaimPlotResult> {
+  const { db, claim } = options;
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
   assertInsideGrid(footprint);
   const { regionName } = await assertLand(options.bus, footprint);

@@ -84,7 +84,7 @@ describe('claim attempts per session are bounded', () => {
 });
 
 describe('decode concurrency is capped per process', () => {
-  it('with every decode slot and queue place taken a claim gets 503 with Retry-After (nothing written, nothing decoded); once free, the same claim succeeds', async () => {
+  it('with every decode slot and queue place taken a claim gets 503 with Retry-After (nothing written, nothing decoded, no try counted); once free, the same claim succeeds', async () => {
     const spot = nextSpot();
     const session = await buyAndPay(world, { tier: 'basic', ...spot });
     const slots = world.plots.avatarDecodeSlots;
@@ -102,6 +102,8 @@ describe('decode concurrency is capped per process', () => {
     expect(refused.json().error).toEqual({ code: 'NOT_READY', message: 'Too many images are being processed right now. Please try again in a moment.' });
     expect(await world.db.query(`SELECT 1 FROM plots.plots WHERE stripe_session_id = $1`, [session])).toHaveLength(0);
     expect(await decodes()).toBe(before);
+    // A refusal for want of capacity is not the buyer's try: it does not count against the session's bound.
+    expect(await attemptsOf(session)).toBe(0);
 
     release();
     await Promise.all(occupants);
