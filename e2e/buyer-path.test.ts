@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from './support/stack.ts';
+import { startStack, type Stack, gotoLive } from './support/stack.ts';
 
 // Prices that are not the built-in defaults: what the browser shows and what is charged must both be these.
 const PRICES = { basic: 3100, featured: 5000, prime: 7500, premium: 20000 };
@@ -55,7 +55,7 @@ async function avatarFile(page: Page) {
 
 /** Home, ready to click: free land tiles near the centre of the first view, nearest first. */
 async function openHome(page: Page) {
-  await page.goto(stack.url);
+  await gotoLive(page, stack.url);
   await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
   if (!land) {
     const layout = (await (await page.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
@@ -136,7 +136,7 @@ describe("the buyer's path, truthfully", () => {
 
     // Someone else, in another browser, buys the same tile straight away: the hold was released.
     const other = await newBrowserPage(stack.browser);
-    await other.goto(stack.url);
+    await gotoLive(other, stack.url);
     // The checkout starts from this page (as the popup would), without a pending claim in its session storage.
     const started = await other.evaluate(async (body) => {
       const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -144,7 +144,7 @@ describe("the buyer's path, truthfully", () => {
     }, { tier: 'basic', x: tile.x, y: tile.y });
     expect(started.status).toBe(200);
     const { url, sessionId } = started.json;
-    await other.goto(`${stack.url}${url}`);
+    await gotoLive(other, `${stack.url}${url}`);
     await other.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await other.waitForURL(/\/claim\?session_id=/);
     await expect.poll(() => other.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);

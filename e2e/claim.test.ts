@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from './support/stack.ts';
+import { startStack, type Stack, gotoLive } from './support/stack.ts';
 
 let stack: Stack;
 let buyer: Page;
@@ -51,10 +51,10 @@ async function avatarFile(page: Page) {
 
 describe('claiming a plot, end to end in a real browser', () => {
   it('selects a tier, clicks land, fills the popup, crops an avatar, pays, and lands on the new plot', async () => {
-    await watcher.goto(stack.url);
+    await gotoLive(watcher, stack.url);
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent()).toBe('Find Plots (0)');
 
-    await buyer.goto(stack.url);
+    await gotoLive(buyer, stack.url);
     await expect.poll(async () => Number(await mapCanvas(buyer).getAttribute('data-zoom'))).toBeGreaterThan(0);
     // Choose a free land tile near the middle of the view.
     const layout = (await (await buyer.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
@@ -97,7 +97,7 @@ describe('claiming a plot, end to end in a real browser', () => {
     await watcher.getByRole('button', { name: 'Find Plots (1)' }).click();
     await expect.poll(() => watcher.getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
 
-    await buyer.goto(`${stack.url}/user/pixel%20pioneer`);
+    await gotoLive(buyer, `${stack.url}/user/pixel%20pioneer`);
     await expect.poll(() => buyer.getByRole('heading', { name: "pixel pioneer's Atlas" }).count()).toBe(1);
     await expect.poll(() => buyer.getByRole('link', { name: 'View Plot' }).count()).toBe(1);
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, startStack, type Stack } from './support/stack.ts';
+import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
 
 let stack: Stack;
 let page: Page;
@@ -27,7 +27,7 @@ async function view(): Promise<{ zoom: number; x: number; y: number }> {
 }
 
 async function openHome(): Promise<void> {
-  await page.goto(stack.url);
+  await gotoLive(page, stack.url);
   await expect.poll(async () => (await view()).zoom, { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
@@ -117,7 +117,7 @@ describe('the map in a real browser', () => {
   });
 
   it('lets an admin clear the map (two steps) and generate it again; visitors see "not available" meanwhile', async () => {
-    await page.goto(`${stack.url}/admin`);
+    await gotoLive(page, `${stack.url}/admin`);
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: /sign in/i }).click();
@@ -130,7 +130,7 @@ describe('the map in a real browser', () => {
     await expect.poll(() => page.getByText('No Map Found').count(), { message: 'admin sees No Map Found' }).toBe(1);
 
     const visitor = await stack.browser.newPage();
-    await visitor.goto(stack.url);
+    await gotoLive(visitor, stack.url);
     await expect.poll(() => visitor.getByText('Map not available').count(), { message: 'visitor sees map not available' }).toBe(1);
 
     await page.getByRole('button', { name: 'Generate Map' }).click();

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, startStack, type Stack } from './support/stack.ts';
+import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
 
 let stack: Stack;
 let buyer: Page;
@@ -27,7 +27,7 @@ async function buyPlot(request: APIRequestContext, tile: { x: number; y: number 
 }
 
 async function signInAdmin(page: Page): Promise<void> {
-  await page.goto(`${stack.url}/admin`);
+  await gotoLive(page, `${stack.url}/admin`);
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: /sign in/i }).click();
@@ -49,11 +49,11 @@ afterAll(async () => {
 
 describe('moderation, end to end in a real browser', () => {
   it('holds a claim with a listed word for review; the admin approves it and it appears on open maps', async () => {
-    await watcher.goto(stack.url);
+    await gotoLive(watcher, stack.url);
     await expect.poll(() => findPlotsCount(watcher)).toBe('Find Plots (0)');
 
     // The buyer picks a spot through auto-assign and writes a message the word screen catches.
-    await buyer.goto(stack.url);
+    await gotoLive(buyer, stack.url);
     await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
     await buyer.getByRole('button', { name: 'AUTO-ASSIGN A PLOT' }).click();
     await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
@@ -121,7 +121,7 @@ describe('moderation, end to end in a real browser', () => {
 
     await expect.poll(() => findPlotsCount(watcher), { timeout: 15_000 }).toBe('Find Plots (1)');
     expect((await buyer.request.get(`${stack.url}/api/plots/${plotId}`)).status()).toBe(404);
-    await buyer.goto(`${stack.url}/user/Shady%20Shop`);
+    await gotoLive(buyer, `${stack.url}/user/Shady%20Shop`);
     await expect.poll(() => buyer.getByText('Claim Your First Plot').count()).toBe(1);
     expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).not.toContain(plotId);
     const position = await (await buyer.request.get(`${stack.url}/api/position-available?x=${tile.x}&y=${tile.y}`)).json();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, startStack, type Stack } from './support/stack.ts';
+import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
 
 let stack: Stack;
 let page: Page;
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function open(path: string): Promise<void> {
-  const response = await page.goto(`${stack.url}${path}`);
+  const response = await gotoLive(page, `${stack.url}${path}`);
   expect(response?.status(), path).toBe(200);
 }
 
@@ -42,11 +42,10 @@ describe('the site shell in a real browser', () => {
       await expect.poll(() => page.getByText(text, { exact: true }).count(), { message: text }).toBeGreaterThan(0);
     }
     await open('/terms');
-    const terms = await page.locator('main').innerText();
-    for (const text of ['18', '99.9%', 'refund']) expect(terms).toContain(text);
+    // Legal pages are lazy chunks: poll until main holds the page.
+    for (const text of ['18', '99.9%', 'refund']) await expect.poll(() => page.locator('main').innerText(), { message: text }).toContain(text);
     await open('/privacy');
-    const privacy = await page.locator('main').innerText();
-    for (const text of ['7 years', '30 days']) expect(privacy).toContain(text);
+    for (const text of ['7 years', '30 days']) await expect.poll(() => page.locator('main').innerText(), { message: text }).toContain(text);
     await open('/');
     expect(await page.title()).toBe('Pixel Atlas - An Interactive Fantasy Map of the Internet');
     await expect.poll(() => page.getByText('Claim Your Place in Pixel Atlas').count()).toBeGreaterThan(0);

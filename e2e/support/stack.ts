@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 
@@ -81,4 +81,14 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       await db.drop();
     },
   };
+}
+
+/**
+ * Opens a page and waits until the app is live: the prerendered first screen (#app-shell) has buttons that do
+ * nothing until the script runs, so a test that clicks too early would click the static copy.
+ */
+export async function gotoLive(page: Page, url: string) {
+  const response = await page.goto(url);
+  await page.waitForFunction(() => !document.getElementById('app-shell'), undefined, { timeout: 60_000 });
+  return response;
 }
