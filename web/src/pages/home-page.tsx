@@ -5,6 +5,7 @@ import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
+import { AtlasStrip } from './home/atlas-strip.tsx';
 import { ClaimSection } from './home/claim-section.tsx';
 import { MapPlaceholder } from './home/map-placeholder.tsx';
 
@@ -22,10 +23,14 @@ export function HomePage() {
 
   return (
     <>
-      <section id={MAP_ELEMENT_ID} aria-label="Atlas map" className="relative h-dvh pt-16">
-        <Suspense fallback={<MapPlaceholder />}>
-          <HomeMap />
-        </Suspense>
+      <section id={MAP_ELEMENT_ID} aria-label="Atlas map" className="relative flex h-dvh flex-col pt-16">
+        <AtlasStrip />
+        {/* The map takes what the strip leaves: the strip sits above it, never over it. */}
+        <div className="relative min-h-0 flex-1">
+          <Suspense fallback={<MapPlaceholder />}>
+            <HomeMap />
+          </Suspense>
+        </div>
       </section>
       <ClaimSection />
     </>
