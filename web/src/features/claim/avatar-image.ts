@@ -10,6 +10,39 @@ export interface CropArea {
   height: number;
 }
 
+export type AvatarFormat = 'jpeg' | 'png' | 'gif';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** What the first bytes say the file is (the same signatures the server checks); its name and MIME type prove nothing. */
+export function sniffAvatarFormat(head: Uint8Array): AvatarFormat | null {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (head.length >= 8 && PNG_SIGNATURE.every((byte, index) => head[index] === byte)) return 'png';
+  const gif = String.fromCharCode(...head.subarray(0, 6));
+  if (gif === 'GIF87a' || gif === 'GIF89a') return 'gif';
+  return null;
+}
+
+/** Decodes the file once and lets the pixels go; where the browser has no createImageBitmap (jsdom) the signature alone decides. */
+async function decodesInBrowser(file: Blob): Promise<boolean> {
+  if (typeof createImageBitmap !== 'function') return true;
+  try {
+    (await createImageBitmap(file)).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when the file really is a JPG, PNG or GIF that decodes: a text file renamed `.png` (or a truncated
+ * image) is caught here, before the cropper, instead of failing later as 'Failed to save avatar'.
+ */
+export async function isUsableAvatarFile(file: Blob, decodes: (file: Blob) => Promise<boolean> = decodesInBrowser): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, PNG_SIGNATURE.length).arrayBuffer());
+  return sniffAvatarFormat(head) !== null && (await decodes(file));
+}
+
 export function readFileAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

@@ -4,9 +4,9 @@ import { useDropzone, type FileRejection } from 'react-dropzone';
 import Cropper from 'react-easy-crop';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { AVATAR_START_ZOOM, cropAvatar, readFileAsDataUrl, type AvatarShape, type CropArea } from './avatar-image.ts';
+import { AVATAR_START_ZOOM, cropAvatar, isUsableAvatarFile, readFileAsDataUrl, type AvatarShape, type CropArea } from './avatar-image.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
-import { rejectionMessage } from './dropzone-errors.ts';
+import { notAnImageMessage, rejectionMessage } from './dropzone-errors.ts';
 
 interface AvatarUploaderProps {
   /** The saved avatar (data URL), or null while none is saved. */
@@ -32,6 +32,10 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
 
   const onDropAccepted = async (files: File[]) => {
     try {
+      if (!(await isUsableAvatarFile(files[0]))) {
+        toast({ title: 'Upload Failed', description: notAnImageMessage(files[0].name), variant: 'destructive' });
+        return;
+      }
       setSource(await readFileAsDataUrl(files[0]));
       setCrop({ x: 0, y: 0 });
       setZoom(AVATAR_START_ZOOM);
@@ -50,6 +54,8 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
     multiple: false,
     onDropAccepted: (files) => void onDropAccepted(files),
     onDropRejected,
+    // The zone is no focus stop of its own: the button inside it is.
+    noKeyboard: true,
   });
 
   const save = async () => {
@@ -116,17 +122,23 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
           {value ? (
             <img src={value} alt="Your saved avatar" className={`size-16 shrink-0 border-2 border-black object-cover ${roundClass}`} />
           ) : null}
+          {/*
+            The drop zone is a plain drop target, not a button: a role="button" around the file input was a
+            nested interactive control whose label did not match its text. The real control is the visible
+            button; its click bubbles to the zone, which opens the file dialog (so there is one handler).
+          */}
           <div
             {...getRootProps({
-              role: 'button',
               className:
-                'flex min-h-16 flex-1 cursor-pointer items-center justify-center border-2 border-dashed px-3 py-3 text-center text-sm focus-visible:border-sky ' +
+                'flex min-h-16 flex-1 cursor-pointer flex-wrap items-center justify-center gap-x-3 gap-y-2 border-2 border-dashed px-3 py-3 text-center text-sm ' +
                 (isDragActive ? 'border-gold bg-panel-raised text-ink' : error ? 'border-danger-edge text-ink-muted' : 'border-border text-ink-muted'),
-              'aria-label': value ? 'Change avatar: drop an image or choose a file' : 'Upload avatar: drop an image or choose a file',
             })}
           >
-            <input {...getInputProps({ 'aria-label': 'Avatar image file' })} />
-            {isDragActive ? 'Drop the image here' : value ? 'Drop or choose another image' : 'Drag an image here, or click to choose one'}
+            <input {...getInputProps({ 'aria-label': 'Avatar image file', 'aria-hidden': true })} />
+            <span>{isDragActive ? 'Drop the image here' : 'Drag an image here, or'}</span>
+            <button type="button" className={buttonClassName('secondary', 'sm')} aria-describedby={hintId}>
+              {value ? 'Choose another image' : 'Choose an image'}
+            </button>
           </div>
         </div>
       )}

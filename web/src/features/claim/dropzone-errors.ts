@@ -3,6 +3,11 @@ import type { FileRejection } from 'react-dropzone';
 
 const ACCEPTED_EXTENSIONS = Object.values(AVATAR_ACCEPT).flat().join(', ');
 
+/** A file whose bytes are not a JPG, PNG or GIF (whatever its name says): the spec's 'File type must be ...' plus why. */
+export function notAnImageMessage(fileName: string): string {
+  return `File type must be one of ${ACCEPTED_EXTENSIONS}: "${fileName}" is not a JPG, PNG or GIF image.`;
+}
+
 /**
  * The toast text for a refused file: the first error of the first file, in the spec's words
  * (react-dropzone 19 words sizes as KB/MB, the spec in bytes), else 'File upload failed'.

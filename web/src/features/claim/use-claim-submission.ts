@@ -1,10 +1,10 @@
 import type { ClaimPlotRequest, ClaimPlotResponse, Plot } from '@pixel-atlas/contracts/plots';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
+import { apiJson } from '../../lib/api.ts';
 import { errorCode } from '../../lib/api-errors.ts';
 import { PLOTS_QUERY_KEY, isUserPlotsQueryKey } from '../plots/plot-queries.ts';
-import { AUTO_CLAIM_FAILED_FALLBACK, CLAIM_FAILED_FALLBACK, CLAIM_TOASTS, UNDER_REVIEW_TITLE } from './claim-messages.ts';
+import { AUTO_CLAIM_FAILED_FALLBACK, CLAIM_FAILED_FALLBACK, CLAIM_TOASTS, UNDER_REVIEW_TITLE, claimFailureMessage } from './claim-messages.ts';
 import type { ApiResponse } from '../../lib/api-types.ts';
 
 export interface ClaimSubmission {
@@ -44,7 +44,7 @@ export function useClaimSubmission(handlers: ClaimSubmissionHandlers) {
       }
       toast({
         title: 'Error',
-        description: errorMessageForDisplay(error, auto ? AUTO_CLAIM_FAILED_FALLBACK : CLAIM_FAILED_FALLBACK),
+        description: claimFailureMessage(error, auto ? AUTO_CLAIM_FAILED_FALLBACK : CLAIM_FAILED_FALLBACK),
         variant: 'destructive',
       });
       handlers.onFailed(auto);
