@@ -35,6 +35,29 @@ describe('claim payload', () => {
     expect(result.success).toBe(false);
     expect(result.error!.issues[0].message).toContain(text);
   });
+  it.each([
+    'https://exa mple.com',
+    'https://exa\tmple.com',
+    'https://example.com/a b',
+    'https://.',
+    'https://a..b.com',
+    'https://-a.com',
+    'https://example',
+    'https:example.com',
+    'https://example.com:99999',
+    'http://',
+    'example.com',
+  ])('rejects the malformed link %j', (link) => {
+    const result = claimPlotRequestSchema.safeParse({ ...valid, link });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]).toMatchObject({ path: ['link'], message: 'Please enter a valid http or https URL' });
+  });
+  it.each(['https://example.com', 'http://ada.example/shop?x=1#top', 'https://sub.domain.co.uk/path', 'https://xn--r8jz45g.jp', 'https://例え.jp/', ' https://example.com '])(
+    'accepts the link %j',
+    (link) => {
+      expect(claimPlotRequestSchema.safeParse({ ...valid, link }).success).toBe(true);
+    },
+  );
   it('treats an empty link as none', () => {
     expect(claimPlotRequestSchema.parse({ ...valid, link: '' }).link).toBeUndefined();
   });

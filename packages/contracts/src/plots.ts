@@ -14,8 +14,19 @@ export const AVATAR_ACCEPT = { 'image/jpeg': ['.jpeg', '.jpg'], 'image/png': ['.
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const gridCoordinate = z.coerce.number().int('Must be a whole number').min(0).max(GRID_SIZE - 1);
 
+const INVALID_LINK = 'Please enter a valid http or https URL';
+/**
+ * A public web host: dot-separated labels of letters, digits and inner hyphens ending in a letter TLD (or an
+ * xn-- one). The URL parser alone lets 'https://.', 'https://a..b.com' and 'https://-x.com' through.
+ */
+const PUBLIC_HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
+
 export const httpLinkSchema = z
-  .url({ protocol: /^https?$/, error: 'Please enter a valid http or https URL' })
+  .string()
+  // First, on the raw text: the URL check drops tabs and line breaks ('https://exa\tmple.com' would pass as
+  // example.com) and escapes spaces in a path. Whitespace inside a link is a typo, not what the buyer sells.
+  .refine((link) => !/\s/.test(link.trim()), INVALID_LINK)
+  .url({ protocol: /^https?$/, hostname: PUBLIC_HOSTNAME, error: INVALID_LINK })
   .max(2048, 'Link must be at most 2048 characters');
 
 export const claimPlotRequestSchema = z
