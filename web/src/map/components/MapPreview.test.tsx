@@ -1,0 +1,117 @@
+import type { MapLayout } from '@pixel-atlas/contracts/map';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode, type ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../lib/query-client.ts';
+import type { MapEngineOptions } from '../engine/engine.ts';
+import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
+import { MapPreview, PREVIEW_NEIGHBOUR_TILES } from './MapPreview.tsx';
+
+// The engine draws in its own tests; here it records what the preview asks of it.
+const engineMock = vi.hoisted(() => ({
+  created: [] as Array<{ canvas: HTMLCanvasElement; options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
+}));
+vi.mock('../engine/engine.ts', () => ({
+  createMapEngine: (canvas: HTMLCanvasElement, options: MapEngineOptions) => {
+    const engine = {
+      setLayout: vi.fn(),
+      setPlots: vi.fn(),
+      setSelectedTile: vi.fn(),
+      flyTo: vi.fn(),
+      resize: vi.fn(),
+      destroy: vi.fn(),
+    };
+    engineMock.created.push({ canvas, options, engine });
+    return engine;
+  },
+}));
+
+const layout: MapLayout = {
+  tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Nexus', is_land: true }],
+  regions: [],
+  seed: 's',
+  generatedAt: '2026-01-01T00:00:00.000Z',
+};
+const neighbours = [{ id: 'n1', x: 10, y: 11, tier: 'basic', display_name: 'Next Door', avatar_url: '' }];
+
+function withData(queryClient: QueryClient, ui: ReactNode) {
+  return <QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>;
+}
+
+function seededClient() {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(['/api/map-layout'], layout);
+  queryClient.setQueryData(['/api/plots'], neighbours);
+  return queryClient;
+}
+
+const alive = () => engineMock.created.filter((entry) => entry.engine.destroy.mock.calls.length === 0);
+
+describe('MapPreview', () => {
+  beforeEach(() => {
+    engineMock.created.length = 0;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('mounts one engine, feeds it the shared layout and plots, and centres the footprint with the pin on its tile', () => {
+    const queryClient = seededClient();
+    const { rerender } = render(withData(queryClient, <MapPreview x={12} y={20} tier="featured" label="Ada's plot on the map" />));
+    expect(engineMock.created).toHaveLength(1);
+    const { engine, options, canvas } = engineMock.created[0];
+    expect(engine.setLayout).toHaveBeenLastCalledWith(layout);
+    expect(engine.setPlots).toHaveBeenLastCalledWith(neighbours);
+    // A 2×2 footprint's centre is half a tile right and down from its top-left tile.
+    const [cx, cy, zoom] = engine.flyTo.mock.lastCall!;
+    expect([cx, cy]).toEqual([12.5, 20.5]);
+    // Footprint plus three neighbour tiles each side fill the box's shorter side (176 px stands in under jsdom).
+    expect(zoom).toBeCloseTo(176 / ((2 + 2 * PREVIEW_NEIGHBOUR_TILES) * 48), 5);
+    expect(engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 12, y: 20 }, 'featured');
+    // A still preview: it jumps to the spot (no flight), takes no focus and lets the page scroll over it.
+    expect(options.prefersReducedMotion?.()).toBe(true);
+    expect(canvas.tabIndex).toBe(-1);
+    expect(canvas.className).toContain('pointer-events-none');
+    expect(screen.getByRole('img', { name: "Ada's plot on the map" })).toBeTruthy();
+
+    rerender(withData(queryClient, <MapPreview x={40} y={41} tier="basic" label="Another plot" />));
+    expect(engineMock.created).toHaveLength(1);
+    expect(engine.flyTo.mock.lastCall!.slice(0, 2)).toEqual([40, 41]);
+    expect(engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 40, y: 41 }, 'basic');
+  });
+
+  it('keeps exactly one live engine under StrictMode and destroys it on unmount', () => {
+    const { unmount } = render(
+      <StrictMode>{withData(seededClient(), <MapPreview x={1} y={2} tier="basic" label="Plot" />)}</StrictMode>,
+    );
+    expect(alive()).toHaveLength(1);
+    expect(alive()[0].engine.flyTo).toHaveBeenCalled();
+    unmount();
+    expect(alive()).toHaveLength(0);
+  });
+
+  it('waits for the layout before moving the camera', async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(['/api/plots'], neighbours);
+    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
+    render(withData(queryClient, <MapPreview x={5} y={5} tier="basic" label="Plot" />));
+    const { engine } = engineMock.created[0];
+    expect(engine.flyTo).not.toHaveBeenCalled();
+    act(() => queryClient.setQueryData(['/api/map-layout'], layout));
+    await waitFor(() => expect(engine.flyTo).toHaveBeenCalledTimes(1));
+    vi.unstubAllGlobals();
+  });
+
+  it('on arrival flies there, then drops the pin when the camera lands (its bounce)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    window.matchMedia = ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+    render(withData(seededClient(), <MapPreview x={30} y={31} tier="premium" label="Your new plot" arrive />));
+    const { engine, options } = engineMock.created[0];
+    expect(options.prefersReducedMotion?.()).toBe(false);
+    expect(engine.flyTo.mock.lastCall!.slice(0, 2)).toEqual([31.5, 32.5]);
+    expect(engine.setSelectedTile).toHaveBeenLastCalledWith(null);
+    act(() => vi.advanceTimersByTime(FLIGHT_DURATION_MS));
+    expect(engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 30, y: 31 }, 'premium');
+  });
+});
