@@ -1,8 +1,8 @@
 import { DISPLAY_NAME_MAX, MESSAGE_MAX } from '@pixel-atlas/contracts/plots';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { CharacterCounter } from '../../components/character-counter.tsx';
 import { FormField, inputClassName } from '../../components/form-field.tsx';
-import type { FieldErrors, ProfileDraft, ProfileField } from './profile-validation.ts';
+import { validateProfile, type FieldErrors, type ProfileDraft, type ProfileField } from './profile-validation.ts';
 
 interface ProfileFieldsProps {
   draft: ProfileDraft;
@@ -11,9 +11,22 @@ interface ProfileFieldsProps {
 }
 
 /** Display name (max 30), message (max 140 with its counter) and the optional link, errors under each. */
-export function ProfileFields({ draft, errors, onChange }: ProfileFieldsProps) {
+export function ProfileFields({ draft, errors: submitErrors, onChange }: ProfileFieldsProps) {
   const id = useId();
   const counterId = `${id}-message-count`;
+  // A field left with something wrong in it says so at once (e.g. 'https://exa mple.com'), not only after
+  // PAY & CLAIM; an empty field is not judged until submit. Typing in a field clears its message.
+  const [leftErrors, setLeftErrors] = useState<FieldErrors>({});
+  const errors: FieldErrors = { ...leftErrors, ...pickDefined(submitErrors) };
+  const judgeOnLeave = (field: ProfileField) => {
+    if (!draft[field].trim()) return;
+    const error = validateProfile(draft)[field];
+    setLeftErrors((current) => ({ ...current, [field]: error }));
+  };
+  const change = (field: ProfileField, value: string) => {
+    setLeftErrors((current) => ({ ...current, [field]: undefined }));
+    onChange(field, value);
+  };
   return (
     <>
       <FormField id={`${id}-name`} label="Display name" error={errors.display_name}>
@@ -27,7 +40,8 @@ export function ProfileFields({ draft, errors, onChange }: ProfileFieldsProps) {
             autoComplete="nickname"
             aria-invalid={invalid || undefined}
             aria-describedby={errorId}
-            onChange={(event) => onChange('display_name', event.target.value)}
+            onChange={(event) => change('display_name', event.target.value)}
+            onBlur={() => judgeOnLeave('display_name')}
           />
         )}
       </FormField>
@@ -43,7 +57,8 @@ export function ProfileFields({ draft, errors, onChange }: ProfileFieldsProps) {
               maxLength={MESSAGE_MAX}
               aria-invalid={invalid || undefined}
               aria-describedby={[counterId, errorId].filter(Boolean).join(' ')}
-              onChange={(event) => onChange('message', event.target.value.slice(0, MESSAGE_MAX))}
+              onChange={(event) => change('message', event.target.value.slice(0, MESSAGE_MAX))}
+              onBlur={() => judgeOnLeave('message')}
             />
             <CharacterCounter id={counterId} count={draft.message.length} />
           </>
@@ -62,10 +77,15 @@ export function ProfileFields({ draft, errors, onChange }: ProfileFieldsProps) {
             autoComplete="url"
             aria-invalid={invalid || undefined}
             aria-describedby={errorId}
-            onChange={(event) => onChange('link', event.target.value)}
+            onChange={(event) => change('link', event.target.value)}
+            onBlur={() => judgeOnLeave('link')}
           />
         )}
       </FormField>
     </>
   );
+}
+
+function pickDefined(errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).filter(([, message]) => message !== undefined));
 }
