@@ -81,13 +81,42 @@ export const positionAvailableQuerySchema = z.object({
   y: gridCoordinate,
   tier: tierSchema.optional(),
 });
+/**
+ * Why a spot cannot be bought: `taken` by a visible plot (named in `overlaps`), `review` (a plot waiting for
+ * moderation holds it: hidden, so never named), `held` (reserved while someone pays), `water`,
+ * `out_of_grid`, `no_map`.
+ */
+export const positionUnavailableReasonSchema = z.enum(['water', 'taken', 'held', 'review', 'out_of_grid', 'no_map']);
+export type PositionUnavailableReason = z.infer<typeof positionUnavailableReasonSchema>;
+
 export const positionAvailableResponseSchema = z
   .object({
     available: z.boolean(),
-    reason: z.enum(['water', 'taken', 'held', 'out_of_grid', 'no_map']).optional(),
+    reason: positionUnavailableReasonSchema.optional(),
+    /** With `taken`: the visible plot the footprint would overlap, so the buyer can be told whose it is. */
+    overlaps: z.object({ id: z.uuid(), display_name: z.string() }).optional(),
   })
   .meta({ id: 'PositionAvailable' });
 export type PositionAvailable = z.infer<typeof positionAvailableResponseSchema>;
+
+/** Land nobody can buy right now although no visible plot stands there. */
+export const reservedReasonSchema = z.enum(['held', 'review']);
+export type ReservedReason = z.infer<typeof reservedReasonSchema>;
+
+/**
+ * A footprint drawn as reserved on the map: a checkout hold (`held`) or a plot under review (`review`).
+ * Deliberately only where and why: never whose, which plot, or which session.
+ */
+export const reservedFootprintSchema = z
+  .object({
+    x: z.number().int().min(0),
+    y: z.number().int().min(0),
+    size: z.number().int().min(1),
+    reason: reservedReasonSchema,
+  })
+  .meta({ id: 'ReservedFootprint' });
+export type ReservedFootprint = z.infer<typeof reservedFootprintSchema>;
+export const reservedFootprintListSchema = z.array(reservedFootprintSchema).meta({ id: 'ReservedFootprintList' });
 
 export const plotIdParamsSchema = z.object({ id: z.uuid('Unknown plot id') });
 

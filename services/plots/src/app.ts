@@ -12,6 +12,7 @@ import { attachHold } from './domain/attach-hold.ts';
 import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
 import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
 import { holdFootprint } from './domain/hold-footprint.ts';
+import { listReservedFootprints } from './domain/list-reserved-footprints.ts';
 import { listVisiblePlots } from './domain/list-visible-plots.ts';
 import { recordEntitlement } from './domain/record-entitlement.ts';
 import { releaseHold, releaseSessionHold } from './domain/release-hold.ts';
@@ -19,10 +20,12 @@ import type { PlotsEnv } from './env.ts';
 import { createPlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
 import { PlotListCache } from './plot-list-cache.ts';
+import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { positionRoutes } from './routes/position.ts';
+import { reservedFootprintRoutes } from './routes/reserved-footprints.ts';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
@@ -51,9 +54,17 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
     app.log.warn({ err: error }, 'plot list rebuild failed'),
   );
   app.decorate('plotList', plotList);
+  const reserved = new ReservedFootprintsCache(() => listReservedFootprints({ db: app.db }), env.RESERVED_FOOTPRINTS_CACHE_MS);
   let stopListening: (() => void) | null = null;
   app.addHook('onReady', async () => {
-    stopListening = listenForPlotChanges(app.bus, () => plotList.invalidate(), app.log);
+    stopListening = listenForPlotChanges(
+      app.bus,
+      () => {
+        plotList.invalidate();
+        reserved.invalidate();
+      },
+      app.log,
+    );
   });
   app.addHook('preClose', async () => stopListening?.());
 
@@ -66,8 +77,11 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
         durable: 'plots',
         schema: SCHEMA,
         afterCommit: (event) => {
+          // An expired checkout releases its hold: the reserved land changes too.
+          if (event.type === 'payments.checkout.expired') reserved.invalidate();
           if (!changesPlots.has(event.type)) return;
           plotList.invalidate();
+          reserved.invalidate();
           app.outbox.kick();
         },
         handlers: {
@@ -102,14 +116,27 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   await app.register(queriesPlugin, {
     queue: 'plots',
     handlers: [
-      answer(holdFootprintCommand, (request) => holdFootprint({ db: app.db, bus: app.bus, ...request, maxHoldSeconds: env.HOLD_MAX_SECONDS })),
+      answer(holdFootprintCommand, async (request) => {
+        try {
+          return await holdFootprint({ db: app.db, bus: app.bus, ...request, maxHoldSeconds: env.HOLD_MAX_SECONDS });
+        } finally {
+          reserved.invalidate();
+        }
+      }),
       answer(attachHoldCommand, (request) => attachHold({ db: app.db, ...request })),
-      answer(releaseHoldCommand, (request) => releaseHold({ db: app.db, ...request })),
+      answer(releaseHoldCommand, async (request) => {
+        try {
+          return await releaseHold({ db: app.db, ...request });
+        } finally {
+          reserved.invalidate();
+        }
+      }),
     ],
   });
 
   await app.register(plotRoutes, { cache: plotList });
   await app.register(positionRoutes);
+  await app.register(reservedFootprintRoutes, { cache: reserved });
   const decodeSlots = new AvatarDecodeSlots({
     concurrency: env.AVATAR_DECODE_CONCURRENCY,
     maxQueue: env.AVATAR_DECODE_QUEUE,
@@ -125,6 +152,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
     onClaimed: ({ tier, screenedBy, held }) => {
       plotList.invalidate();
+      reserved.invalidate();
       metrics.plotsClaimed.inc({ tier });
       metrics.claimsScreened.inc({ screened_by: screenedBy, outcome: held ? 'held' : 'published' });
     },

@@ -16,6 +16,11 @@ export const envSchema = z
      * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
      */
     PLOT_LIST_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(60_000),
+    /**
+     * How long a replica reuses the reserved-footprints list (holds and plots under review) before reading it
+     * again: every open map polls it. 0 reads the database on every request.
+     */
+    RESERVED_FOOTPRINTS_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
     /** How long a claim waits for payments to confirm a session it has not heard about yet (payments may ask Stripe). */
     ENTITLEMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     /**

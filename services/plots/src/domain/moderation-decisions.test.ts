@@ -57,7 +57,7 @@ describe('screening at claim time (moderation answers over NATS)', () => {
     expect((await world.plots.inject(`/api/plots/${plot.id}/avatar`)).statusCode).toBe(404);
     expect((await world.plots.inject(`/api/users/${encodeURIComponent('Drug Deals Daily')}/plots`)).json().plots).toEqual([]);
     // Hidden, but the land is the buyer's: nobody else can buy it.
-    expect((await world.plots.inject(`/api/position-available?x=${spot.x}&y=${spot.y}`)).json()).toEqual({ available: false, reason: 'taken' });
+    expect((await world.plots.inject(`/api/position-available?x=${spot.x}&y=${spot.y}`)).json()).toEqual({ available: false, reason: 'review' });
     expect(await plotRow(plot.id)).toMatchObject({ visible: false, flagged: true, reviewed: false, removed_at: null });
 
     const [event] = await eventually(async () => {

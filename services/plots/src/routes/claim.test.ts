@@ -94,7 +94,7 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
     expect(user.json()).toEqual({ username: 'grace HOPPER', plots: [plot] });
 
     const available = await world.plots.inject(`/api/position-available?x=${spot.x + 1}&y=${spot.y + 1}`);
-    expect(available.json()).toEqual({ available: false, reason: 'taken' });
+    expect(available.json()).toEqual({ available: false, reason: 'taken', overlaps: { id: plot.id, display_name: plot.display_name } });
 
     const [event] = await eventually(async () => {
       const found = (await streamEvents(world, 'plots.plot.claimed')).filter((e) => e.data.plotId === plot.id);

@@ -1,0 +1,102 @@
+import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
+import { reservedFootprintListSchema } from '@pixel-atlas/contracts/plots';
+import { query } from '@pixel-atlas/service-kit/rpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '../testing/world.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world?.close());
+
+let spotIndex = 0;
+const nextSpot = () => landSpots(world, 4, 40)[spotIndex++];
+const reserved = async () => {
+  const response = await world.plots.inject({ url: '/api/reserved-footprints', headers: viaGateway() });
+  expect(response.statusCode).toBe(200);
+  return reservedFootprintListSchema.parse(response.json());
+};
+const ask = async (x: number, y: number, tier = 'basic') =>
+  (await world.plots.inject({ url: `/api/position-available?x=${x}&y=${y}&tier=${tier}`, headers: viaGateway() })).json();
+const holdIdOf = async (sessionId: string) =>
+  (await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0].hold_id;
+
+async function claimPlot(name: string, tier: 'basic' | 'featured' = 'basic', spot = nextSpot()) {
+  const sessionId = await buyAndPay(world, { tier, ...spot });
+  const response = await claim(world, await claimBody(sessionId, tier, spot.x, spot.y, { display_name: name, message: 'Hello there' }));
+  expect(response.statusCode).toBe(201);
+  return { ...(response.json() as { plot: { id: string; x: number; y: number; display_name: string }; warning?: string }), sessionId, spot };
+}
+
+describe('GET /api/reserved-footprints', () => {
+  it('shows a checkout hold as held at once (the replica that took it drops its cached list), and a released one goes', async () => {
+    expect(await reserved()).toEqual([]);
+    const spot = nextSpot();
+    const checkout = await startCheckout(world, { tier: 'featured', ...spot });
+    expect(checkout.statusCode).toBe(200);
+    expect(await reserved()).toEqual([{ x: spot.x, y: spot.y, size: 2, reason: 'held' }]);
+    expect(await ask(spot.x + 1, spot.y + 1)).toEqual({ available: false, reason: 'held' });
+
+    const { sessionId } = checkout.json() as { sessionId: string };
+    expect(await query(world.payments.bus, releaseHoldCommand, { holdId: await holdIdOf(sessionId) })).toEqual({ released: true });
+    expect(await reserved()).toEqual([]);
+    expect(await ask(spot.x + 1, spot.y + 1)).toEqual({ available: true });
+  });
+
+  it('leaves out expired holds, like every other check', async () => {
+    const spot = nextSpot();
+    const { sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json() as { sessionId: string };
+    await world.db.query(`UPDATE plots.footprints SET expires_at = now() - interval '1 second' WHERE hold_id = $1`, [await holdIdOf(sessionId)]);
+    // The replica keeps its list for RESERVED_FOOTPRINTS_CACHE_MS (2 s by default): a real expiry is seen within that.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await reserved()).filter((f) => f.x === spot.x && f.y === spot.y)).toEqual([]);
+    expect(await ask(spot.x, spot.y)).toEqual({ available: true });
+  });
+
+  it('shows a plot under review as review, and nothing that would identify it; an approved one is a plot again', async () => {
+    const { plot, warning, sessionId, spot } = await claimPlot('Drug Deals Daily', 'featured');
+    expect(warning).toBeTruthy();
+    const response = await world.plots.inject({ url: '/api/reserved-footprints', headers: viaGateway() });
+    expect(response.json()).toContainEqual({ x: spot.x, y: spot.y, size: 2, reason: 'review' });
+    for (const secret of [plot.id, 'Drug Deals Daily', sessionId, 'Hello there', 'avatar']) expect(response.body).not.toContain(secret);
+    for (const footprint of response.json() as Array<Record<string, unknown>>) expect(Object.keys(footprint).sort()).toEqual(['reason', 'size', 'x', 'y']);
+
+    // Under review: the reason, never the name.
+    expect(await ask(spot.x, spot.y)).toEqual({ available: false, reason: 'review' });
+    expect(await ask(spot.x - 1, spot.y, 'featured')).toEqual({ available: false, reason: 'review' });
+  });
+
+  it('is revalidated with an ETag (304 while nothing changed), not cached blindly', async () => {
+    const first = await world.plots.inject({ url: '/api/reserved-footprints', headers: viaGateway() });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await world.plots.inject({ url: '/api/reserved-footprints', headers: { ...viaGateway(), 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    const spot = nextSpot();
+    await startCheckout(world, { tier: 'basic', ...spot });
+    const changed = await world.plots.inject({ url: '/api/reserved-footprints', headers: { ...viaGateway(), 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toContainEqual({ x: spot.x, y: spot.y, size: 1, reason: 'held' });
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const paths = Object.keys((await world.plots.inject('/openapi.json')).json().paths);
+    expect(paths).toContain('/api/reserved-footprints');
+  });
+});
+
+describe('GET /api/position-available names what is in the way', () => {
+  it("a footprint over a visible plot names that plot; a plot is named before a hold; touching is fine", async () => {
+    const spot = nextSpot();
+    // Ada's basic plot sits one tile in from the corner of a 4×4 spot.
+    const { plot } = await claimPlot('Ada Lovelace', 'basic', { x: spot.x + 1, y: spot.y + 1 });
+    expect(await ask(spot.x, spot.y, 'featured')).toEqual({ available: false, reason: 'taken', overlaps: { id: plot.id, display_name: 'Ada Lovelace' } });
+    expect(await ask(spot.x, spot.y, 'basic')).toEqual({ available: true });
+    // A hold beside Ada, under the same premium footprint: the visible plot is the one named.
+    expect((await startCheckout(world, { tier: 'basic', x: spot.x + 3, y: spot.y + 3 })).statusCode).toBe(200);
+    expect(await ask(spot.x, spot.y, 'premium')).toEqual({ available: false, reason: 'taken', overlaps: { id: plot.id, display_name: 'Ada Lovelace' } });
+    expect(await ask(spot.x + 2, spot.y + 2, 'featured')).toEqual({ available: false, reason: 'held' });
+  });
+});
