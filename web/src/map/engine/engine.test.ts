@@ -1,8 +1,9 @@
 import type { MapTile } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createMapEngine, ZOOM_STEP, type MapEngineOptions } from './engine.ts';
 import type { MapPlot } from './plot-index.ts';
+import { DOUBLE_CLICK_MS } from './input.ts';
 import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces } from './test-doubles.ts';
 
 /** 90x90 world: land in [10, 80)², region 1 west of x = 45 and region 2 east of it. */
@@ -51,6 +52,8 @@ function setup(options: Partial<MapEngineOptions> = {}) {
   const click = (x: number, y: number) => {
     canvas.dispatchEvent(new PointerEvent('pointerdown', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
     canvas.dispatchEvent(new PointerEvent('pointerup', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+    // A click acts once no second click has come to make it a double-click.
+    if (vi.isFakeTimers()) vi.advanceTimersByTime(DOUBLE_CLICK_MS);
   };
   const settle = () => {
     for (let i = 0; i < 200 && frames.pending() > 0; i++) frames.step(16);
@@ -105,6 +108,8 @@ describe('map engine', () => {
   });
 
   it('reports clicks with land, water and plot information', () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     const onTileClick = vi.fn();
     const { engine, click } = setup({ onTileClick, prefersReducedMotion: () => true });
     engine.setLayout({ tiles, regions });

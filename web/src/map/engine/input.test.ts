@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { attachMapInput, handleMapKey, KEY_PAN_PX, pageZoomShortcut, wheelZoomFactor, type MapInputTarget } from './input.ts';
+import { attachMapInput, DOUBLE_CLICK_MS, handleMapKey, KEY_PAN_PX, pageZoomShortcut, wheelZoomFactor, type MapInputTarget } from './input.ts';
 
 type MockTarget = { [K in keyof MapInputTarget]: Mock<MapInputTarget[K]> };
 
@@ -37,6 +37,7 @@ function setup() {
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
+  vi.useRealTimers();
 });
 
 const pointer = (type: string, init: PointerEventInit) =>
@@ -54,21 +55,67 @@ describe('map input', () => {
     expect(target.tap).not.toHaveBeenCalled();
   });
 
-  it('turns a press without movement into a tap at that point', () => {
+  it('turns a press without movement into a tap at that point, once no second click follows', () => {
+    vi.useFakeTimers();
     const { canvas, target } = setup();
     canvas.dispatchEvent(pointer('pointerdown', { clientX: 110, clientY: 120 }));
     canvas.dispatchEvent(pointer('pointerup', { clientX: 111, clientY: 121 }));
+    vi.advanceTimersByTime(DOUBLE_CLICK_MS - 1);
+    expect(target.tap).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
     expect(target.tap).toHaveBeenCalledWith(101, 101);
+    expect(target.zoomStep).not.toHaveBeenCalled();
   });
 
-  it('double-tap on touch zooms in instead of tapping twice', () => {
+  it.each(['mouse', 'touch'])('a %s double-click zooms in at the pointer and never taps (land and plots too)', (pointerType) => {
+    vi.useFakeTimers();
     const { canvas, target } = setup();
     for (let i = 0; i < 2; i++) {
-      canvas.dispatchEvent(pointer('pointerdown', { pointerType: 'touch', clientX: 110, clientY: 120 }));
-      canvas.dispatchEvent(pointer('pointerup', { pointerType: 'touch', clientX: 110, clientY: 120 }));
+      canvas.dispatchEvent(pointer('pointerdown', { pointerType, clientX: 110, clientY: 120 }));
+      canvas.dispatchEvent(pointer('pointerup', { pointerType, clientX: 112, clientY: 121 }));
+      vi.advanceTimersByTime(120);
     }
-    expect(target.tap).toHaveBeenCalledTimes(1);
-    expect(target.zoomStep).toHaveBeenCalledWith(1, { x: 100, y: 100 });
+    // The browser's own dblclick after the second click adds nothing.
+    const dblclick = new MouseEvent('dblclick', { clientX: 112, clientY: 121, bubbles: true, cancelable: true });
+    canvas.dispatchEvent(dblclick);
+    expect(dblclick.defaultPrevented).toBe(true);
+    vi.advanceTimersByTime(DOUBLE_CLICK_MS * 2);
+    expect(target.tap).not.toHaveBeenCalled();
+    expect(target.zoomStep).toHaveBeenCalledTimes(1);
+    expect(target.zoomStep).toHaveBeenCalledWith(1, { x: 102, y: 101 });
+  });
+
+  it('two slow clicks are two taps, and two quick clicks far apart are two taps', () => {
+    vi.useFakeTimers();
+    const { canvas, target } = setup();
+    const click = (x: number, y: number) => {
+      canvas.dispatchEvent(pointer('pointerdown', { clientX: x, clientY: y }));
+      canvas.dispatchEvent(pointer('pointerup', { clientX: x, clientY: y }));
+    };
+    click(110, 120);
+    vi.advanceTimersByTime(DOUBLE_CLICK_MS + 10);
+    click(110, 120);
+    vi.advanceTimersByTime(DOUBLE_CLICK_MS + 10);
+    expect(target.tap).toHaveBeenCalledTimes(2);
+    click(110, 120);
+    vi.advanceTimersByTime(50);
+    click(400, 320);
+    // The first tap acts at once when another begins elsewhere; the second waits for its own double.
+    expect(target.tap).toHaveBeenLastCalledWith(100, 100);
+    vi.advanceTimersByTime(DOUBLE_CLICK_MS);
+    expect(target.tap).toHaveBeenLastCalledWith(390, 300);
+    expect(target.tap).toHaveBeenCalledTimes(4);
+    expect(target.zoomStep).not.toHaveBeenCalled();
+  });
+
+  it('forgets a waiting tap when detached', () => {
+    vi.useFakeTimers();
+    const { canvas, target } = setup();
+    canvas.dispatchEvent(pointer('pointerdown', { clientX: 110, clientY: 120 }));
+    canvas.dispatchEvent(pointer('pointerup', { clientX: 110, clientY: 120 }));
+    cleanups.pop()!();
+    vi.advanceTimersByTime(DOUBLE_CLICK_MS * 2);
+    expect(target.tap).not.toHaveBeenCalled();
   });
 
   it('pinches with two fingers and never taps', () => {
@@ -96,12 +143,6 @@ describe('map input', () => {
     const ctrlWheel = new WheelEvent('wheel', { deltaY: 10, ctrlKey: true, bubbles: true, cancelable: true });
     canvas.dispatchEvent(ctrlWheel);
     expect(ctrlWheel.defaultPrevented).toBe(true);
-  });
-
-  it('double-click zooms in at the pointer', () => {
-    const { canvas, target } = setup();
-    canvas.dispatchEvent(new MouseEvent('dblclick', { clientX: 60, clientY: 70, bubbles: true, cancelable: true }));
-    expect(target.zoomStep).toHaveBeenCalledWith(1, { x: 50, y: 50 });
   });
 
   it('takes over ctrl +/-/0 while the pointer is over the map, and only then', () => {

@@ -27,8 +27,14 @@ const WHEEL_SENSITIVITY = 0.0015;
 /** Trackpad pinches arrive as ctrl+wheel with small deltas: they need a stronger response. */
 const PINCH_WHEEL_SENSITIVITY = 0.01;
 const DRAG_THRESHOLD_PX = { mouse: 4, touch: 8 };
-const DOUBLE_TAP_MS = 300;
-const DOUBLE_TAP_PX = 24;
+/**
+ * A click or tap waits this long for a second one: two within it zoom in (anywhere, land and plots
+ * included), one alone acts when it runs out. Waiting costs a single click a fraction of a second but
+ * never opens a popup that the second click of a double-click would have to close again.
+ */
+export const DOUBLE_CLICK_MS = 300;
+/** How far apart (CSS px) the two clicks of a double-click may land. */
+const DOUBLE_CLICK_PX = 24;
 
 export function wheelZoomFactor(event: Pick<WheelEvent, 'deltaY' | 'deltaMode' | 'ctrlKey'>, pageHeight: number): number {
   const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? pageHeight : 1;
@@ -56,7 +62,7 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
   let dragging = false;
   let gestureHadPinch = false;
   let pinchState: PinchState | null = null;
-  let lastTap: { time: number; point: ScreenPoint } | null = null;
+  let pendingTap: { timer: ReturnType<typeof setTimeout>; point: ScreenPoint } | null = null;
   let pointerInside = false;
 
   const local = (event: { clientX: number; clientY: number }): ScreenPoint => {
@@ -134,15 +140,22 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
     lastPoint = null;
     dragging = false;
     if (!isTap) return;
-    if (event.pointerType !== 'mouse') {
-      const now = event.timeStamp;
-      if (lastTap && now - lastTap.time < DOUBLE_TAP_MS && Math.hypot(point.x - lastTap.point.x, point.y - lastTap.point.y) < DOUBLE_TAP_PX) {
-        lastTap = null;
-        target.zoomStep(1, point);
-        return;
-      }
-      lastTap = { time: now, point };
+    if (pendingTap && Math.hypot(point.x - pendingTap.point.x, point.y - pendingTap.point.y) < DOUBLE_CLICK_PX) {
+      win.clearTimeout(pendingTap.timer);
+      pendingTap = null;
+      target.zoomStep(1, point);
+      return;
     }
+    // A tap somewhere else while one waits: the first stands on its own.
+    if (pendingTap) firePendingTap();
+    pendingTap = { point, timer: win.setTimeout(firePendingTap, DOUBLE_CLICK_MS) };
+  };
+
+  const firePendingTap = () => {
+    if (!pendingTap) return;
+    const { point, timer } = pendingTap;
+    win.clearTimeout(timer);
+    pendingTap = null;
     target.tap(point.x, point.y);
   };
 
@@ -164,11 +177,9 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
     target.zoomAt(wheelZoomFactor(event, win.innerHeight), point.x, point.y);
   };
 
-  const onDoubleClick = (event: MouseEvent) => {
-    event.preventDefault();
-    target.interactionStarted();
-    target.zoomStep(1, local(event));
-  };
+  // The zoom of a double-click comes from its two pointerups (endPointer): only the browser's own
+  // reaction (selecting text) is stopped here.
+  const onDoubleClick = (event: MouseEvent) => event.preventDefault();
 
   const onKeyDown = (event: KeyboardEvent) => {
     const shortcut = pageZoomShortcut(event);
@@ -230,6 +241,8 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
   ];
   for (const [element, type, listener, options] of listeners) element.addEventListener(type, listener, options);
   return () => {
+    if (pendingTap) win.clearTimeout(pendingTap.timer);
+    pendingTap = null;
     for (const [element, type, listener, options] of listeners) element.removeEventListener(type, listener, options);
   };
 }
