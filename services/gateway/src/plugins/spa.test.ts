@@ -94,9 +94,13 @@ describe('the prerendered first screen', () => {
   });
 
   it('other screens get the same header without the home page content', async () => {
-    for (const url of ['/faq', '/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11', '/no/such/page']) {
+    for (const [url, status] of [
+      ['/faq', 200],
+      ['/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11', 200],
+      ['/no/such/page', 404],
+    ] as const) {
       const response = await get(url, 'gzip');
-      expect(response.statusCode, url).toBe(200);
+      expect(response.statusCode, url).toBe(status);
       expect(response.headers['content-encoding'], url).toBe('gzip');
       expect(response.headers['cache-control'], url).toBe('no-cache');
       const html = gunzipSync(response.rawPayload).toString('utf8');
@@ -105,5 +109,37 @@ describe('the prerendered first screen', () => {
       expect(html, url).not.toContain('claim-tile');
       expect(html, url).not.toContain('Loading the atlas…');
     }
+  });
+});
+
+describe('the route table', () => {
+  it.each(['/', '/claim', '/claim?session_id=cs_test_1', '/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11', '/user/Ada%20Pixel', '/about', '/faq/', '/FAQ', '/contact', '/terms', '/privacy', '/demo', '/admin'])(
+    '%s is a screen of the app: 200',
+    async (url) => {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+    },
+  );
+
+  it.each(['/no-such-page', '/plots', '/admin/extra/deep', '/claim/x', '/user', '/plot/a/b', '/about-us?x=1'])(
+    "%s is outside it: HTTP 404 with the app's shell (the SPA shows its 404 screen), never cached",
+    async (url) => {
+      const response = await get(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<div id="root"></div>');
+      expect((await app.inject({ method: 'HEAD', url })).statusCode).toBe(404);
+    },
+  );
+
+  it('keeps a JSON 404 for unknown API paths and a plain one for missing files', async () => {
+    const api = await get('/api/nope');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const asset = await get('/assets/missing-123.js');
+    expect(asset.statusCode).toBe(404);
+    expect(asset.headers['content-type']).toMatch(/text\/plain/);
   });
 });

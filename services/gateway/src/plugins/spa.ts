@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { isSpaRoute } from '@pixel-atlas/contracts/spa-routes';
 import fp from 'fastify-plugin';
 
 /**
@@ -10,7 +11,9 @@ import fp from 'fastify-plugin';
  * with `Vary: Accept-Encoding`). Unknown non-API paths get the app's HTML (the SPA routes them, including
  * its 404 screen): `/` gets index.html, whose prerendered first screen is the home page's; every other path
  * gets app.html, the same shell with an empty main, so no screen flashes the home page's content first
- * (index.html when a build has no app.html). Unknown /api paths get a JSON 404.
+ * (index.html when a build has no app.html). A path outside the app's route table (SPA_ROUTE_PATHS) gets the
+ * same shell with HTTP 404, so crawlers and links see a real 404 while people see the spec's 404 screen.
+ * Unknown /api paths get a JSON 404.
  */
 export const spaPlugin = fp(
   async (app: FastifyInstance, opts: { distDir: string }) => {
@@ -43,6 +46,7 @@ export const spaPlugin = fp(
       const file = path.posix.join(opts.distDir, urlPath);
       if (path.extname(urlPath) && file !== indexFile) return reply.status(404).type('text/plain').send('Not found');
       reply.header('cache-control', 'no-cache');
+      if (!isSpaRoute(urlPath)) reply.status(404);
       return reply.sendFile(urlPath === '/' ? 'index.html' : otherScreensFile);
     });
   },
