@@ -118,6 +118,8 @@ describe('/claim auto-claim of a pending claim', () => {
 
     expect(await screen.findByRole('heading', { name: 'Plot Claimed!' })).toBeTruthy();
     expect(screen.getByText('Your Prime plot is now yours!')).toBeTruthy();
+    // The way on is a button too, not only the timed redirect.
+    expect(screen.getByRole('link', { name: 'View Your Plot' }).getAttribute('href')).toBe(`/plot/${PLOT_ID}`);
     expect(gateway.countOf('POST /api/claim-plot')).toBe(1);
     expect(gateway.calls.find((call) => call.route === 'POST /api/claim-plot')?.body).toEqual({
       display_name: 'Ada Pixel',
@@ -341,6 +343,9 @@ describe('/claim beyond this browser', () => {
     expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
     expect((screen.getByLabelText('X') as HTMLInputElement).value).toBe('41');
     expect((screen.getByLabelText('Y') as HTMLInputElement).value).toBe('17');
+    // And shows the spot on a small map (its chunk loads lazily).
+    const preview = await screen.findByRole('img', { name: "Map: your plot's position at (41, 17)" });
+    expect(preview.dataset.pin).toBe('41,17');
   });
 
   it("a session that already bought a plot says so, links the plot, offers no form, and drops a leftover pending claim", async () => {

@@ -64,9 +64,17 @@ describe('/plot/{id}', () => {
     expect(skeleton.className).toContain('pixel-panel mt-4');
     expect(skeleton.querySelector('.size-28')).not.toBeNull();
 
+    // The map preview's box is reserved below the panel before the plot (and the preview's chunk) arrive.
+    const reserved = skeletonFrame!.lastElementChild as HTMLElement;
+    expect(reserved.className).toContain('h-44');
+
     answer(jsonResponse(plot));
     const heading = await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" });
     expect(heading.closest('main .min-h-dvh')?.className).toBe(skeletonFrame?.className);
+    // The preview of the plot and its neighbours takes that same box.
+    const preview = await screen.findByRole('img', { name: /^Map of Ada Pixel's plot at \(12, 34\)/ });
+    expect(preview.className).toBe(reserved.className);
+    expect(preview.dataset.pin).toBe('12,34');
   });
 
   it('describes a plot without a message by tier and coordinates, and hides Visit Website without a link', async () => {

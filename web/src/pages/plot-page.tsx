@@ -13,6 +13,8 @@ import { ShareMenu } from '../features/plots/share-menu.tsx';
 import { TierBadge } from '../features/plots/tier-badge.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorStatus } from '../lib/api.ts';
+import { LazyMapPreview } from '../map/components/lazy-map-preview.tsx';
+import { MAP_PREVIEW_BOX_CLASS } from '../map/components/map-preview-box.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import type { ApiResponse } from '../lib/api-types.ts';
 
@@ -24,6 +26,8 @@ import type { ApiResponse } from '../lib/api-types.ts';
  * first paint sits where the mounted page will.
  */
 export const PLOT_FRAME_CLASS = 'min-h-dvh';
+/** Below the profile: the skeleton and the gateway's body reserve the same box there. */
+const PLOT_MAP_PREVIEW_CLASS = 'mt-4';
 
 /** Spec section 2, /plot/{id}. */
 export function PlotPage() {
@@ -79,6 +83,13 @@ function PlotProfile({ plot }: { plot: Plot }) {
           </Link>
         </div>
       </article>
+      <LazyMapPreview
+        x={plot.x}
+        y={plot.y}
+        tier={tier}
+        label={`Map of ${plot.display_name}'s plot at (${plot.x}, ${plot.y}) and its neighbours`}
+        className={PLOT_MAP_PREVIEW_CLASS}
+      />
     </PageContainer>
   );
 }
@@ -167,6 +178,7 @@ function PlotSkeleton() {
           </div>
         </div>
       </div>
+      <div aria-hidden="true" className={`${MAP_PREVIEW_BOX_CLASS} ${PLOT_MAP_PREVIEW_CLASS}`} />
     </PageContainer>
   );
 }

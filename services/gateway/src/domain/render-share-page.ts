@@ -106,6 +106,7 @@ function absolute(origin: string, pathOrUrl: string): string {
 
 /** web/src/components/app-layout.tsx's PageContainer with the plot page's width and first-screen frame. */
 const PLOT_CONTAINER_CLASS = 'mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 max-w-2xl min-h-dvh';
+const PLOT_MAP_PREVIEW_BOX_CLASS = 'relative h-44 w-full overflow-hidden border-2 border-black bg-night shadow-pixel-sm sm:h-52 mt-4';
 
 export function plotPageMeta(plot: Plot, options: { origin: string; siteName: string; linkRel: string }): PageMeta {
   const zone = zoneName(plot.zone);
@@ -137,7 +138,10 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
       `<div class="mt-8 grid gap-3 text-sm">` +
       link +
       `<p><a href="/user/${encodeURIComponent(plot.display_name)}">More from ${escapeHtml(plot.display_name)}</a> · <a href="/">Explore The Atlas</a></p>` +
-      `</div></article></div></main>`,
+      `</div></article>` +
+      // The map preview's box below the profile (web/src/map/components/map-preview-box.ts, with mt-4).
+      `<div aria-hidden="true" class="${PLOT_MAP_PREVIEW_BOX_CLASS}"></div>` +
+      `</div></main>`,
   };
 }
 

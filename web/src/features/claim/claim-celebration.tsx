@@ -1,7 +1,9 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { normalizeTier, tierLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { LazyMapPreview } from '../../map/components/lazy-map-preview.tsx';
 import { CELEBRATION_MS, REDIRECT_AFTER_MS, celebrate } from './celebration.ts';
 
 /** Router state the plot page reads after a claim, so a plot still under review is explained. */
@@ -9,36 +11,50 @@ export interface ClaimedPlotState {
   claimedUnderReview?: boolean;
 }
 
-/** 'Plot Claimed!' with confetti for 4 s, then the plot's page after 4.5 s (spec section 4). */
+/**
+ * 'Plot Claimed!' with confetti for 4 s, then the plot's page after 4.5 s (spec section 4). Meanwhile the map flies
+ * to the new plot and its pin bounces there (the flight and bounce fit in the 4.5 s), and a button goes on at once.
+ */
 export function ClaimCelebration({ plot, underReview }: { plot: Plot; underReview: boolean }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const navigate = useNavigate();
 
+  const plotPath = `/plot/${encodeURIComponent(plot.id)}`;
+  const plotState: ClaimedPlotState = { claimedUnderReview: underReview };
   useEffect(() => {
     const canvas = canvasRef.current;
     const stop = canvas ? celebrate(canvas) : () => {};
     const hide = window.setTimeout(() => canvas?.setAttribute('hidden', ''), CELEBRATION_MS);
-    const redirect = window.setTimeout(() => {
-      const state: ClaimedPlotState = { claimedUnderReview: underReview };
-      navigate(`/plot/${encodeURIComponent(plot.id)}`, { state });
-    }, REDIRECT_AFTER_MS);
+    const redirect = window.setTimeout(() => navigate(plotPath, { state: { claimedUnderReview: underReview } satisfies ClaimedPlotState }), REDIRECT_AFTER_MS);
     return () => {
       stop();
       window.clearTimeout(hide);
       window.clearTimeout(redirect);
     };
-  }, [navigate, plot.id, underReview]);
+  }, [navigate, plotPath, underReview]);
 
+  const tier = normalizeTier(plot.tier);
   return (
-    <section aria-labelledby="celebration-heading" aria-live="polite" className="pixel-panel mx-auto max-w-xl p-8 text-center">
+    <section aria-labelledby="celebration-heading" aria-live="polite" className="pixel-panel mx-auto max-w-xl p-6 text-center sm:p-8">
       <canvas ref={canvasRef} aria-hidden="true" className="pointer-events-none fixed inset-0 z-50 h-full w-full" />
       <h1 id="celebration-heading" className="text-lg text-gold md:text-2xl">
         Plot Claimed!
       </h1>
-      <p className="mt-4 text-ink">Your {tierLabel(normalizeTier(plot.tier))} plot is now yours!</p>
-      <p className="mt-2 text-sm text-ink-muted">
+      <p className="mt-4 text-ink">Your {tierLabel(tier)} plot is now yours!</p>
+      <LazyMapPreview
+        x={plot.x}
+        y={plot.y}
+        tier={tier}
+        arrive
+        label={`Map: your new plot at (${plot.x}, ${plot.y})`}
+        className="mt-5"
+      />
+      <p className="mt-4 text-sm text-ink-muted">
         {underReview ? 'It will appear on the map once our team has reviewed it. ' : ''}Taking you to your plot page…
       </p>
+      <Link to={plotPath} state={plotState} className={buttonClassName('primary', 'md', 'mt-5')}>
+        View Your Plot
+      </Link>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { DEFAULT_ZONE } from '@pixel-atlas/contracts/zones';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
+import { LazyMapPreview } from '../../map/components/lazy-map-preview.tsx';
 import { ClaimCelebration } from './claim-celebration.tsx';
 import { ClaimDetailsForm, parsePosition, type ClaimDraft } from './claim-details-form.tsx';
 import { ClaimLoading } from './claim-status.tsx';
@@ -127,6 +128,10 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
         <h1 className="text-base text-gold md:text-xl">Payment Successful! Claim Your Plot</h1>
         <p className="mt-3 text-ink-muted">Complete the form below to finalize your {tierLabel(tier)} plot</p>
       </header>
+      {typeof position === 'string' ? null : (
+        // Where the payment holds the plot (from this browser's draft or the server's verify-session), as X and Y say.
+        <LazyMapPreview x={position.x} y={position.y} tier={tier} label={`Map: your plot's position at (${position.x}, ${position.y})`} className="mb-6" />
+      )}
       {stage === 'confirm' && typeof position !== 'string' && draft.avatar_url ? (
         <ConfirmDetails
           data={{ ...draft, ...position, tier, avatar: draft.avatar_url }}
