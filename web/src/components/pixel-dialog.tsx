@@ -1,5 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import type { ComponentPropsWithoutRef, ReactNode } from 'react';
+import { useRef, useState, type ComponentPropsWithoutRef, type MutableRefObject, type ReactNode } from 'react';
 
 interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof DialogPrimitive.Content>, 'title'> {
   title: ReactNode;
@@ -11,18 +11,31 @@ interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof D
  * The shared dialog surface: a bottom sheet under 768 px and a centred card above (ARCHITECTURE.md
  * section 8). Use inside <Dialog.Root>; clicking the dark backdrop or pressing Escape closes it.
  */
-export function PixelDialogContent({ title, description, children, className = '', ...props }: PixelDialogContentProps) {
+export function PixelDialogContent({ title, description, children, className = '', onCloseAutoFocus, ...props }: PixelDialogContentProps) {
+  const opener = useRef<Element | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/75" />
       <DialogPrimitive.Content
         {...props}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (event.defaultPrevented) return;
+          // Our dialogs open without a Radix Trigger (the map canvas, a header button, a form's submit), so
+          // Radix would drop focus on <body>: give it back to whatever had it when the dialog opened.
+          const element = opener.current;
+          if (element instanceof HTMLElement && element !== document.body && element.isConnected) {
+            event.preventDefault();
+            element.focus({ preventScroll: true });
+          }
+        }}
         className={
           'dialog-content fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto border-2 border-b-0 border-border bg-panel p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))] text-ink shadow-pixel ' +
           'md:inset-x-auto md:bottom-auto md:top-1/2 md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 md:border-b-2 md:p-6 ' +
           className
         }
       >
+        <RememberOpener into={opener} />
         <div className="mb-4 flex items-start justify-between gap-4">
           <DialogPrimitive.Title className="font-pixel text-sm leading-relaxed text-gold">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Close
@@ -39,4 +52,15 @@ export function PixelDialogContent({ title, description, children, className = '
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
   );
+}
+
+/**
+ * Mounts with the dialog's content (each time it opens) and notes the focused element during that render,
+ * before an autoFocus inside the dialog (Find Plots' search box) or Radix moves focus in.
+ */
+function RememberOpener({ into }: { into: MutableRefObject<Element | null> }) {
+  useState(() => {
+    into.current = document.activeElement;
+  });
+  return null;
 }

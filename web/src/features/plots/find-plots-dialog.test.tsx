@@ -1,5 +1,6 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeGateway } from '../../test/fake-gateway.ts';
@@ -69,6 +70,40 @@ describe('Find Plots dialog', () => {
     await user.keyboard('{Enter}');
     expect(onChoosePlot).toHaveBeenCalledWith(premium);
     expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+});
+
+describe('Find Plots focus', () => {
+  function Opener() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Find Plots (2)
+        </button>
+        <FindPlotsDialog open={open} onOpenChange={setOpen} onChoosePlot={() => {}} />
+      </>
+    );
+  }
+
+  it('opens with focus in its search box, and gives focus back to the button that opened it on Escape', async () => {
+    const user = userEvent.setup();
+    fakeGateway({ 'GET /api/plots': [() => jsonResponse([base, premium])] });
+    renderWithProviders(<Opener />);
+    const opener = screen.getByRole('button', { name: 'Find Plots (2)' });
+    await user.click(opener);
+    const search = await screen.findByLabelText('Search by name or message');
+    await waitFor(() => expect(document.activeElement).toBe(search));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('moves focus into the search box when the list arrives after the dialog opened', async () => {
+    fakeGateway({ 'GET /api/plots': [() => new Promise((resolve) => setTimeout(() => resolve(jsonResponse([base])), 50))] });
+    renderDialog();
+    const search = await screen.findByLabelText('Search by name or message');
+    await waitFor(() => expect(document.activeElement).toBe(search));
   });
 });
 

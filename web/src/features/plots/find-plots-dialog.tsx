@@ -75,7 +75,11 @@ function PlotList({ plots, loading, failed, onChoose }: { plots: Plot[]; loading
     <>
       <label className="mb-3 grid gap-1 text-sm text-ink-muted">
         Search by name or message
-        <input type="search" className={inputClassName} value={filter} onChange={(event) => setFilter(event.target.value)} />
+        {/*
+          Focus starts in the search box (also when the list arrives after the dialog opened): Radix keeps focus
+          that is already inside the dialog instead of moving it to the first control, the close button.
+        */}
+        <input type="search" autoFocus className={inputClassName} value={filter} onChange={(event) => setFilter(event.target.value)} />
       </label>
       {shown.length === 0 ? (
         <p className="py-4 text-center text-sm text-ink-muted">No plot matches “{filter.trim()}”.</p>
