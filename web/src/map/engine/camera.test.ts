@@ -2,7 +2,10 @@ import { GRID_SIZE, TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import { describe, expect, it } from 'vitest';
 import {
   cameraOnTile,
+  cameraShowingAt,
   clampCamera,
+  clearFocusPoint,
+  largestClearRect,
   detectTouchDevice,
   panBy,
   pinchStep,
@@ -112,5 +115,40 @@ describe('culling and hit testing', () => {
     expect(screenToTile(view, { width: 480, height: 480 }, 239, 200)).toEqual({ x: 44, y: 44 });
     const corner = { centerX: 0, centerY: 0, zoom: 1 };
     expect(screenToTile(corner, { width: 480, height: 480 }, 10, 10)).toBeNull();
+  });
+});
+
+describe('clear space beside panels', () => {
+  const phone = { width: 390, height: 780 };
+  const regionsOpen = { x: 12, y: 12, width: 190, height: 520 };
+  const findPlots = { x: 240, y: 12, width: 138, height: 44 };
+  const controls = { x: 330, y: 560, width: 48, height: 208 };
+
+  it('finds the largest rectangle no panel covers', () => {
+    expect(largestClearRect(phone, [])).toEqual({ x: 0, y: 0, ...phone });
+    // The column right of the open regions menu (188×504) beats the band under it (330×248).
+    const clear = largestClearRect(phone, [regionsOpen, findPlots, controls]);
+    expect(clear).toEqual({ x: 202, y: 56, width: 188, height: 504 });
+    for (const panel of [regionsOpen, findPlots, controls]) {
+      expect(clear.x >= panel.x + panel.width || panel.x >= clear.x + clear.width || clear.y >= panel.y + panel.height || panel.y >= clear.y + clear.height).toBe(true);
+    }
+  });
+
+  it('ignores the parts of panels outside the viewport', () => {
+    expect(largestClearRect({ width: 100, height: 100 }, [{ x: -50, y: -50, width: 60, height: 200 }])).toEqual({ x: 10, y: 0, width: 90, height: 100 });
+  });
+
+  it('keeps the preferred point when the box there is clear, else centres it in the clear space', () => {
+    expect(clearFocusPoint(phone, [findPlots, controls], 60, 60)).toEqual({ x: 195, y: 390 });
+    const moved = clearFocusPoint(phone, [regionsOpen, findPlots, controls], 60, 60);
+    expect(moved).toEqual({ x: 296, y: 308 });
+    // A bottom sheet over the lower 70 %: the tile goes in the band above it.
+    expect(clearFocusPoint(phone, [{ x: 0, y: 234, width: 390, height: 546 }], 40, 40, { x: 200, y: 500 })).toEqual({ x: 195, y: 117 });
+  });
+
+  it('puts a world point at a chosen screen point', () => {
+    const camera = cameraShowingAt(45 * TILE_SIZE_PX, 45 * TILE_SIZE_PX, 1, { x: 100, y: 500 }, viewport, desktop);
+    expect(worldToScreen(camera, viewport, 45 * TILE_SIZE_PX, 45 * TILE_SIZE_PX)).toEqual({ x: 100, y: 500 });
+    expect(cameraShowingAt(0, 0, 99, { x: 400, y: 300 }, viewport, desktop).zoom).toBe(desktop.max);
   });
 });

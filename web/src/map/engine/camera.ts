@@ -149,3 +149,85 @@ export function visibleTileRange(camera: Camera, viewport: Viewport, margin = 0)
 export function camerasEqual(a: Camera, b: Camera): boolean {
   return a.centerX === b.centerX && a.centerY === b.centerY && a.zoom === b.zoom;
 }
+
+/** An axis-aligned screen rectangle in CSS pixels relative to the canvas. */
+export interface ScreenRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Whether two rectangles share some area (touching edges do not count). */
+export function rectsOverlap(a: ScreenRect, b: ScreenRect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function insideViewport(rect: ScreenRect, viewport: Viewport): boolean {
+  return rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= viewport.width && rect.y + rect.height <= viewport.height;
+}
+
+/**
+ * The largest rectangle of the viewport that no occluder (panel, control, dialog) covers. Its sides
+ * lie on the viewport's or the occluders' edges, so trying every pair of those x edges and, between
+ * them, every gap the occluders leave in y finds it exactly; there are a handful of occluders.
+ */
+export function largestClearRect(viewport: Viewport, occluders: readonly ScreenRect[]): ScreenRect {
+  const clipped = occluders
+    .map((rect) => {
+      const x0 = Math.max(0, rect.x);
+      const y0 = Math.max(0, rect.y);
+      const x1 = Math.min(viewport.width, rect.x + rect.width);
+      const y1 = Math.min(viewport.height, rect.y + rect.height);
+      return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+    })
+    .filter((rect) => rect.width > 0 && rect.height > 0);
+  const xs = [...new Set([0, viewport.width, ...clipped.flatMap((rect) => [rect.x, rect.x + rect.width])])].sort((a, b) => a - b);
+  let best: ScreenRect = { x: 0, y: 0, width: 0, height: 0 };
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) {
+      const left = xs[i];
+      const right = xs[j];
+      const width = right - left;
+      if (width * viewport.height <= best.width * best.height) continue;
+      const blocked = clipped
+        .filter((rect) => rect.x < right && left < rect.x + rect.width)
+        .map((rect) => [rect.y, rect.y + rect.height] as const)
+        .sort((a, b) => a[0] - b[0]);
+      let top = 0;
+      for (const [start, end] of [...blocked, [viewport.height, viewport.height] as const]) {
+        if (start > top && width * (start - top) > best.width * best.height) best = { x: left, y: top, width, height: start - top };
+        top = Math.max(top, end);
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Where to show a box of `width`×`height` CSS px (a plot and its pin): at `preferred` (its centre) when
+ * the box fits there inside the viewport and clear of every occluder, else at the centre of the largest
+ * clear rectangle.
+ */
+export function clearFocusPoint(
+  viewport: Viewport,
+  occluders: readonly ScreenRect[],
+  width: number,
+  height: number,
+  preferred: ScreenPoint = { x: viewport.width / 2, y: viewport.height / 2 },
+): ScreenPoint {
+  const box = { x: preferred.x - width / 2, y: preferred.y - height / 2, width, height };
+  if (insideViewport(box, viewport) && !occluders.some((rect) => rectsOverlap(rect, box))) return preferred;
+  const clear = largestClearRect(viewport, occluders);
+  if (clear.width === 0 || clear.height === 0) return preferred;
+  return { x: clear.x + clear.width / 2, y: clear.y + clear.height / 2 };
+}
+
+/** Camera at `zoom` that shows world point (worldX, worldY) at screen point `at`. */
+export function cameraShowingAt(worldX: number, worldY: number, zoom: number, at: ScreenPoint, viewport: Viewport, limits: ZoomLimits): Camera {
+  const clampedZoom = Math.min(limits.max, Math.max(limits.min, zoom));
+  return clampCamera(
+    { zoom: clampedZoom, centerX: worldX - (at.x - viewport.width / 2) / clampedZoom, centerY: worldY - (at.y - viewport.height / 2) / clampedZoom },
+    limits,
+  );
+}

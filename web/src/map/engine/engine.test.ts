@@ -334,3 +334,85 @@ describe('map engine layers', () => {
     expect(frames.pending()).toBe(0);
   });
 });
+
+describe('map engine beside the page chrome', () => {
+  /** Screen position (canvas px, 800×600) of tile (x, y)'s centre in the current view. */
+  function screenOfTile(engine: { getView(): { centerX: number; centerY: number; zoom: number } }, x: number, y: number) {
+    const view = engine.getView();
+    return { x: 400 + (x + 0.5 - view.centerX) * 48 * view.zoom, y: 300 + (y + 0.5 - view.centerY) * 48 * view.zoom };
+  }
+
+  it('leaves out region labels under an occluded rect, and brings them back when it goes', () => {
+    const onRegionLabelHover = vi.fn();
+    const { engine, canvas, settle } = setup({ onRegionLabelHover, prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions });
+    engine.flyTo(30, 30, 1);
+    settle();
+    const hoverCentre = () => canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: 400, clientY: 300, bubbles: true }));
+    hoverCentre();
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(regions[0], expect.anything());
+
+    engine.setOccludedRects([{ x: 380, y: 200, width: 300, height: 80 }]);
+    settle();
+    hoverCentre();
+    // The label's plate (centred on 400, 300, about 20 px high) clears a panel that ends above it...
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(regions[0], expect.anything());
+    // ...and is neither drawn nor hoverable under one that reaches over it.
+    engine.setOccludedRects([{ x: 380, y: 250, width: 300, height: 80 }]);
+    settle();
+    hoverCentre();
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(null, expect.anything());
+
+    engine.setOccludedRects([]);
+    settle();
+    hoverCentre();
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(regions[0], expect.anything());
+  });
+
+  it('flies a plot to the centre when nothing covers it there, else into the clear part of the map', () => {
+    const { engine, settle } = setup({ prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions });
+    engine.setOccludedRects([{ x: 0, y: 0, width: 120, height: 60 }]);
+    engine.flyTo(60, 60, 1.5);
+    settle();
+    expect(engine.getView()).toMatchObject({ centerX: 60.5, centerY: 60.5, zoom: 1.5 });
+
+    // An open side panel over the left half: a 2×2 plot lands in the right half, whole.
+    engine.setOccludedRects([{ x: 0, y: 0, width: 420, height: 600 }]);
+    engine.flyTo(30.5, 30.5, 1.5, { size: 2 });
+    settle();
+    const topLeft = screenOfTile(engine, 30, 30);
+    expect(engine.getView().zoom).toBe(1.5);
+    expect(topLeft.x - 36).toBeGreaterThanOrEqual(420);
+    expect(topLeft.x + 72 + 36).toBeLessThanOrEqual(800);
+  });
+
+  it('reveals a chosen tile hidden by a dialog, keeping the zoom, and leaves a visible one alone', () => {
+    const { engine, settle } = setup({ prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions });
+    engine.flyTo(45, 45, 1);
+    settle();
+    engine.setOccludedRects([{ x: 500, y: 0, width: 300, height: 600 }]);
+    engine.revealTile(45, 45);
+    settle();
+    expect(engine.getView()).toMatchObject({ centerX: 45.5, centerY: 45.5, zoom: 1 });
+
+    // A dialog docked over the right 60 %: the tile moves into the strip left of it.
+    engine.setOccludedRects([{ x: 320, y: 0, width: 480, height: 600 }]);
+    engine.revealTile(45, 45);
+    settle();
+    const tile = screenOfTile(engine, 45, 45);
+    expect(engine.getView().zoom).toBe(1);
+    expect(tile.x + 24 + 12).toBeLessThanOrEqual(320);
+    expect(tile.x).toBeCloseTo(160);
+  });
+
+  it('tells when the user starts something on the map', () => {
+    const onInteraction = vi.fn();
+    const { canvas } = setup({ onInteraction });
+    canvas.dispatchEvent(new PointerEvent('pointerdown', { pointerType: 'touch', pointerId: 3, clientX: 50, clientY: 50, bubbles: true }));
+    expect(onInteraction).toHaveBeenCalledTimes(1);
+    canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: -10, bubbles: true, cancelable: true }));
+    expect(onInteraction).toHaveBeenCalledTimes(2);
+  });
+});

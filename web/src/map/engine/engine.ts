@@ -26,10 +26,12 @@ import { chooseLevelOfDetail, type LevelOfDetail } from './level-of-detail.ts';
 import { createOverlayLayer, overlayHasContent, paintOverlay, type OverlayState } from './overlay.ts';
 import { createPlotIndex, type MapPlot } from './plot-index.ts';
 import { LABEL_FONT_FAMILY, labelAt, layoutRegionLabels } from './region-labels.ts';
+import { createHatchSource, createReservedIndex, type ReservedFootprint } from './reserved-layer.ts';
 import { createSceneState, loadLayout, type MapLayoutInput } from './scene.ts';
 import { renderFarComposite, type StaticWorld, type SurfaceImage } from './static-layers.ts';
 
 export type { MapPlot } from './plot-index.ts';
+export type { ReservedFootprint } from './reserved-layer.ts';
 
 /** Zoom factor of one zoom-in / zoom-out step (buttons, keys, double-click). */
 export const ZOOM_STEP = 1.5;
@@ -42,6 +44,8 @@ export interface TileClick {
   y: number;
   isLand: boolean;
   plot: MapPlot | null;
+  /** Land held while someone pays, or under review: not for sale now (the reason says why). Null or absent: not reserved. */
+  reserved?: ReservedFootprint | null;
 }
 
 export interface MapView {
@@ -58,6 +62,8 @@ export interface MapEngineOptions {
   onTileClick?: (click: TileClick) => void;
   /** Screen positions are client (viewport) coordinates, ready for a fixed-position card. */
   onPlotHover?: (plot: MapPlot | null, screen: ScreenPoint) => void;
+  /** The pointer entered (or left, with null) reserved land; client coordinates like onPlotHover. */
+  onReservedHover?: (footprint: ReservedFootprint | null, screen: ScreenPoint) => void;
   onRegionLabelHover?: (region: Region | null, screen: ScreenPoint) => void;
   onViewChange?: (view: MapView) => void;
   /**
@@ -82,6 +88,8 @@ export interface MapEngineOptions {
 export interface MapEngine {
   setLayout(layout: MapLayoutInput | null): void;
   setPlots(plots: readonly MapPlot[]): void;
+  /** Land held while someone pays or under review: hatched on the map, and `reserved` in tile clicks. */
+  setReservedFootprints(footprints: readonly ReservedFootprint[]): void;
   setSelectedTile(tile: { x: number; y: number } | null, tier?: Tier): void;
   zoomIn(): void;
   zoomOut(): void;
@@ -134,6 +142,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   let lastZoom = scene.camera.zoom;
   let zoomMovedAt = Number.NEGATIVE_INFINITY;
   let hoveredPlot: MapPlot | null = null;
+  let hoveredReserved: ReservedFootprint | null = null;
+  const hatch = createHatchSource(createSurface);
   let lastEmittedView: Camera | null = null;
   let cancelIdleWork: (() => void) | null = null;
   let destroyed = false;
@@ -181,7 +191,9 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       ? {
           terrain: scene.layout.terrain,
           plots: scene.plots.plots,
-          farComposite: () => (farComposite ??= renderFarComposite(scene.layout!.terrain, scene.plots.plots, createSurface)),
+          reserved: scene.reserved.footprints,
+          hatch,
+          farComposite: () => (farComposite ??= renderFarComposite(scene.layout!.terrain, scene.plots.plots, createSurface, scene.reserved.footprints)),
           images,
         }
       : null;
@@ -238,6 +250,12 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     options.onPlotHover?.(plot, toClient(point));
   }
 
+  function emitHoverReserved(footprint: ReservedFootprint | null, point: ScreenPoint): void {
+    if (footprint === hoveredReserved) return;
+    hoveredReserved = footprint;
+    options.onReservedHover?.(footprint, toClient(point));
+  }
+
   function emitHoverRegion(region: Region | null, point: ScreenPoint): void {
     if (region?.value === scene.hoveredRegion?.value) return;
     scene.hoveredRegion = region;
@@ -258,6 +276,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       y: tile.y,
       isLand: scene.layout.land[tile.y * GRID_SIZE + tile.x] === 1,
       plot: scene.plots.plotAt(tile.x, tile.y),
+      reserved: scene.reserved.at(tile.x, tile.y) ?? undefined,
     };
   }
 
@@ -295,10 +314,13 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       emitHoverRegion(label?.region ?? null, label ? { x: label.x + label.width / 2, y: label.y + label.height } : point);
       const hit = label ? null : tileUnder(point);
       emitHoverPlot(hit?.plot ?? null, point);
-      canvas.style.cursor = label || hit?.plot || hit?.isLand ? 'pointer' : 'grab';
+      const reserved = hit && !hit.plot ? (hit.reserved ?? null) : null;
+      emitHoverReserved(reserved, point);
+      canvas.style.cursor = reserved ? 'not-allowed' : label || hit?.plot || hit?.isLand ? 'pointer' : 'grab';
     },
     leave() {
       emitHoverPlot(null, { x: 0, y: 0 });
+      emitHoverReserved(null, { x: 0, y: 0 });
       emitHoverRegion(null, { x: 0, y: 0 });
     },
     activateCenter: () => clickAt({ x: scene.viewport.width / 2, y: scene.viewport.height / 2 }),
@@ -417,6 +439,11 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       scene.plots = createPlotIndex(plots);
       dataChanged();
     },
+    setReservedFootprints(footprints) {
+      if (sameFootprints(scene.reserved.footprints, footprints)) return;
+      scene.reserved = createReservedIndex(footprints);
+      dataChanged();
+    },
     setSelectedTile(tile, tier = 'basic') {
       scene.selected = tile ? { x: tile.x, y: tile.y, colour: TIER_COLOR[tier].hex, since: frames.now() } : null;
       invalidateOverlay();
@@ -455,6 +482,13 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     },
   };
   return engine;
+}
+
+/** A poll that brings the same reserved land must not rebuild every tile. */
+function sameFootprints(a: readonly ReservedFootprint[], b: readonly ReservedFootprint[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((f, i) => f.x === b[i].x && f.y === b[i].y && f.size === b[i].size && f.reason === b[i].reason);
 }
 
 function viewOf(camera: Camera): MapView {

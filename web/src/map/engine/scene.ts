@@ -6,6 +6,7 @@ import type { CanvasFactory } from './canvas-factory.ts';
 import type { Flight } from './fly-to.ts';
 import { createPlotIndex, type PlotIndex } from './plot-index.ts';
 import type { PlacedLabel } from './region-labels.ts';
+import { createReservedIndex, type ReservedIndex } from './reserved-layer.ts';
 import { classifyTerrain } from './terrain-classify.ts';
 import { createTerrainRenderer, type TerrainRenderer } from './terrain-renderer.ts';
 
@@ -23,7 +24,7 @@ export interface LoadedLayout {
 
 /**
  * The engine's whole state in one place. Two kinds of change, two kinds of redraw:
- * - static: layout, plots, camera, viewport → the cached layers are re-blitted (and rebuilt only when
+ * - static: layout, plots, reserved land, camera, viewport → the cached layers are re-blitted (and rebuilt only when
  *   data or the zoom they were rendered at change);
  * - overlay: selection pin, hovered label, keyboard reticle → only the overlay canvas is repainted.
  */
@@ -34,6 +35,8 @@ export interface SceneState {
   flight: Flight | null;
   layout: LoadedLayout | null;
   plots: PlotIndex;
+  /** Land held while someone pays or under review: hatched, and refused at the click. */
+  reserved: ReservedIndex;
   /** Where the region labels were placed in the last frame (CSS px): hit testing reads it. */
   placedLabels: PlacedLabel[];
   selected: { x: number; y: number; colour: string; since: number } | null;
@@ -49,6 +52,7 @@ export function createSceneState(limits: ZoomLimits): SceneState {
     flight: null,
     layout: null,
     plots: createPlotIndex([]),
+    reserved: createReservedIndex([]),
     placedLabels: [],
     selected: null,
     hoveredRegion: null,

@@ -11,6 +11,7 @@ import { chooseLevelOfDetail } from './level-of-detail.ts';
 import type { MapPlot } from './plot-index.ts';
 import { drawPlots, paintPlotMarkers } from './plot-layer.ts';
 import { drawRegionLabels, type PlacedLabel } from './region-labels.ts';
+import { drawReservedFootprints, paintReservedMarkers, type HatchSource, type ReservedFootprint } from './reserved-layer.ts';
 import { OVERVIEW_TILE_PX, type TerrainRenderer } from './terrain-renderer.ts';
 
 export type SurfaceImage = Surface & CanvasImageSource;
@@ -19,7 +20,10 @@ export type SurfaceImage = Surface & CanvasImageSource;
 export interface StaticWorld {
   terrain: TerrainRenderer;
   plots: readonly MapPlot[];
-  /** The far-zoom bitmap (terrain overview + plot markers); built on first use. */
+  /** Held and under-review land, hatched under the plots. */
+  reserved: readonly ReservedFootprint[];
+  hatch: HatchSource;
+  /** The far-zoom bitmap (terrain overview + reserved land + plot markers); built on first use. */
   farComposite: () => SurfaceImage;
   images: ImageCache | null;
 }
@@ -52,7 +56,8 @@ export function tileView(area: WorldTileArea): { camera: Camera; viewport: Viewp
 }
 
 /**
- * Paints one world tile: at far zoom the composite bitmap, nearer the terrain chunks and the plots.
+ * Paints one world tile: at far zoom the composite bitmap, nearer the terrain chunks, the reserved
+ * land and the plots.
  * Pixel art stays crisp (nearest-neighbour); the target is opaque (the terrain covers every pixel).
  * Returns whether an avatar it wanted is still loading.
  */
@@ -67,16 +72,23 @@ export function renderWorldTile(ctx: CanvasRenderingContext2D, world: StaticWorl
   }
   const { camera, viewport } = tileView(area);
   world.terrain.drawChunks(ctx, camera, viewport, area.dpr);
+  drawReservedFootprints(ctx, world.reserved, camera, viewport, area.dpr, world.hatch);
   return drawPlots(ctx, world.plots, camera, viewport, area.dpr, world.images);
 }
 
-/** The far-zoom bitmap: the terrain overview with a marker per plot baked in. */
-export function renderFarComposite(terrain: TerrainRenderer, plots: readonly MapPlot[], createSurface: CanvasFactory): SurfaceImage {
+/** The far-zoom bitmap: the terrain overview with the reserved land and a marker per plot baked in. */
+export function renderFarComposite(
+  terrain: TerrainRenderer,
+  plots: readonly MapPlot[],
+  createSurface: CanvasFactory,
+  reserved: readonly ReservedFootprint[] = [],
+): SurfaceImage {
   const overview = terrain.overview();
   const surface = createSurface(overview.width, overview.height);
   const ctx = surface.getContext('2d');
   if (ctx) {
     ctx.drawImage(overview, 0, 0);
+    paintReservedMarkers(ctx, reserved, OVERVIEW_TILE_PX);
     paintPlotMarkers(ctx, plots, OVERVIEW_TILE_PX);
   }
   return surface;
