@@ -62,7 +62,7 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
   let dragging = false;
   let gestureHadPinch = false;
   let pinchState: PinchState | null = null;
-  let pendingTap: { timer: ReturnType<typeof setTimeout>; point: ScreenPoint } | null = null;
+  let pendingTap: { timer: number; point: ScreenPoint } | null = null;
   let pointerInside = false;
 
   const local = (event: { clientX: number; clientY: number }): ScreenPoint => {
