@@ -20,7 +20,8 @@ export function AdminPage() {
   });
 
   return (
-    <PageContainer className="max-w-5xl">
+    // Long unbroken text anywhere on the screen (a name, a seed, a queued link) wraps instead of scrolling a phone sideways.
+    <PageContainer className="max-w-5xl wrap-anywhere">
       <h1 className="mb-8 text-lg text-gold md:text-2xl">{PAGE_TITLE}</h1>
       {session.isPending ? (
         <p role="status" className="text-ink-muted">

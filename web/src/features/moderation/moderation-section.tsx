@@ -109,15 +109,17 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
   const link = safeHttpLink(plot.link);
   const created = new Date(plot.created_at);
   return (
-    <article aria-label={`Flagged plot ${plot.display_name}`} className="border-2 border-border bg-night p-4">
+    // wrap-anywhere (inherited by everything inside): a 140-character word or a 2,000-character link breaks
+    // inside the card instead of widening the page past a 390 px phone.
+    <article aria-label={`Flagged plot ${plot.display_name}`} className="min-w-0 border-2 border-border bg-night p-4 wrap-anywhere">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="font-sans text-base font-semibold break-words text-ink">{plot.display_name}</h3>
+        <h3 className="min-w-0 font-sans text-base font-semibold text-ink">{plot.display_name}</h3>
         <span className="text-xs text-ink-muted">
           {plot.flag_count} {plot.flag_count === 1 ? 'flag' : 'flags'}
           {plot.source === 'screen' || plot.source === 'both' ? ' · auto-screened' : ''}
         </span>
       </div>
-      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+      <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
         <dt className="text-ink-muted">Zone</dt>
         <dd className="text-ink">{zoneName(plot.zone)}</dd>
         <dt className="text-ink-muted">Tier</dt>
@@ -127,9 +129,9 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
           ({plot.x}, {plot.y})
         </dd>
         <dt className="text-ink-muted">Message</dt>
-        <dd className="break-words text-ink">{plot.message || '—'}</dd>
+        <dd className="text-ink">{plot.message || '—'}</dd>
         <dt className="text-ink-muted">Link</dt>
-        <dd className="break-all">
+        <dd>
           {link ? (
             <OutboundLink href={link} className="text-sky underline">
               {plot.link}
