@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import {
@@ -123,6 +124,16 @@ describe('test checkout page and pay flow', () => {
     // Cancel goes to payments' cancel URL: the session ends and the spot is free at once (checkout-cancel.test.ts).
     expect(page.body).toContain(`<a href="/api/payments/checkout-cancel?session_id=${encodeURIComponent(url.split('/').pop()!)}">Cancel</a>`);
     expect(page.body).not.toMatch(/<script/i);
+    // The site's look: its night background and gold, the pixel font inlined (no asset of the web build), and the
+    // one style block allowed by its hash, not by 'unsafe-inline'.
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)![1];
+    expect(style).toContain('#120f1f');
+    expect(style).toContain('#f2c14e');
+    expect(style).toMatch(/@font-face \{ font-family: "Press Start 2P";[^}]*src: url\(data:font\/woff2;base64,/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain('font-src data:');
   });
 
   it('pays, fulfils at once (payments.payment.verified), and sends the buyer to /claim with 303', async () => {
