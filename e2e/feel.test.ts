@@ -1,0 +1,132 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack, gotoLive } from './support/stack.ts';
+
+// Not the built-in defaults: the strip's 'from $…' must be the served lowest price.
+const PRICES = { basic: 1900, premium: 20000 };
+const PHONE = { width: 390, height: 844 };
+
+let stack: Stack;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ MAP_SEED: 'pixel-atlas', TIER_PRICES_CENTS: JSON.stringify(PRICES) });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await stack?.stop();
+});
+
+async function newPage(viewport: { width: number; height: number }): Promise<Page> {
+  const context = await stack.browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  // Layout shifts from the first paint on (the prerendered strip, then its numbers filling in).
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { __shifts: number[] }).__shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return page;
+}
+
+async function avatarFile(page: Page) {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#a855f7';
+    ctx.fillRect(0, 0, 48, 48);
+    return canvas.toDataURL('image/png').split(',')[1];
+  });
+  return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
+
+describe('what buyers see and feel', () => {
+  it('the phone home strip gives the value, live counters and the latest claims; a claim elsewhere reaches it, the celebration shows the map and links the plot page', async () => {
+    const layout = (await (await fetch(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+    const landTiles = layout.tiles.filter((tile) => tile.is_land);
+
+    const visitor = await newPage(PHONE);
+    // The prerendered first screen already has the strip, with placeholders where the numbers go.
+    const firstHtml = await (await fetch(stack.url)).text();
+    expect(firstHtml).toContain('data-testid="atlas-strip"');
+    expect(firstHtml).toContain('Claim your plot on the pixel map of the internet');
+
+    await gotoLive(visitor, stack.url);
+    expect(await visitor.getByRole('heading', { level: 1 }).innerText()).toBe('Claim your plot on the pixel map of the internet');
+    await expect.poll(() => text(visitor, 'strip-price'), { timeout: 20_000 }).toBe('$19');
+    await expect.poll(() => text(visitor, 'strip-tiles-left'), { timeout: 20_000 }).toBe(landTiles.length.toLocaleString('en-US'));
+    expect(await text(visitor, 'strip-plots')).toBe('0');
+    expect(await text(visitor, 'strip-ticker')).toContain('be the first!');
+
+    // Small, one block above the map, and the map takes the rest of the screen below it.
+    const strip = (await visitor.getByTestId('atlas-strip').boundingBox())!;
+    const map = (await visitor.locator('canvas[aria-roledescription="map"]').boundingBox())!;
+    console.log(`[feel] strip at 390x844: ${strip.height.toFixed(1)} px high; map canvas ${map.width}x${map.height.toFixed(0)} from y=${map.y.toFixed(0)}`);
+    expect(strip.height).toBeLessThanOrEqual(56);
+    expect(map.y).toBeGreaterThanOrEqual(strip.y + strip.height - 1);
+    // Nothing in the strip spills past the phone's width.
+    expect(await visitor.getByTestId('atlas-strip').evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+
+    // Someone else, in another browser, pays and claims.
+    const buyer = await newPage({ width: 1280, height: 900 });
+    await gotoLive(buyer, stack.url);
+    const tile = landTiles.find((t) => t.x > 20 && t.y > 20)!;
+    const started = await buyer.evaluate(async (body) => {
+      const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await response.json()) as { url: string };
+    }, { tier: 'basic', x: tile.x, y: tile.y });
+    // The test checkout is payments' own page, not the app: plain goto.
+    await buyer.goto(`${stack.url}${started.url}`);
+    // The test checkout in the site's look: night background, and its one style block allowed by the CSP.
+    expect(await buyer.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(18, 15, 31)');
+    expect(await buyer.locator('body').innerText()).toMatch(/TEST MODE — no real money/i);
+    await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await buyer.waitForURL(/\/claim\?session_id=/);
+    await expect.poll(() => buyer.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);
+    // The paid position, on a small map.
+    await expect.poll(() => buyer.getByRole('img', { name: `Map: your plot's position at (${tile.x}, ${tile.y})` }).count(), { timeout: 15_000 }).toBe(1);
+    await buyer.getByLabel('Display name').fill('Felt Right');
+    await buyer.getByLabel('Message').fill('Bought on the live map');
+    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer));
+    await buyer.getByRole('button', { name: 'Save Avatar' }).click();
+    await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBeGreaterThan(0);
+    await buyer.getByRole('button', { name: 'REVIEW DETAILS' }).click();
+    await buyer.getByRole('button', { name: 'CONFIRM & CLAIM' }).click();
+
+    // The celebration: the new plot on the map (the camera flies to it), and a way on to the plot page.
+    await expect.poll(() => buyer.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
+    const preview = buyer.getByRole('img', { name: `Map: your new plot at (${tile.x}, ${tile.y})` });
+    await expect.poll(() => preview.count(), { timeout: 5_000 }).toBe(1);
+    const previewCanvas = preview.locator('canvas').first();
+    await expect
+      .poll(async () => Math.abs(Number(await previewCanvas.getAttribute('data-center-x')) - (tile.x + 0.5)), { timeout: 4_000 })
+      .toBeLessThan(0.01);
+    const viewPlot = buyer.getByRole('link', { name: 'View Your Plot' });
+    const plotPath = await viewPlot.getAttribute('href');
+    expect(plotPath).toMatch(/^\/plot\/[0-9a-f-]{36}$/);
+    await viewPlot.click();
+    await buyer.waitForURL(`${stack.url}${plotPath}`);
+    // The plot page shows the plot and its neighbours on a map too.
+    await expect.poll(() => buyer.getByRole('img', { name: /^Map of Felt Right's plot/ }).count(), { timeout: 15_000 }).toBe(1);
+
+    // Back on the phone, without a reload: the live stream brought the claim into the strip.
+    await expect.poll(() => visitor.getByTestId('strip-ticker').getByRole('link', { name: 'Felt Right' }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await text(visitor, 'strip-plots')).toBe('1');
+    expect(await text(visitor, 'strip-tiles-left')).toBe((landTiles.length - 1).toLocaleString('en-US'));
+
+    const shifts = await visitor.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
+    const cls = shifts.reduce((sum, value) => sum + value, 0);
+    console.log(`[feel] home at 390x844: layout shift total ${cls.toFixed(4)} over ${shifts.length} shifts`);
+    expect(cls).toBeLessThanOrEqual(0.05);
+  }, 180_000);
+});
