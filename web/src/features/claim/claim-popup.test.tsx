@@ -158,7 +158,6 @@ describe('claim popup', () => {
 
   it.each([
     ['taken', () => jsonResponse({ available: false, reason: 'taken' })],
-    ['held', () => jsonResponse({ available: false, reason: 'held' })],
     ['a failed check', () => new Response('boom', { status: 502 })],
   ])("refuses %s with 'Tile Unavailable'", async (_, answer) => {
     const user = userEvent.setup();
@@ -169,6 +168,21 @@ describe('claim popup', () => {
     await user.click(payButton());
     expect(await screen.findByText('Tile Unavailable')).toBeTruthy();
     expect(screen.getByText('This tile is already claimed. Please choose another.')).toBeTruthy();
+    expect(gateway.countOf('POST /api/create-checkout-session')).toBe(0);
+  });
+
+  it.each([
+    ['held', 'Tile Reserved', 'This tile is reserved while someone pays. Try again in a few minutes or choose another tile.'],
+    ['review', 'Tile Under Review', 'A plot here is under review, so this tile is not for sale. Please choose another tile.'],
+  ])("refuses %s land with its true reason, not 'already claimed'", async (reason, title, description) => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({ 'GET /api/position-available?x=10&y=12&tier=basic': [() => jsonResponse({ available: false, reason })] });
+    renderPopup();
+    await fillProfile(user);
+    await saveAvatar(user);
+    await user.click(payButton());
+    expect(await screen.findByText(title)).toBeTruthy();
+    expect(screen.getByText(description)).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(0);
   });
 

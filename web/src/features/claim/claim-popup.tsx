@@ -12,6 +12,7 @@ import { needsContentReview } from './content-review.ts';
 import { savePendingClaim, clearPendingClaim, readPendingClaim } from './pending-claim.ts';
 import { checkPosition } from './position-check.ts';
 import { ProfileFields } from './profile-fields.tsx';
+import { FootprintConflictNote } from './reserved-land-note.tsx';
 import { normalizeProfile, validateProfile, type FieldErrors, type ProfileDraft } from './profile-validation.ts';
 import { startCheckout } from './start-checkout.ts';
 import { storedTier } from './stored-tier.ts';
@@ -152,6 +153,7 @@ function ClaimPopupForm({
           }}
         />
         <TierRadioList value={tier} onChange={chooseTier} />
+        {tile ? <FootprintConflictNote tile={tile} tier={tier} /> : null}
         <AvatarUploader value={avatar} onChange={setAvatar} shape="round" />
         <div className="mt-2 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClassName('secondary')} onClick={onCancel}>

@@ -3,6 +3,7 @@ import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import type { ToastOptions } from '../../hooks/use-toast.ts';
 import { apiJson } from '../../lib/api.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
+import { occupiedPositionToast } from './reserved-land.ts';
 import type { ApiResponse } from '../../lib/api-types.ts';
 
 export interface PositionCheckOptions {
@@ -15,7 +16,8 @@ export interface PositionCheckOptions {
 
 /**
  * Spec section 5: the tile must be land and the footprint free; a failed check counts as unavailable.
- * Returns the toast to show, or null when the plot may go there.
+ * Returns the toast to show, or null when the plot may go there. It tells the true reason: reserved
+ * while someone pays, under review, or the visible neighbour the footprint would overlap.
  */
 export async function checkPosition(x: number, y: number, tier: Tier, options: PositionCheckOptions = {}): Promise<ToastOptions | null> {
   try {
@@ -26,7 +28,7 @@ export async function checkPosition(x: number, y: number, tier: Tier, options: P
     if (available) return null;
     if (reason === 'water') return CLAIM_TOASTS.invalidLocation;
     if (reason === 'held' && options.allowHeld) return null;
-    return CLAIM_TOASTS.tileUnavailable;
+    return occupiedPositionToast(parsed.data, tier) ?? CLAIM_TOASTS.tileUnavailable;
   } catch {
     return CLAIM_TOASTS.tileUnavailable;
   }

@@ -1,6 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { MAP_LAYOUT_QUERY_KEY } from '../../map/use-map-layout.ts';
+import { RESERVED_FOOTPRINTS_QUERY_KEY } from '../claim/reserved-land-query.ts';
 import { PLOTS_QUERY_KEY, isUserPlotsQueryKey, plotQueryKey } from '../plots/plot-queries.ts';
 
 /** The gateway's Server-Sent Events stream (same origin). */
@@ -47,6 +48,8 @@ export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
 
 function invalidatePlots(queryClient: QueryClient, plotId?: string): void {
   void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
+  // A hold became a plot, or a review was decided: the reserved land changed too.
+  void queryClient.invalidateQueries({ queryKey: RESERVED_FOOTPRINTS_QUERY_KEY, exact: true });
   if (plotId) void queryClient.invalidateQueries({ queryKey: plotQueryKey(plotId), exact: true });
   else void queryClient.invalidateQueries({ predicate: (query) => /^\/api\/plots\/[^/]+$/.test(String(query.queryKey[0])) });
   void queryClient.invalidateQueries({ predicate: (query) => isUserPlotsQueryKey(query.queryKey) });

@@ -17,6 +17,7 @@ vi.mock('../engine/engine.ts', () => ({
     const engine = {
       setLayout: vi.fn(),
       setPlots: vi.fn(),
+      setReservedFootprints: vi.fn(),
       setSelectedTile: vi.fn(),
       zoomIn: vi.fn(),
       zoomOut: vi.fn(),

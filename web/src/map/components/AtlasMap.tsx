@@ -4,12 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorStatus } from '../../lib/api.ts';
 import { useMapLayout } from '../use-map-layout.ts';
-import { createMapEngine, type MapEngine, type MapLayoutInput, type TileClick } from '../engine/engine.ts';
+import { createMapEngine, type MapEngine, type MapLayoutInput, type ReservedFootprint, type TileClick } from '../engine/engine.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
 import { DesktopHint, MoreContentButton, TouchGuide } from './MapHints.tsx';
 import { MapControls } from './MapControls.tsx';
 import { MapStatusOverlay } from './MapStatusOverlay.tsx';
 import { PlotHoverCard } from './PlotHoverCard.tsx';
+import { ReservedHoverCard } from './ReservedHoverCard.tsx';
 import { isNavigateToRegionDetail } from './region-navigation.ts';
 import { RegionInfoCard } from './RegionInfoCard.tsx';
 import { RegionsMenu } from './RegionsMenu.tsx';
@@ -29,6 +30,10 @@ export interface AtlasMapProps {
   onLandTileClick?: (tile: { x: number; y: number }) => void;
   /** A claimed plot was chosen (the profile popup opens here). */
   onPlotClick?: (plot: AtlasPlot) => void;
+  /** Land held while someone pays or under review: hatched, with a hover text. */
+  reservedFootprints?: readonly ReservedFootprint[];
+  /** Reserved land was chosen: refused with its reason (the claim popup does not open). */
+  onReservedTileClick?: (footprint: ReservedFootprint) => void;
   onFindPlotsClick?: () => void;
   /** Colour of the map pin on the selected tile. */
   selectedTier?: Tier;
@@ -42,13 +47,14 @@ type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
  * The full-screen map: mounts the canvas and its engine once, feeds layout and plots through the
  * engine's setters, and layers the React chrome (regions menu, controls, hints, cards) over it.
  */
-export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic', selectedTile: selectedTileProp }: AtlasMapProps) {
+export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic', selectedTile: selectedTileProp, reservedFootprints = EMPTY_RESERVED, onReservedTileClick }: AtlasMapProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const engineRef = useRef<MapEngine | null>(null);
   const isTouch = useTouchDevice();
   const [regionCard, setRegionCard] = useState<Anchored<Region>>(null);
   const [plotCard, setPlotCard] = useState<Anchored<AtlasPlot>>(null);
+  const [reservedCard, setReservedCard] = useState<Anchored<ReservedFootprint>>(null);
   const [selectedTile, setSelectedTile] = useState<{ x: number; y: number } | null>(null);
 
   const layoutQuery = useMapLayout({ enabled: layoutProp === undefined });
@@ -60,14 +66,18 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
   const loading = layout === undefined && !mapMissing && !loadFailed;
 
   // Callbacks reach the engine through a ref, so the engine is created once and never re-created.
-  const handlers = useRef({ onLandTileClick, onPlotClick, selectedTier });
-  handlers.current = { onLandTileClick, onPlotClick, selectedTier };
+  const handlers = useRef({ onLandTileClick, onPlotClick, onReservedTileClick, selectedTier });
+  handlers.current = { onLandTileClick, onPlotClick, onReservedTileClick, selectedTier };
 
   const handleTileClick = useCallback((click: TileClick) => {
     setRegionCard(null);
     if (!click.isLand) return; // spec: clicking water does nothing
     if (click.plot) {
       handlers.current.onPlotClick?.(click.plot as AtlasPlot);
+      return;
+    }
+    if (click.reserved) {
+      handlers.current.onReservedTileClick?.(click.reserved);
       return;
     }
     const tile = { x: click.x, y: click.y };
@@ -84,6 +94,7 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
       overlay: overlayRef.current,
       onTileClick: handleTileClick,
       onPlotHover: (plot, anchor) => setPlotCard(plot ? { item: plot as AtlasPlot, anchor } : null),
+      onReservedHover: (footprint, anchor) => setReservedCard(footprint ? { item: footprint, anchor } : null),
       onRegionLabelHover: (region, anchor) => setRegionCard(region ? { item: region, anchor } : null),
       fonts: typeof document !== 'undefined' ? document.fonts : null,
       // The camera, readable from outside (browser tests, debugging) without re-rendering React.
@@ -120,6 +131,10 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
   useEffect(() => {
     engineRef.current?.setPlots(plots);
   }, [plots]);
+
+  useEffect(() => {
+    engineRef.current?.setReservedFootprints(reservedFootprints);
+  }, [reservedFootprints]);
 
   useEffect(() => {
     engineRef.current?.setSelectedTile(selectedTile, selectedTier);
@@ -196,11 +211,13 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
       )}
       {regionCard ? <RegionInfoCard region={regionCard.item} anchor={regionCard.anchor} onClose={() => setRegionCard(null)} /> : null}
       {plotCard && !isTouch ? <PlotHoverCard plot={plotCard.item} anchor={plotCard.anchor} /> : null}
+      {reservedCard && !plotCard && !isTouch ? <ReservedHoverCard footprint={reservedCard.item} anchor={reservedCard.anchor} /> : null}
     </div>
   );
 }
 
 const EMPTY_PLOTS: readonly AtlasPlot[] = [];
+const EMPTY_RESERVED: readonly ReservedFootprint[] = [];
 
 function FindPlotsButton({ count, onClick }: { count: number; onClick?: () => void }) {
   return (

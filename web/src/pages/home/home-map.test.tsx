@@ -17,7 +17,7 @@ const engineMock = vi.hoisted(() => ({
 vi.mock('../../map/engine/engine.ts', () => ({
   createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
     const engine = Object.fromEntries(
-      ['setLayout', 'setPlots', 'setSelectedTile', 'zoomIn', 'zoomOut', 'resetView', 'flyTo', 'resize', 'destroy'].map((name) => [name, vi.fn()]),
+      ['setLayout', 'setPlots', 'setReservedFootprints', 'setSelectedTile', 'zoomIn', 'zoomOut', 'resetView', 'flyTo', 'resize', 'destroy'].map((name) => [name, vi.fn()]),
     );
     engineMock.created.push({ options, engine });
     return engine;

@@ -2,6 +2,7 @@ import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useState } from 'react';
 import { useCheckoutCancelReturn } from '../../features/claim/checkout-cancel-return.ts';
 import { ClaimPopup, type Tile } from '../../features/claim/claim-popup.tsx';
+import { refuseReservedTile, useReservedFootprints } from '../../features/claim/reserved-land.ts';
 import { storedTier } from '../../features/claim/stored-tier.ts';
 import { TierGuidanceDialog } from '../../features/claim/tier-guidance-dialog.tsx';
 import { FindPlotsDialog } from '../../features/plots/find-plots-dialog.tsx';
@@ -21,6 +22,7 @@ export function HomeMap() {
   const [pinTier, setPinTier] = useState<Tier>(storedTier);
   const [profilePlot, setProfilePlot] = useState<AtlasPlot | null>(null);
   const [findOpen, setFindOpen] = useState(false);
+  const reservedFootprints = useReservedFootprints();
 
   const openClaim = (tile: Tile, tier?: Tier) => {
     setProfilePlot(null);
@@ -43,6 +45,8 @@ export function HomeMap() {
           setProfilePlot(plot);
         }}
         onFindPlotsClick={() => setFindOpen(true)}
+        reservedFootprints={reservedFootprints}
+        onReservedTileClick={refuseReservedTile}
         selectedTier={pinTier}
         selectedTile={claimTile}
       />
