@@ -1,6 +1,6 @@
 import { formatPrice } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { usePrices } from '../../features/claim/use-prices.tsx';
 import { PLOTS_QUERY_KEY } from '../../features/plots/plot-queries.ts';
@@ -31,11 +31,22 @@ export function AtlasStrip() {
   return (
     <div data-testid="atlas-strip" className="shrink-0 border-b-2 border-border bg-panel px-3 py-1 md:py-1.5">
       <div className="mx-auto flex max-w-6xl flex-col md:flex-row md:items-baseline md:gap-5">
-        <h1 className="truncate text-[13px] leading-5 font-semibold text-gold md:text-sm">{HOME_VALUE_LINE}</h1>
+        {/* Sans on phones, where the pixel face would cut the line short; the pixel face where there is room. */}
+        <h1 className="truncate font-sans text-sm leading-5 font-semibold text-gold md:font-pixel md:text-xs md:leading-6 md:font-normal">{HOME_VALUE_LINE}</h1>
         <p className="flex min-w-0 items-baseline gap-x-2 text-xs leading-5 whitespace-nowrap text-ink-muted">
-          <Counter testId="strip-plots" value={plots ? formatCount(plots.length) : null} label={plots?.length === 1 ? 'plot' : 'plots'} />
+          <Counter testId="strip-plots" value={plots ? formatCount(plots.length) : null} width="min-w-[3ch]" label={plots?.length === 1 ? 'plot' : 'plots'} />
           <span aria-hidden="true">·</span>
-          <Counter testId="strip-tiles-left" value={tilesLeft === null ? null : formatCount(tilesLeft)} label="tiles left" />
+          <Counter
+            testId="strip-tiles-left"
+            value={tilesLeft === null ? null : formatCount(tilesLeft)}
+            width="min-w-[5ch]"
+            label={
+              <>
+                {/* 'left' alone on a phone, so the ticker keeps room; screen readers always hear 'tiles left'. */}
+                <span className="sr-only sm:not-sr-only">tiles </span>left
+              </>
+            }
+          />
           <span aria-hidden="true">·</span>
           <a href={`#${CLAIM_SECTION_ID}`} className="text-ink underline-offset-2 hover:underline">
             from{' '}
@@ -51,11 +62,11 @@ export function AtlasStrip() {
   );
 }
 
-/** A number in a box as wide as five digits with a separator, so the placeholder and the figure take one width. */
-function Counter({ value, label, testId }: { value: string | null; label: string; testId: string }) {
+/** A number in a box as wide as the figures it usually shows, so the placeholder and the figure take one width. */
+function Counter({ value, label, testId, width }: { value: string | null; label: ReactNode; testId: string; width: string }) {
   return (
     <span>
-      <span data-testid={testId} className="inline-block min-w-[5ch] text-right font-semibold text-ink tabular-nums">
+      <span data-testid={testId} className={`inline-block ${width} text-right font-semibold text-ink tabular-nums`}>
         {value ?? <Placeholder />}
       </span>{' '}
       {label}
@@ -93,7 +104,12 @@ export function RecentClaims({ plots }: { plots: readonly StripPlot[] | null }) 
 
   return (
     <span data-testid="strip-ticker" className="flex min-w-0 flex-1 items-baseline gap-1 overflow-hidden">
-      <span className="shrink-0">Just claimed:</span>
+      <span className="shrink-0">
+        <span className="sr-only sm:not-sr-only">Just claimed:</span>
+        <span aria-hidden="true" className="sm:hidden">
+          New:
+        </span>
+      </span>
       <span ref={listRef} className="min-w-0 truncate" aria-live="polite">
         {plots === null ? (
           <Placeholder />
