@@ -15,6 +15,7 @@ const forwardedSiteName =
 
 /** Where the shell goes in index.html; `<div id="root"></div>` itself stays empty (the gateway's share pages fill it). */
 const SHELL_MARKER = '<!--app-shell-->';
+const SHELL_CONTAINER = '<div id="app-shell">';
 /** Any path that is not a screen of its own: it renders the layout with an empty, waiting <main>. */
 const GENERIC_SHELL_PATH = '/__app-shell';
 
@@ -39,7 +40,7 @@ function prerenderShell(): Plugin {
     async closeBundle() {
       if (ssrBuild) return;
       // Inside web/node_modules so the bundle's bare imports (react, react-dom/server) resolve from the workspace.
-      const ssrOut = path.join(root, 'node_modules', '.prerender-shell');
+      const ssrOut = path.join(root, 'node_modules', `.prerender-shell-${process.pid}`); // per build: builds may overlap
       try {
         await build({
           configFile: false,
@@ -56,9 +57,14 @@ function prerenderShell(): Plugin {
           renderShell(pathname: string): Promise<string>;
         };
         const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
-        if (!template.includes(SHELL_MARKER)) throw new Error(`prerender: index.html has no ${SHELL_MARKER}`);
-        writeFileSync(path.join(outDir, 'index.html'), template.replace(SHELL_MARKER, await renderShell('/')));
-        writeFileSync(path.join(outDir, 'app.html'), template.replace(SHELL_MARKER, await renderShell(GENERIC_SHELL_PATH)));
+        if (!template.includes(SHELL_CONTAINER + SHELL_MARKER)) throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
+        // data-path says which path the shell was rendered for: main.tsx hydrates it only there.
+        const withShell = async (pathname: string) => {
+          const html = await renderShell(pathname);
+          return template.replace(SHELL_CONTAINER, () => `<div id="app-shell" data-path="${pathname}">`).replace(SHELL_MARKER, () => html);
+        };
+        writeFileSync(path.join(outDir, 'index.html'), await withShell('/'));
+        writeFileSync(path.join(outDir, 'app.html'), await withShell(GENERIC_SHELL_PATH));
       } finally {
         rmSync(ssrOut, { recursive: true, force: true });
       }

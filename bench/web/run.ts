@@ -14,6 +14,7 @@
  *   BENCH_WEB_PAGES=/,/faq,plot  BENCH_WEB_PRESETS=mobile,desktop  BENCH_LOG_LEVEL=warn
  *   BENCH_WEB_READY_S=300 (how long each service may take to answer /readyz)
  *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
+ *   BENCH_WEB_REPORTS_DIR=<dir> (keep each Lighthouse JSON report there)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -308,8 +309,11 @@ async function main() {
     const plotId = await seedPlot(gatewayUrl);
     say(`seeded plot ${plotId} (checkout → test-checkout pay → claim)`);
 
-    const workDir = await mkdtemp(path.join(os.tmpdir(), 'pa-bench-web-'));
-    cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+    // BENCH_WEB_REPORTS_DIR keeps every Lighthouse JSON report (LCP element, main-thread breakdown) for a closer look.
+    const keptReports = process.env.BENCH_WEB_REPORTS_DIR ? path.resolve(process.env.BENCH_WEB_REPORTS_DIR) : null;
+    if (keptReports) mkdirSync(keptReports, { recursive: true });
+    const workDir = keptReports ?? (await mkdtemp(path.join(os.tmpdir(), 'pa-bench-web-')));
+    if (!keptReports) cleanups.push(() => rm(workDir, { recursive: true, force: true }));
     const rows: Row[] = [];
     const bytes: Array<{ page: string; js: Bytes; css: Bytes }> = [];
     for (const page of PAGES) {

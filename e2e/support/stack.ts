@@ -84,11 +84,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
 }
 
 /**
- * Opens a page and waits until the app is live: the prerendered first screen (#app-shell) has buttons that do
- * nothing until the script runs, so a test that clicks too early would click the static copy.
+ * Opens a page and waits until the app is live (main.tsx marks `<html data-app="live">` once React has committed):
+ * before that the prerendered first screen is static HTML, and a test that clicks too early would click the copy.
  */
 export async function gotoLive(page: Page, url: string) {
   const response = await page.goto(url);
-  await page.waitForFunction(() => !document.getElementById('app-shell'), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'live', undefined, { timeout: 60_000 });
   return response;
 }

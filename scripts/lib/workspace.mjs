@@ -2,7 +2,7 @@
 // variables, running prisma generate and the web build, and the small secrets kept under .data/.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './infra.mjs';
 
@@ -121,8 +121,32 @@ export async function buildWeb(root = ROOT, { force = false, log = console.log }
     return;
   }
   log('web: building web/dist (vite build)…');
-  const code = await run('npm', ['run', 'build', '--workspace', '@pixel-atlas/web'], { cwd: root });
-  if (code !== 0) throw new Error(`web build failed (exit code ${code})`);
+  // Built beside web/dist and swapped in by renames, so a build running at the same time (another test run, npm start)
+  // and a site serving web/dist never see a half-written or emptied folder.
+  const web = path.join(root, 'web');
+  const fresh = path.join(web, `.dist-${process.pid}-${Date.now()}`);
+  const code = await run('npm', ['run', 'build', '--workspace', '@pixel-atlas/web', '--', '--outDir', fresh, '--emptyOutDir'], { cwd: root });
+  if (code !== 0) {
+    rmSync(fresh, { recursive: true, force: true });
+    throw new Error(`web build failed (exit code ${code})`);
+  }
+  const dist = path.join(web, 'dist');
+  for (let attempt = 0; ; attempt++) {
+    const old = `${fresh}-old${attempt}`;
+    try {
+      renameSync(dist, old);
+    } catch {
+      // no web/dist (first build, or another build is between its two renames)
+    }
+    try {
+      renameSync(fresh, dist);
+      break;
+    } catch (error) {
+      if (attempt >= 20) throw error; // another build put its web/dist back in between: move it aside again
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
+  }
 }
 
 /** Reads a secret kept in a file under .data/, creating it (mode 0600) the first time. Returns { value, created }. */

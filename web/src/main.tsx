@@ -1,8 +1,8 @@
 import '@fontsource/press-start-2p/latin-400.css';
 import './styles.css';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app-providers.tsx';
 import { createAppRouter } from './app-routes.tsx';
@@ -14,16 +14,46 @@ installPageHideCleanup();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html is missing the #root element');
+const prerendered = document.getElementById('app-shell');
 
-// The first render is synchronous so the prerendered shell (#app-shell, see vite.config.ts) can go in the same
-// task: the browser never paints a frame with both, or with neither.
-flushSync(() => {
-  createRoot(root).render(
-    <StrictMode>
+/** Marks `<html data-app="live">` once the first commit is done: the buttons people see now work (tests wait on it). */
+function MarkLive({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    document.documentElement.dataset.app = 'live';
+  }, []);
+  return children;
+}
+
+const app = (
+  <StrictMode>
+    <MarkLive>
       <AppProviders queryClient={queryClient}>
         <RouterProvider router={createAppRouter()} />
       </AppProviders>
-    </StrictMode>,
-  );
-});
-document.getElementById('app-shell')?.remove();
+    </MarkLive>
+  </StrictMode>
+);
+
+/**
+ * The build renders lazy parts (the map, other screens) as their Suspense fallbacks: renderToString cannot wait for
+ * them, so it marks those boundaries for the client (React's error 419), which is the intended outcome here. Any other
+ * recoverable error (a real mismatch between the shell and the app) is still reported.
+ */
+function reportUnexpectedHydrationError(error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/\b419\b|could not finish this Suspense boundary/.test(message)) return;
+  console.error(error);
+}
+
+if (prerendered && prerendered.dataset.path === window.location.pathname && root.childElementCount === 0) {
+  // The shell was rendered at build time for this very path (the home screen): hydrate it in place. The nodes people
+  // already see stay (no second paint of the first screen, so no later LCP), and hydration yields to the browser in
+  // small slices instead of one long render task.
+  hydrateRoot(prerendered, app, { onRecoverableError: reportUnexpectedHydrationError });
+  root.remove();
+} else {
+  // Another path (the generic shell, or a gateway-rendered share page in #root): render fresh, synchronously, so the
+  // prerendered part can go in the same task and the browser never paints a frame with both, or with neither.
+  flushSync(() => createRoot(root).render(app));
+  prerendered?.remove();
+}
