@@ -59,10 +59,10 @@ describe('what buyers see and feel', () => {
     // The prerendered first screen already has the strip, with placeholders where the numbers go.
     const firstHtml = await (await fetch(stack.url)).text();
     expect(firstHtml).toContain('data-testid="atlas-strip"');
-    expect(firstHtml).toContain('Claim your plot on the pixel map of the internet');
+    expect(firstHtml).toContain('Own a plot on the pixel map of the internet');
 
     await gotoLive(visitor, stack.url);
-    expect(await visitor.getByRole('heading', { level: 1 }).innerText()).toBe('Claim your plot on the pixel map of the internet');
+    expect(await visitor.getByRole('heading', { level: 1 }).innerText()).toBe('Own a plot on the pixel map of the internet');
     await expect.poll(() => text(visitor, 'strip-price'), { timeout: 20_000 }).toBe('$19');
     await expect.poll(() => text(visitor, 'strip-tiles-left'), { timeout: 20_000 }).toBe(landTiles.length.toLocaleString('en-US'));
     expect(await text(visitor, 'strip-plots')).toBe('0');
@@ -74,7 +74,8 @@ describe('what buyers see and feel', () => {
     console.log(`[feel] strip at 390x844: ${strip.height.toFixed(1)} px high; map canvas ${map.width}x${map.height.toFixed(0)} from y=${map.y.toFixed(0)}`);
     expect(strip.height).toBeLessThanOrEqual(56);
     expect(map.y).toBeGreaterThanOrEqual(strip.y + strip.height - 1);
-    // Nothing in the strip spills past the phone's width.
+    // The value line is whole (not cut with an ellipsis) and nothing in the strip spills past the phone's width.
+    expect(await visitor.getByRole('heading', { level: 1 }).evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     expect(await visitor.getByTestId('atlas-strip').evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
 
     // Someone else, in another browser, pays and claims.

@@ -108,7 +108,7 @@ describe('AtlasStrip', () => {
     });
     renderStrip();
 
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Claim your plot on the pixel map of the internet');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Own a plot on the pixel map of the internet');
     expect(screen.getByTestId('strip-plots').textContent).toBe('');
     expect(await screen.findByText('$19')).toBeTruthy();
     expect(await screen.findByText('83')).toBeTruthy(); // 100 - 16 - 1

@@ -9,7 +9,7 @@ import { useMapLayout } from '../../map/use-map-layout.ts';
 import { countTilesLeft, formatCount, lowestPrice, recentPlots, type StripPlot } from './atlas-stats.ts';
 
 /** The home page's one-line promise: the page's h1. */
-export const HOME_VALUE_LINE = 'Claim your plot on the pixel map of the internet';
+export const HOME_VALUE_LINE = 'Own a plot on the pixel map of the internet';
 const TICKER_LENGTH = 3;
 
 /**
