@@ -140,6 +140,28 @@ describe('AtlasStrip', () => {
     expect(screen.getByTestId('strip-tiles-left').textContent).toBe('79');
   });
 
+  it.each([
+    { reduce: false, animations: 1 },
+    { reduce: true, animations: 0 },
+  ])('slides a new claim in only when motion is welcome (prefers-reduced-motion: $reduce)', async ({ reduce, animations }) => {
+    window.matchMedia = ((query: string) => ({ matches: reduce && query.includes('reduce'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+    const animate = vi.fn();
+    Element.prototype.animate = animate as unknown as Element['animate'];
+    fakeGateway({
+      'GET /api/plots': [() => jsonResponse([ada]), () => jsonResponse([ada, bob])],
+      'GET /api/map-layout': [() => jsonResponse(layout)],
+      'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
+    });
+    renderStrip();
+    const ticker = screen.getByTestId('strip-ticker');
+    expect(await within(ticker).findByText('Ada')).toBeTruthy();
+    expect(animate).not.toHaveBeenCalled();
+    act(() => FakeEventSource.instances.find((source) => !source.closed)!.emit('plots-changed', { reason: 'claimed', plotId: bob.id }));
+    expect(await within(ticker).findByText('Bob')).toBeTruthy();
+    expect(animate).toHaveBeenCalledTimes(animations);
+    delete (Element.prototype as { animate?: unknown }).animate;
+  });
+
   it('says so when nobody has claimed yet', async () => {
     fakeGateway({
       'GET /api/plots': [() => jsonResponse([])],
