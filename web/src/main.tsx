@@ -1,6 +1,6 @@
 import '@fontsource/press-start-2p/latin-400.css';
 import './styles.css';
-import { StrictMode, useEffect, type ReactNode } from 'react';
+import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
@@ -47,9 +47,11 @@ function reportUnexpectedHydrationError(error: unknown) {
 
 if (prerendered && prerendered.dataset.path === window.location.pathname && root.childElementCount === 0) {
   // The shell was rendered at build time for this very path (the home screen): hydrate it in place. The nodes people
-  // already see stay (no second paint of the first screen, so no later LCP), and hydration yields to the browser in
-  // small slices instead of one long render task.
-  hydrateRoot(prerendered, app, { onRecoverableError: reportUnexpectedHydrationError });
+  // already see stay (no second paint of the first screen, so no later LCP).
+  // In a transition, hydration is time-sliced (yields every few ms) rather than one long task blocking input.
+  startTransition(() => {
+    hydrateRoot(prerendered, app, { onRecoverableError: reportUnexpectedHydrationError });
+  });
   root.remove();
 } else {
   // Another path (the generic shell, or a gateway-rendered share page in #root): render fresh, synchronously, so the
