@@ -50,6 +50,11 @@ async function avatarFile(page: Page) {
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
 
+async function layoutShiftTotal(page: Page): Promise<number> {
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
+  return shifts.reduce((sum, value) => sum + value, 0);
+}
+
 describe('what buyers see and feel', () => {
   it('the phone home strip gives the value, live counters and the latest claims; a claim elsewhere reaches it, the celebration shows the map and links the plot page', async () => {
     const layout = (await (await fetch(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
@@ -125,9 +130,17 @@ describe('what buyers see and feel', () => {
     expect(await text(visitor, 'strip-plots')).toBe('1');
     expect(await text(visitor, 'strip-tiles-left')).toBe((landTiles.length - 1).toLocaleString('en-US'));
 
-    const shifts = await visitor.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
-    const cls = shifts.reduce((sum, value) => sum + value, 0);
-    console.log(`[feel] home at 390x844: layout shift total ${cls.toFixed(4)} over ${shifts.length} shifts`);
+    const cls = await layoutShiftTotal(visitor);
+    console.log(`[feel] home at 390x844: layout shift total ${cls.toFixed(4)}`);
     expect(cls).toBeLessThanOrEqual(0.05);
+
+    // The plot page on a phone, from the gateway's server-rendered body to the mounted preview: its box was reserved.
+    const reader = await newPage(PHONE);
+    await gotoLive(reader, `${stack.url}${plotPath}`);
+    await expect.poll(() => reader.getByRole('img', { name: /^Map of Felt Right's plot/ }).count(), { timeout: 15_000 }).toBe(1);
+    await reader.waitForTimeout(500);
+    const plotCls = await layoutShiftTotal(reader);
+    console.log(`[feel] /plot/:id at 390x844: layout shift total ${plotCls.toFixed(4)}`);
+    expect(plotCls).toBeLessThanOrEqual(0.05);
   }, 180_000);
 });
