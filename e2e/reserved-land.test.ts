@@ -1,0 +1,157 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack, gotoLive } from './support/stack.ts';
+
+let stack: Stack;
+const contexts: BrowserContext[] = [];
+let land: Array<{ x: number; y: number }> = [];
+
+beforeAll(async () => {
+  stack = await startStack({ MAP_SEED: 'pixel-atlas' });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await stack?.stop();
+});
+
+/** A browser of its own (cookies, session storage), as a second person would have. */
+async function newBrowserPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  return context.newPage();
+}
+
+const TILE_PX = 48;
+const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
+
+async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const canvas = mapCanvas(page);
+  const box = (await canvas.boundingBox())!;
+  const zoom = Number(await canvas.getAttribute('data-zoom'));
+  const centerX = Number(await canvas.getAttribute('data-center-x'));
+  const centerY = Number(await canvas.getAttribute('data-center-y'));
+  return {
+    x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom,
+    y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom,
+  };
+}
+
+/**
+ * Home, with the map ready and the reserved land loaded (the request the map makes on its own): land
+ * tiles nearest the centre of the first view come first, so they are in view and clear of the panels.
+ */
+async function openHome(page: Page) {
+  const reservedLoaded = page.waitForResponse((response) => response.url().endsWith('/api/reserved-footprints') && response.ok());
+  await gotoLive(page, stack.url);
+  await reservedLoaded;
+  await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
+  if (land.length === 0) {
+    const layout = (await (await page.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+    const centerX = Number(await mapCanvas(page).getAttribute('data-center-x'));
+    const centerY = Number(await mapCanvas(page).getAttribute('data-center-y'));
+    const isLand = new Set(layout.tiles.filter((t) => t.is_land).map((t) => `${t.x},${t.y}`));
+    // Corners of 2×2 land squares, so a featured hold or plot fits, nearest the centre first.
+    land = layout.tiles
+      .filter((t) => [0, 1].every((dx) => [0, 1].every((dy) => isLand.has(`${t.x + dx},${t.y + dy}`))))
+      .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY));
+  }
+}
+
+/** Starts a checkout from this browser (as PAY & CLAIM does), which holds the footprint while it lasts. */
+async function startCheckout(page: Page, body: { tier: string; x: number; y: number }) {
+  const started = await page.evaluate(async (payload) => {
+    const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
+  }, body);
+  expect(started.status).toBe(200);
+  return started.json;
+}
+
+/** Clicks a map tile and waits out the double-click window (a single click acts only after it). */
+async function clickTile(page: Page, tile: { x: number; y: number }) {
+  const point = await screenPointOfTile(page, tile.x, tile.y);
+  await page.mouse.click(point.x, point.y);
+  await page.waitForTimeout(450);
+}
+
+/** Two tiles apart at least, so one test's footprint never touches another's. */
+const farFrom = (used: Array<{ x: number; y: number }>) => land.find((t) => used.every((u) => Math.abs(t.x - u.x) >= 3 || Math.abs(t.y - u.y) >= 3))!;
+
+describe('reserved land on the map', () => {
+  const used: Array<{ x: number; y: number }> = [];
+
+  it("a tile someone is paying for is refused at the click with the reason, in another browser; the claim popup does not open", async () => {
+    const payer = await newBrowserPage(stack.browser);
+    await openHome(payer);
+    // A spot whose left neighbour is land too: a 2×2 plot there would reach into the hold.
+    const tile = land.find((t) => land.some((l) => l.x === t.x - 1 && l.y === t.y))!;
+    used.push(tile, { x: tile.x - 1, y: tile.y });
+    // The payer starts a 2×2 checkout and does not pay (yet): the footprint is held.
+    await startCheckout(payer, { tier: 'featured', x: tile.x, y: tile.y });
+
+    const visitor = await newBrowserPage(stack.browser);
+    await openHome(visitor);
+    // The lower-right tile of the held 2×2 footprint: all of it is reserved, not only its corner.
+    const inside = { x: tile.x + 1, y: tile.y + 1 };
+    const point = await screenPointOfTile(visitor, inside.x, inside.y);
+    await visitor.mouse.move(point.x, point.y);
+    await expect.poll(() => visitor.getByRole('tooltip').getByText('Reserved while someone pays').count()).toBe(1);
+
+    await clickTile(visitor, inside);
+    await expect.poll(() => visitor.getByText('Tile Reserved').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await visitor.getByText('This tile is reserved while someone pays. Try again in a few minutes or choose another tile.').count()).toBeGreaterThan(0);
+    expect(await visitor.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(0);
+
+    // Free land beside it still opens the popup, and a 2×2 footprint reaching into the hold says so.
+    const beside = { x: tile.x - 1, y: tile.y };
+    await clickTile(visitor, beside);
+    const popup = visitor.getByRole('dialog', { name: 'Claim This Tile' });
+    await expect.poll(() => popup.getByText(`Position (${beside.x}, ${beside.y})`).count()).toBe(1);
+    await popup.getByRole('radio', { name: /Featured/ }).click();
+    await expect.poll(() => popup.getByText(/reserved while someone pays/).count()).toBe(1);
+  });
+
+  it('a plot under review is refused at the click as under review, without naming it', async () => {
+    const owner = await newBrowserPage(stack.browser);
+    await openHome(owner);
+    const tile = farFrom(used);
+    used.push(tile);
+    // Buy and pay in the owner's browser, then claim with a name the content screen holds for review.
+    const { url, sessionId } = await startCheckout(owner, { tier: 'basic', x: tile.x, y: tile.y });
+    // The test checkout is the payments service's own page, not the app: a plain navigation.
+    await owner.goto(`${stack.url}${url}`);
+    await owner.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await owner.waitForURL(/\/claim\?session_id=/);
+    const claimed = await owner.evaluate(
+      async ({ sessionId, x, y }) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 32;
+        canvas.height = 32;
+        const ctx = canvas.getContext('2d')!;
+        ctx.fillStyle = '#a855f7';
+        ctx.fillRect(0, 0, 32, 32);
+        const response = await fetch('/api/claim-plot', {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ display_name: 'Drug Deals Daily', message: 'Fresh every day', zone: 'nexus', x, y, stripeSessionId: sessionId, tier: 'basic', avatar_url: canvas.toDataURL('image/png') }),
+        });
+        return { status: response.status, json: (await response.json()) as { warning?: string } };
+      },
+      { sessionId, x: tile.x, y: tile.y },
+    );
+    expect(claimed.status).toBe(201);
+    expect(claimed.json.warning).toBeTruthy();
+
+    const visitor = await newBrowserPage(stack.browser);
+    await openHome(visitor);
+    const reserved = (await (await visitor.request.get(`${stack.url}/api/reserved-footprints`)).text());
+    expect(reserved).toContain(`{"x":${tile.x},"y":${tile.y},"size":1,"reason":"review"}`);
+    expect(reserved).not.toContain('Drug Deals Daily');
+    await clickTile(visitor, tile);
+    await expect.poll(() => visitor.getByText('Tile Under Review').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await visitor.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(0);
+    expect(await visitor.getByText('Drug Deals Daily').count()).toBe(0);
+  });
+});
