@@ -91,11 +91,18 @@ describe('what buyers see and feel', () => {
       const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return (await response.json()) as { url: string };
     }, { tier: 'basic', x: tile.x, y: tile.y });
+    const cspViolations: string[] = [];
+    buyer.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     // The test checkout is payments' own page, not the app: plain goto.
     await buyer.goto(`${stack.url}${started.url}`);
     // The test checkout in the site's look: night background, and its one style block allowed by the CSP.
     expect(await buyer.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(18, 15, 31)');
     expect(await buyer.locator('body').innerText()).toMatch(/TEST MODE — no real money/i);
+    // Its pixel font arrived (inlined, allowed by the CSP) and nothing on it was refused.
+    expect(await buyer.evaluate(async () => (await document.fonts.load('12px "Press Start 2P"')).length)).toBeGreaterThan(0);
+    expect(cspViolations).toEqual([]);
     await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await buyer.waitForURL(/\/claim\?session_id=/);
     await expect.poll(() => buyer.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);

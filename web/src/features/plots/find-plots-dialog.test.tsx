@@ -108,7 +108,7 @@ describe('Find Plots focus', () => {
 });
 
 describe('flyToPlot', () => {
-  it("raises 'navigateToRegion' centred on the footprint at zoom 1.5", () => {
+  it("raises 'navigateToRegion' centred on the footprint at zoom 1.5, with the footprint's size", () => {
     const details: unknown[] = [];
     const listener = (event: Event) => details.push((event as CustomEvent).detail);
     window.addEventListener('navigateToRegion', listener);
@@ -116,8 +116,8 @@ describe('flyToPlot', () => {
     flyToPlot(base);
     window.removeEventListener('navigateToRegion', listener);
     expect(details).toEqual([
-      { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Forum Fields' },
-      { x: 5, y: 6, zoom: 1.5, regionName: 'Ada Pixel' },
+      { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Forum Fields', size: 4 },
+      { x: 5, y: 6, zoom: 1.5, regionName: 'Ada Pixel', size: 1 },
     ]);
   });
 });

@@ -1,12 +1,13 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { NAVIGATE_TO_REGION_EVENT, type Region } from '@pixel-atlas/contracts/regions';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../lib/query-client.ts';
 import type { MapEngineOptions } from '../engine/engine.ts';
 import { AtlasMap } from './AtlasMap.tsx';
+import { revealMapTile } from './map-reveal.ts';
 
 // The canvas engine is exercised by its own tests; here it is a recorder so the shell's wiring shows.
 const engineMock = vi.hoisted(() => ({
@@ -23,6 +24,8 @@ vi.mock('../engine/engine.ts', () => ({
       zoomOut: vi.fn(),
       resetView: vi.fn(),
       flyTo: vi.fn(),
+      setOccludedRects: vi.fn(),
+      revealTile: vi.fn(),
       resize: vi.fn(),
       destroy: vi.fn(),
     };
@@ -54,7 +57,11 @@ const currentEngine = () => engineMock.created[engineMock.created.length - 1];
 
 function setViewportWidth(width: number, coarse = false) {
   Object.defineProperty(window, 'innerWidth', { value: width, configurable: true });
-  window.matchMedia = ((query: string) => ({ matches: coarse && query.includes('coarse'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+  const matches = (query: string) => {
+    const minWidth = /min-width:\s*(\d+)px/.exec(query);
+    return minWidth ? width >= Number(minWidth[1]) : coarse && query.includes('coarse');
+  };
+  window.matchMedia = ((query: string) => ({ matches: matches(query), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
 }
 
 describe('AtlasMap', () => {
@@ -98,7 +105,24 @@ describe('AtlasMap', () => {
     act(() => {
       window.dispatchEvent(new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 60, y: 24, zoom: 1.2, regionName: 'Creator Coast' } }));
     });
-    expect(currentEngine().engine.flyTo).toHaveBeenCalledWith(60, 24, 1.2);
+    expect(currentEngine().engine.flyTo).toHaveBeenCalledWith(60, 24, 1.2, { size: 1 });
+    // Find Plots sends its plot's footprint along, so the whole plot lands clear of the panels.
+    act(() => {
+      window.dispatchEvent(new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Ada', size: 4 } }));
+    });
+    expect(currentEngine().engine.flyTo).toHaveBeenLastCalledWith(31.5, 41.5, 1.5, { size: 4 });
+  });
+
+  it('keeps a tile a dialog asks for clear of that dialog and of its own panels', async () => {
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    const { engine } = currentEngine();
+    const dialog = document.createElement('div');
+    document.body.append(dialog);
+    act(() => revealMapTile({ x: 12, y: 14, size: 2, besides: dialog }));
+    await waitFor(() => expect(engine.revealTile).toHaveBeenCalledWith(12, 14, 2));
+    // The occluded rects were measured just before, the dialog among the elements measured.
+    expect(engine.setOccludedRects).toHaveBeenCalled();
+    dialog.remove();
   });
 
   it('does nothing for water, selects empty land with the pin, and hands plots to onPlotClick', () => {
@@ -144,6 +168,28 @@ describe('AtlasMap', () => {
     expect(screen.getByText('Click and drag to explore • Scroll to zoom')).toBeTruthy();
     expect(screen.queryByText('Touch Controls')).toBeNull();
     expect(currentEngine().options.isTouch).toBe(false);
+  });
+
+  it('opens the regions menu on a desktop and keeps it collapsed on a phone', () => {
+    const { unmount } = renderMap(<AtlasMap layout={layout} plots={[]} />);
+    expect(screen.getByRole('button', { name: /ATLAS REGIONS/ }).getAttribute('aria-expanded')).toBe('true');
+    unmount();
+    setViewportWidth(390, true);
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    expect(screen.getByRole('button', { name: /ATLAS REGIONS/ }).getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('button', { name: 'Creator Coast' })).toBeNull();
+  });
+
+  it('retires the touch guide at the first gesture on the map, for the rest of the session', () => {
+    setViewportWidth(390, true);
+    const { unmount } = renderMap(<AtlasMap layout={layout} plots={[]} />);
+    expect(screen.getByText('Touch Controls')).toBeTruthy();
+    act(() => currentEngine().options.onInteraction!());
+    expect(screen.queryByText('Touch Controls')).toBeNull();
+    expect(screen.getByRole('button', { name: /More content below/ })).toBeTruthy();
+    unmount();
+    renderMap(<AtlasMap layout={layout} plots={[]} />);
+    expect(screen.queryByText('Touch Controls')).toBeNull();
   });
 
   it('shows the dismissible touch guide and the more-content button on touch devices', () => {

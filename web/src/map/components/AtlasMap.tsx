@@ -3,6 +3,7 @@ import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorStatus } from '../../lib/api.ts';
+import { TOUCH_GUIDE_DISMISSED_KEY } from '../../lib/storage-keys.ts';
 import { useMapLayout } from '../use-map-layout.ts';
 import { createMapEngine, type MapEngine, type MapLayoutInput, type ReservedFootprint, type TileClick } from '../engine/engine.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
@@ -11,9 +12,11 @@ import { MapControls } from './MapControls.tsx';
 import { MapStatusOverlay } from './MapStatusOverlay.tsx';
 import { PlotHoverCard } from './PlotHoverCard.tsx';
 import { ReservedHoverCard } from './ReservedHoverCard.tsx';
-import { isNavigateToRegionDetail } from './region-navigation.ts';
+import { isRevealMapTileDetail, REVEAL_MAP_TILE_EVENT } from './map-reveal.ts';
+import { flightFootprintSize, isNavigateToRegionDetail } from './region-navigation.ts';
 import { RegionInfoCard } from './RegionInfoCard.tsx';
 import { RegionsMenu } from './RegionsMenu.tsx';
+import { useMapOccluders } from './use-map-occluders.ts';
 import { useTouchDevice } from './use-touch-device.ts';
 
 export { MAP_LAYOUT_QUERY_KEY } from '../use-map-layout.ts';
@@ -48,6 +51,7 @@ type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
  * engine's setters, and layers the React chrome (regions menu, controls, hints, cards) over it.
  */
 export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic', selectedTile: selectedTileProp, reservedFootprints = EMPTY_RESERVED, onReservedTileClick }: AtlasMapProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const engineRef = useRef<MapEngine | null>(null);
@@ -56,6 +60,16 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
   const [plotCard, setPlotCard] = useState<Anchored<AtlasPlot>>(null);
   const [reservedCard, setReservedCard] = useState<Anchored<ReservedFootprint>>(null);
   const [selectedTile, setSelectedTile] = useState<{ x: number; y: number } | null>(null);
+  const [touchGuideOpen, setTouchGuideOpen] = useState(() => !touchGuideDismissed());
+  const dismissTouchGuide = useCallback(() => {
+    setTouchGuideOpen(false);
+    try {
+      sessionStorage.setItem(TOUCH_GUIDE_DISMISSED_KEY, 'true');
+    } catch {
+      // Storage refused (private mode): it stays away for this page at least.
+    }
+  }, []);
+  const occluders = useMapOccluders(containerRef, canvasRef, (rects) => engineRef.current?.setOccludedRects(rects));
 
   const layoutQuery = useMapLayout({ enabled: layoutProp === undefined });
   const plotsQuery = useQuery<AtlasPlot[] | null>({ queryKey: PLOTS_QUERY_KEY, enabled: plotsProp === undefined });
@@ -97,6 +111,8 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
       onReservedHover: (footprint, anchor) => setReservedCard(footprint ? { item: footprint, anchor } : null),
       onRegionLabelHover: (region, anchor) => setRegionCard(region ? { item: region, anchor } : null),
       fonts: typeof document !== 'undefined' ? document.fonts : null,
+      // The guide has done its job once someone pans, pinches or taps.
+      onInteraction: dismissTouchGuide,
       // The camera, readable from outside (browser tests, debugging) without re-rendering React.
       onViewChange: (view) => {
         canvas.dataset.zoom = view.zoom.toFixed(3);
@@ -157,11 +173,29 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
       const detail = (event as CustomEvent).detail;
       if (!isNavigateToRegionDetail(detail)) return;
       setRegionCard(null);
-      engineRef.current?.flyTo(detail.x, detail.y, detail.zoom ?? REGION_FOCUS_ZOOM);
+      // Lands clear of the panels as they are now (a menu that just closed, a card that just went).
+      occluders.measure();
+      engineRef.current?.flyTo(detail.x, detail.y, detail.zoom ?? REGION_FOCUS_ZOOM, { size: flightFootprintSize(detail) });
     };
     window.addEventListener(NAVIGATE_TO_REGION_EVENT, onNavigate);
     return () => window.removeEventListener(NAVIGATE_TO_REGION_EVENT, onNavigate);
-  }, []);
+  }, [occluders]);
+
+  useEffect(() => {
+    const onReveal = (event: Event) => {
+      const detail = (event as CustomEvent).detail;
+      if (!isRevealMapTileDetail(detail)) return;
+      const besides = detail.besides ?? null;
+      if (besides) occluders.keepClearOf(besides);
+      // A dialog still sliding or fading in is measured where it comes to rest.
+      void settled(besides).then(() => {
+        occluders.measure();
+        engineRef.current?.revealTile(detail.x, detail.y, detail.size ?? 1);
+      });
+    };
+    window.addEventListener(REVEAL_MAP_TILE_EVENT, onReveal);
+    return () => window.removeEventListener(REVEAL_MAP_TILE_EVENT, onReveal);
+  }, [occluders]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -175,7 +209,7 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
 
   const regions = layout?.regions ?? [];
   return (
-    <div className="relative h-full w-full overflow-hidden bg-night">
+    <div ref={containerRef} className="relative h-full w-full overflow-hidden bg-night">
       <canvas
         ref={canvasRef}
         role="application"
@@ -201,7 +235,7 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
           />
           {isTouch ? (
             <>
-              <TouchGuide />
+              {touchGuideOpen ? <TouchGuide onDismiss={dismissTouchGuide} /> : null}
               <MoreContentButton />
             </>
           ) : (
@@ -217,14 +251,29 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
 }
 
 const EMPTY_PLOTS: readonly AtlasPlot[] = [];
+
+function touchGuideDismissed(): boolean {
+  try {
+    return sessionStorage.getItem(TOUCH_GUIDE_DISMISSED_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the element's running animations (a dialog's entrance) have finished. */
+async function settled(element: Element | null): Promise<void> {
+  const animations = element?.getAnimations?.({ subtree: true }) ?? [];
+  await Promise.all(animations.map((animation) => animation.finished.catch(() => undefined)));
+}
 const EMPTY_RESERVED: readonly ReservedFootprint[] = [];
 
 function FindPlotsButton({ count, onClick }: { count: number; onClick?: () => void }) {
   return (
     <button
       type="button"
+      data-map-occluder=""
       onClick={() => (onClick ? onClick() : window.dispatchEvent(new CustomEvent(OPEN_FIND_PLOTS_EVENT)))}
-      className="pointer-events-auto absolute top-3 right-3 z-20 min-h-11 border-2 border-black bg-gold px-3 py-2 text-[0.65rem] text-ink-dark shadow-pixel-sm hover:bg-[#f7d27a]"
+      className="pointer-events-auto absolute top-3 right-3 z-20 min-h-11 max-w-[calc(10ch+1.5rem)] border-2 border-black bg-gold px-2.5 py-1 text-[0.5rem] leading-3 text-ink-dark shadow-pixel-sm hover:bg-[#f7d27a] md:max-w-none md:px-3 md:py-2 md:text-[0.65rem] md:leading-normal"
     >
       Find Plots ({count})
     </button>

@@ -16,8 +16,9 @@ function vibrate(): void {
   navigator.vibrate?.(CONTROL_VIBRATION_MS);
 }
 
+/** 44 px on phones (the thumb-sized minimum, so the four leave more of the map), 48 px above. */
 const BUTTON =
-  'grid size-12 place-items-center border-2 border-black bg-panel-raised text-ink shadow-pixel-sm transition-transform duration-75 ' +
+  'grid size-11 md:size-12 place-items-center border-2 border-black bg-panel-raised text-ink shadow-pixel-sm transition-transform duration-75 ' +
   'hover:bg-[#372e56] active:translate-x-[2px] active:translate-y-[2px] active:shadow-none';
 
 /** Bottom-right zoom controls: every button is at least 44 px and labelled for screen readers. */
@@ -45,7 +46,8 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
       role="toolbar"
       aria-label="Map controls"
       aria-orientation="vertical"
-      className="pointer-events-auto absolute right-3 bottom-[max(0.75rem,env(safe-area-inset-bottom))] z-20 flex flex-col gap-2"
+      data-map-occluder=""
+      className="pointer-events-auto absolute right-3 bottom-[max(0.75rem,env(safe-area-inset-bottom))] z-20 flex flex-col gap-1 md:gap-2"
     >
       <button
         type="button"

@@ -1,7 +1,7 @@
 import { NAVIGATE_TO_REGION_EVENT, REGION_DEFINITIONS, type NavigateToRegionDetail } from '@pixel-atlas/contracts/regions';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { RegionsMenu } from './RegionsMenu.tsx';
+import { RegionsMenu, regionsMenuStartsOpen } from './RegionsMenu.tsx';
 
 const regions = REGION_DEFINITIONS.map(({ name, value }) => ({ name, value, focus: { x: value * 5, y: value * 3 } }));
 
@@ -46,5 +46,16 @@ describe('RegionsMenu', () => {
     // Spec focus (39, 3) scaled by 90/42 and 90/34.
     expect((listener.mock.calls[0][0] as CustomEvent<NavigateToRegionDetail>).detail).toMatchObject({ x: 84, y: 8, zoom: 1.2 });
     window.removeEventListener(NAVIGATE_TO_REGION_EVENT, listener);
+  });
+
+  it('starts open from 768 px and collapsed below (read from the media query at mount)', () => {
+    const at = (width: number) => ({ innerWidth: width, matchMedia: (query: string) => ({ matches: query === '(min-width: 768px)' && width >= 768 }) as MediaQueryList });
+    expect(regionsMenuStartsOpen(at(1366))).toBe(true);
+    expect(regionsMenuStartsOpen(at(768))).toBe(true);
+    expect(regionsMenuStartsOpen(at(767))).toBe(false);
+    expect(regionsMenuStartsOpen(at(390))).toBe(false);
+    expect(regionsMenuStartsOpen({ innerWidth: 390 } as Window)).toBe(false);
+    // Rendered outside a browser (no window): the desktop default.
+    expect(regionsMenuStartsOpen(null)).toBe(true);
   });
 });

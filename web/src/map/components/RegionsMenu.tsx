@@ -1,6 +1,7 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import type { Region } from '@pixel-atlas/contracts/regions';
 import { useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { regionPalette } from '../engine/terrain-palette.ts';
 import { dispatchNavigateToRegion, fallbackRegionPoints } from './region-navigation.ts';
 
@@ -9,25 +10,42 @@ export interface RegionsMenuProps {
   regions?: ReadonlyArray<Pick<Region, 'name' | 'value' | 'focus'>>;
 }
 
-/** Fixed left side menu 'ATLAS REGIONS': collapsible, starts open; choosing a region closes it and flies there. */
+/** The spec's mobile breakpoint (768 px): below it an open list would hide the map the buyer came to see. */
+const WIDE_SCREEN_QUERY = '(min-width: 768px)';
+
+/**
+ * Whether the menu starts open: on a desktop (spec: 'starts open'), not under 768 px (ARCHITECTURE.md
+ * section 7). Read once at mount, before the first paint, so the menu never opens and then snaps shut.
+ */
+export function regionsMenuStartsOpen(win: Pick<Window, 'innerWidth' | 'matchMedia'> | null = typeof window === 'undefined' ? null : window): boolean {
+  if (!win) return true;
+  if (typeof win.matchMedia === 'function') return win.matchMedia(WIDE_SCREEN_QUERY).matches;
+  return win.innerWidth >= 768;
+}
+
+/** Fixed left side menu 'ATLAS REGIONS': collapsible, open on desktops; choosing a region closes it and flies there. */
 export function RegionsMenu({ regions }: RegionsMenuProps) {
-  const [open, setOpen] = useState(true);
+  const [open, setOpen] = useState(() => regionsMenuStartsOpen());
   const listId = useId();
   const entries = regions && regions.length > 0 ? regions : fallbackRegionPoints(GRID_SIZE);
 
   return (
     <nav
       aria-label="Atlas regions"
-      className="pointer-events-auto absolute top-3 left-3 z-20 w-[min(16rem,calc(100vw-12.5rem))] md:w-64 border-2 border-border bg-panel/95 shadow-pixel"
+      data-map-occluder=""
+      className={`pointer-events-auto absolute top-3 left-3 z-20 border-2 border-border bg-panel shadow-pixel ${
+        open ? 'w-[min(16rem,calc(100vw-12.5rem))] md:w-64' : 'w-auto'
+      }`}
     >
       <button
         type="button"
         aria-expanded={open}
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
-        className="flex min-h-11 w-full items-center justify-between gap-2 px-3 py-2 text-left text-[0.65rem] text-gold hover:bg-panel-raised"
+        className="flex min-h-11 w-full items-center justify-between gap-2 px-2.5 py-1 text-left text-[0.5rem] leading-3 text-gold hover:bg-panel-raised md:px-3 md:py-2 md:text-[0.65rem] md:leading-normal"
       >
-        <span>ATLAS REGIONS</span>
+        {/* Two short lines on a phone (8 px, the pixel font's own size): the collapsed title takes little of the map. */}
+        <span className={open ? '' : 'max-w-[7.5ch] md:max-w-none'}>ATLAS REGIONS</span>
         <span aria-hidden="true" className="text-ink">
           {open ? '▾' : '▸'}
         </span>
@@ -42,7 +60,8 @@ export function RegionsMenu({ regions }: RegionsMenuProps) {
                 <button
                   type="button"
                   onClick={() => {
-                    setOpen(false);
+                    // Closed first, so the flight lands clear of the menu as it is now, not as it was.
+                    flushSync(() => setOpen(false));
                     dispatchNavigateToRegion(region);
                   }}
                   className="flex min-h-11 w-full items-center gap-3 px-3 py-1 text-left font-sans text-sm text-ink hover:bg-panel-raised"

@@ -33,3 +33,12 @@ export function fallbackRegionPoints(gridSize: number): Array<Pick<Region, 'name
     focus: { x: Math.round((specFocus.x * gridSize) / 42), y: Math.round((specFocus.y * gridSize) / 34) },
   }));
 }
+
+/**
+ * The footprint edge (tiles) a flight carries beside the spec's fields: Find Plots sends its plot's size so
+ * the whole plot lands clear of the panels; a region is a point (1).
+ */
+export function flightFootprintSize(detail: NavigateToRegionDetail): number {
+  const size = (detail as NavigateToRegionDetail & { size?: unknown }).size;
+  return typeof size === 'number' && Number.isFinite(size) && size >= 1 ? size : 1;
+}

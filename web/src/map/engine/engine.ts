@@ -3,17 +3,22 @@ import type { Region } from '@pixel-atlas/contracts/regions';
 import { TIER_COLOR, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import {
   cameraOnTile,
+  cameraShowingAt,
   camerasEqual,
   clampCamera,
+  clearFocusPoint,
   detectTouchDevice,
   initialCamera,
   panBy,
   pinchStep,
+  rectsOverlap,
   screenToTile,
+  worldToScreen,
   zoomAbout,
   zoomLimitsFor,
   type Camera,
   type ScreenPoint,
+  type ScreenRect,
   type ZoomLimits,
 } from './camera.ts';
 import { browserCanvasFactory, type CanvasFactory } from './canvas-factory.ts';
@@ -22,7 +27,8 @@ import { browserFrameDeps, createFrameScheduler, type FrameSchedulerDeps } from 
 import { createImageCache, type ImageLoader } from './image-cache.ts';
 import { attachMapInput, type MapInputTarget } from './input.ts';
 import { chooseRenderZoom, createLayerCache } from './layer-cache.ts';
-import { chooseLevelOfDetail, type LevelOfDetail } from './level-of-detail.ts';
+import { chooseLevelOfDetail, tileScreenSize, type LevelOfDetail } from './level-of-detail.ts';
+import { pinRadius } from './map-pin.ts';
 import { createOverlayLayer, overlayHasContent, paintOverlay, type OverlayState } from './overlay.ts';
 import { createPlotIndex, type MapPlot } from './plot-index.ts';
 import { LABEL_FONT_FAMILY, labelAt, layoutRegionLabels } from './region-labels.ts';
@@ -31,6 +37,7 @@ import { createSceneState, loadLayout, type MapLayoutInput } from './scene.ts';
 import { renderFarComposite, type StaticWorld, type SurfaceImage } from './static-layers.ts';
 
 export type { MapPlot } from './plot-index.ts';
+export type { ScreenRect } from './camera.ts';
 export type { ReservedFootprint } from './reserved-layer.ts';
 
 /** Zoom factor of one zoom-in / zoom-out step (buttons, keys, double-click). */
@@ -66,6 +73,8 @@ export interface MapEngineOptions {
   onReservedHover?: (footprint: ReservedFootprint | null, screen: ScreenPoint) => void;
   onRegionLabelHover?: (region: Region | null, screen: ScreenPoint) => void;
   onViewChange?: (view: MapView) => void;
+  /** The user started something on the map: a drag, pinch, tap, wheel or key (e.g. to retire a gesture guide). */
+  onInteraction?: () => void;
   /**
    * A transparent canvas stacked exactly over the map canvas (pointer-events: none): the pin, the
    * hovered label and the keyboard reticle are drawn there, so they never repaint the map. Without
@@ -94,8 +103,18 @@ export interface MapEngine {
   zoomIn(): void;
   zoomOut(): void;
   resetView(): void;
-  /** Animated move that centres tile (x, y) at `zoom`. */
-  flyTo(x: number, y: number, zoom: number): void;
+  /**
+   * Animated move to tile (x, y) (the centre of a `size`×`size` footprint, fractional allowed) at `zoom`:
+   * centred, or in the largest part of the map no occluded rect covers when the centre is under one.
+   */
+  flyTo(x: number, y: number, zoom: number, options?: { size?: number }): void;
+  /**
+   * Screen rects (CSS px, relative to the canvas) that the page's chrome covers: panels, controls,
+   * dialogs. Region labels are not drawn under them, and flights land clear of them.
+   */
+  setOccludedRects(rects: readonly ScreenRect[]): void;
+  /** Pans (at the current zoom) so the footprint with top-left (x, y) and its pin are on screen and clear of the occluded rects; nothing when they already are. */
+  revealTile(x: number, y: number, size?: number): void;
   /** Re-reads the canvas's CSS size and the device pixel ratio. */
   resize(): void;
   tileAt(clientX: number, clientY: number): { x: number; y: number } | null;
@@ -147,6 +166,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   let lastEmittedView: Camera | null = null;
   let cancelIdleWork: (() => void) | null = null;
   let destroyed = false;
+  let occluded: readonly ScreenRect[] = [];
   const textWidths = new Map<string, number>();
 
   // Opaque: the layers cover every pixel, and the browser composites an opaque canvas without blending.
@@ -326,6 +346,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     activateCenter: () => clickAt({ x: scene.viewport.width / 2, y: scene.viewport.height / 2 }),
     interactionStarted() {
       scene.flight = null;
+      options.onInteraction?.();
     },
     setKeyboardFocus(visible) {
       scene.keyboardFocus = visible;
@@ -383,7 +404,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       tilesPending = !layers.drawWorld(target, world, renderZoom, budgeted);
       // Tiles left for later frames: the next frame builds more.
       if (tilesPending) animating = true;
-      scene.placedLabels = scene.layout ? layoutRegionLabels(scene.layout.regions, camera, viewport, measureText) : [];
+      scene.placedLabels = scene.layout ? unoccluded(layoutRegionLabels(scene.layout.regions, camera, viewport, measureText)) : [];
       layers.drawLabels(target, scene.placedLabels);
       if (!overlay) {
         if (paintOverlay(ctx, overlayState(time)).animating) animating = true;
@@ -411,6 +432,22 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     }
     if (painted) options.onFrameDrawn?.(performance.now() - started);
     return animating;
+  }
+
+  /** Labels under the page's chrome would show only a sliver, or through a see-through panel: they are left out. */
+  function unoccluded<T extends ScreenRect>(labels: T[]): T[] {
+    return occluded.length === 0 ? labels : labels.filter((label) => !occluded.some((rect) => rectsOverlap(rect, label)));
+  }
+
+  /**
+   * The box a footprint needs on screen at `zoom`: the footprint, its pin (whose head stands above the
+   * tile) and a little air; its centre lies `offsetY` px from the footprint's centre.
+   */
+  function footprintBox(size: number, zoom: number): { width: number; height: number; offsetY: number } {
+    const tilePx = tileScreenSize(zoom);
+    const air = 12;
+    const pinAbove = Math.max(0, pinRadius(tilePx) * 3.5 - tilePx * 0.75);
+    return { width: size * tilePx + air * 2, height: size * tilePx + pinAbove + air * 2, offsetY: -pinAbove / 2 };
   }
 
   /** Idle time pre-renders the terrain chunks, then the layer tiles just outside the view. */
@@ -451,8 +488,34 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     zoomIn: () => zoomStep(1),
     zoomOut: () => zoomStep(-1),
     resetView,
-    flyTo(x, y, zoom) {
-      startFlight(cameraOnTile(x, y, zoom, limits));
+    flyTo(x, y, zoom, flight = {}) {
+      const centred = cameraOnTile(x, y, zoom, limits);
+      if (occluded.length === 0) {
+        startFlight(centred);
+        return;
+      }
+      const box = footprintBox(flight.size ?? 1, centred.zoom);
+      const boxCentre = { x: scene.viewport.width / 2, y: scene.viewport.height / 2 + box.offsetY };
+      const at = clearFocusPoint(scene.viewport, occluded, box.width, box.height, boxCentre);
+      startFlight(cameraShowingAt(centred.centerX, centred.centerY, centred.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits));
+    },
+    setOccludedRects(rects) {
+      const next = rects.map(({ x, y, width, height }) => ({ x, y, width, height }));
+      if (next.length === occluded.length && next.every((rect, i) => sameRect(rect, occluded[i]))) return;
+      occluded = next;
+      // The labels are placed again on the next frame.
+      invalidateStatic();
+    },
+    revealTile(x, y, size = 1) {
+      const camera = destination();
+      const box = footprintBox(size, camera.zoom);
+      const worldX = (x + size / 2) * TILE_SIZE_PX;
+      const worldY = (y + size / 2) * TILE_SIZE_PX;
+      const now = worldToScreen(camera, scene.viewport, worldX, worldY);
+      const boxCentre = { x: now.x, y: now.y + box.offsetY };
+      const at = clearFocusPoint(scene.viewport, occluded, box.width, box.height, boxCentre);
+      if (at.x === boxCentre.x && at.y === boxCentre.y) return;
+      startFlight(cameraShowingAt(worldX, worldY, camera.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits), STEP_FLIGHT_MS * 2);
     },
     resize() {
       const rect = canvas.getBoundingClientRect();
@@ -489,6 +552,10 @@ function sameFootprints(a: readonly ReservedFootprint[], b: readonly ReservedFoo
   if (a === b) return true;
   if (a.length !== b.length) return false;
   return a.every((f, i) => f.x === b[i].x && f.y === b[i].y && f.size === b[i].size && f.reason === b[i].reason);
+}
+
+function sameRect(a: ScreenRect, b: ScreenRect): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
 function viewOf(camera: Camera): MapView {
