@@ -1235,6 +1235,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reserved-footprints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Land reserved although no visible plot stands there: checkout holds (held) and plots under review (review). Position, size and reason only */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReservedFootprintList"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/test-checkout/{sessionId}": {
         parameters: {
             query?: never;
@@ -1715,13 +1760,23 @@ export interface components {
         PlotListInput: components["schemas"]["PlotInput"][];
         PositionAvailable: {
             available: boolean;
+            overlaps?: {
+                display_name: string;
+                /** Format: uuid */
+                id: string;
+            };
             /** @enum {string} */
-            reason?: "water" | "taken" | "held" | "out_of_grid" | "no_map";
+            reason?: "water" | "taken" | "held" | "review" | "out_of_grid" | "no_map";
         };
         PositionAvailableInput: {
             available: boolean;
+            overlaps?: {
+                display_name: string;
+                /** Format: uuid */
+                id: string;
+            };
             /** @enum {string} */
-            reason?: "water" | "taken" | "held" | "out_of_grid" | "no_map";
+            reason?: "water" | "taken" | "held" | "review" | "out_of_grid" | "no_map";
         };
         PricesResponse: {
             /** @description Price per tier in the smallest unit of the currency (US cents) */
@@ -1767,6 +1822,22 @@ export interface components {
             notableLocations: string[];
             value: number;
         };
+        ReservedFootprint: {
+            /** @enum {string} */
+            reason: "held" | "review";
+            size: number;
+            x: number;
+            y: number;
+        };
+        ReservedFootprintInput: {
+            /** @enum {string} */
+            reason: "held" | "review";
+            size: number;
+            x: number;
+            y: number;
+        };
+        ReservedFootprintList: components["schemas"]["ReservedFootprint"][];
+        ReservedFootprintListInput: components["schemas"]["ReservedFootprintInput"][];
         /**
          * @description Plot tier; decides the plot size and price
          * @enum {string}
