@@ -95,7 +95,8 @@ describe('claiming a plot, end to end in a real browser', () => {
     // The second page, open all along, sees the plot without a reload.
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent(), { timeout: 15_000 }).toBe('Find Plots (1)');
     await watcher.getByRole('button', { name: 'Find Plots (1)' }).click();
-    await expect.poll(() => watcher.getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
+    // In the Find Plots list (the home strip's ticker links the new plot too).
+    await expect.poll(() => watcher.getByRole('dialog').getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
 
     await gotoLive(buyer, `${stack.url}/user/pixel%20pioneer`);
     await expect.poll(() => buyer.getByRole('heading', { name: "pixel pioneer's Atlas" }).count()).toBe(1);
