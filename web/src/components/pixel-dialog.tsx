@@ -1,23 +1,61 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { useRef, useState, type ComponentPropsWithoutRef, type MutableRefObject, type ReactNode } from 'react';
+import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
 
 interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof DialogPrimitive.Content>, 'title'> {
   title: ReactNode;
   description?: ReactNode;
   children: ReactNode;
+  /**
+   * 'center' (default): a centred card from 768 px. 'beside-map': for a dialog about a spot on the map (the
+   * claim popup): docked to the right edge from 768 px, a lighter backdrop, and on phones a sheet that
+   * stops at 72 % of the height, so the map can show the chosen tile beside or above it.
+   */
+  placement?: 'center' | 'beside-map';
+}
+
+const SHEET = 'dialog-content fixed inset-x-0 bottom-0 z-50 overflow-y-auto border-2 border-b-0 border-border bg-panel p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))] text-ink shadow-pixel md:border-b-2 md:p-6 ';
+const PLACEMENT: Record<NonNullable<PixelDialogContentProps['placement']>, { overlay: string; content: string }> = {
+  center: {
+    overlay: 'bg-black/75',
+    content: 'max-h-[90dvh] md:inset-x-auto md:bottom-auto md:top-1/2 md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 ',
+  },
+  'beside-map': {
+    overlay: 'bg-black/40',
+    content: 'max-h-[72dvh] md:inset-x-auto md:top-1/2 md:right-4 md:bottom-auto md:left-auto md:max-h-[calc(100dvh-2rem)] md:w-[min(46rem,calc(100vw-2rem))] md:-translate-y-1/2 ',
+  },
+};
+
+/** Presses on a notification are not 'outside' a dialog: closing a toast must not close the dialog under it. */
+function isInsideToast(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest(`[${TOAST_VIEWPORT_ATTRIBUTE}]`) !== null;
 }
 
 /**
- * The shared dialog surface: a bottom sheet under 768 px and a centred card above (ARCHITECTURE.md
- * section 8). Use inside <Dialog.Root>; clicking the dark backdrop or pressing Escape closes it.
+ * The shared dialog surface: a bottom sheet under 768 px and a centred card (or, beside the map, a card
+ * docked right) above (ARCHITECTURE.md section 8). Use inside <Dialog.Root>; clicking the backdrop or
+ * pressing Escape closes it, also while a notification is showing.
  */
-export function PixelDialogContent({ title, description, children, className = '', onCloseAutoFocus, ...props }: PixelDialogContentProps) {
+export function PixelDialogContent({
+  title,
+  description,
+  children,
+  className = '',
+  placement = 'center',
+  onCloseAutoFocus,
+  onInteractOutside,
+  ...props
+}: PixelDialogContentProps) {
   const opener = useRef<Element | null>(null);
   return (
     <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="dialog-overlay fixed inset-0 z-50 bg-black/75" />
+      <DialogPrimitive.Overlay className={`dialog-overlay fixed inset-0 z-50 ${PLACEMENT[placement].overlay}`} />
       <DialogPrimitive.Content
         {...props}
+        onInteractOutside={(event) => {
+          onInteractOutside?.(event);
+          if (isInsideToast(event.target)) event.preventDefault();
+        }}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
           if (event.defaultPrevented) return;
@@ -29,11 +67,8 @@ export function PixelDialogContent({ title, description, children, className = '
             element.focus({ preventScroll: true });
           }
         }}
-        className={
-          'dialog-content fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto border-2 border-b-0 border-border bg-panel p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))] text-ink shadow-pixel ' +
-          'md:inset-x-auto md:bottom-auto md:top-1/2 md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 md:border-b-2 md:p-6 ' +
-          className
-        }
+        data-placement={placement}
+        className={SHEET + PLACEMENT[placement].content + className}
       >
         <RememberOpener into={opener} />
         <div className="mb-4 flex items-start justify-between gap-4">

@@ -1,8 +1,11 @@
-import { act, render, screen } from '@testing-library/react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../app-providers.tsx';
 import { toast } from '../hooks/use-toast.ts';
 import { createQueryClient } from '../lib/query-client.ts';
+import { PixelDialogContent } from './pixel-dialog.tsx';
 
 function renderToaster() {
   return render(
@@ -53,4 +56,70 @@ describe('toasts', () => {
 
     expect(toastElement('Closable')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
   });
+
+  it('never takes Escape from an open dialog: Escape closes the dialog while a toast is showing', () => {
+    renderDialogWithToaster();
+    act(() => void toast({ title: 'Position Unavailable', description: 'Pick another tile.' }));
+    expect(screen.getByRole('dialog', { name: 'Claim This Tile' })).toBeTruthy();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    expect(screen.queryByRole('dialog', { name: 'Claim This Tile' })).toBeNull();
+  });
+
+  it('closing a toast leaves the dialog under it open', () => {
+    renderDialogWithToaster();
+    act(() => void toast({ title: 'Avatar Saved' }));
+    const close = screen.getByRole('button', { name: 'Close notification' });
+    fireEvent.pointerDown(close);
+    fireEvent.click(close);
+    expect(toastElement('Avatar Saved')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
+    expect(screen.getByRole('dialog', { name: 'Claim This Tile' })).toBeTruthy();
+  });
+
+  it('waits while the pointer rests on a toast, then closes after the time it had left', () => {
+    vi.useFakeTimers();
+    try {
+      renderToaster();
+      act(() => void toast({ title: 'Read me', duration: 3000 }));
+      act(() => vi.advanceTimersByTime(2000));
+      fireEvent.pointerEnter(toastElement('Read me')!);
+      act(() => vi.advanceTimersByTime(10_000));
+      expect(toastElement('Read me')?.getAttribute('data-state')).toBe('open');
+      fireEvent.pointerLeave(toastElement('Read me')!);
+      act(() => vi.advanceTimersByTime(900));
+      expect(toastElement('Read me')?.getAttribute('data-state')).toBe('open');
+      act(() => vi.advanceTimersByTime(200));
+      expect(toastElement('Read me')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('announces a destructive toast as an alert and the others as status', () => {
+    renderToaster();
+    act(() => void toast({ title: 'Saved' }));
+    expect(screen.getByRole('status').textContent).toContain('Saved');
+    act(() => void toast({ title: 'Upload Failed', variant: 'destructive' }));
+    expect(screen.getByRole('alert').textContent).toContain('Upload Failed');
+  });
 });
+
+function DialogWithToaster() {
+  const [open, setOpen] = useState(true);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      {open ? (
+        <PixelDialogContent title="Claim This Tile" placement="beside-map" aria-describedby={undefined}>
+          <input aria-label="Display name" />
+        </PixelDialogContent>
+      ) : null}
+    </Dialog.Root>
+  );
+}
+
+function renderDialogWithToaster() {
+  return render(
+    <AppProviders queryClient={createQueryClient()}>
+      <DialogWithToaster />
+    </AppProviders>,
+  );
+}
