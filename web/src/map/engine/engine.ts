@@ -31,6 +31,7 @@ import { chooseLevelOfDetail, tileScreenSize, type LevelOfDetail } from './level
 import { pinRadius } from './map-pin.ts';
 import { createOverlayLayer, overlayHasContent, paintOverlay, type OverlayState } from './overlay.ts';
 import { createPlotIndex, type MapPlot } from './plot-index.ts';
+import { keepLabelsOffPlots } from './label-clearance.ts';
 import { LABEL_FONT_FAMILY, labelAt, layoutRegionLabels } from './region-labels.ts';
 import { createHatchSource, createReservedIndex, type ReservedFootprint } from './reserved-layer.ts';
 import { createSceneState, loadLayout, type MapLayoutInput } from './scene.ts';
@@ -404,7 +405,9 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       tilesPending = !layers.drawWorld(target, world, renderZoom, budgeted);
       // Tiles left for later frames: the next frame builds more.
       if (tilesPending) animating = true;
-      scene.placedLabels = scene.layout ? unoccluded(layoutRegionLabels(scene.layout.regions, camera, viewport, measureText)) : [];
+      scene.placedLabels = scene.layout
+        ? unoccluded(keepLabelsOffPlots(layoutRegionLabels(scene.layout.regions, camera, viewport, measureText), camera, viewport, isTakenTile))
+        : [];
       layers.drawLabels(target, scene.placedLabels);
       if (!overlay) {
         if (paintOverlay(ctx, overlayState(time)).animating) animating = true;
@@ -435,6 +438,11 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   }
 
   /** Labels under the page's chrome would show only a sliver, or through a see-through panel: they are left out. */
+  /** A plot or reserved land stands on the tile: no label plate may cover it. */
+  function isTakenTile(tileX: number, tileY: number): boolean {
+    return scene.plots.plotAt(tileX, tileY) !== null || scene.reserved.at(tileX, tileY) !== null;
+  }
+
   function unoccluded<T extends ScreenRect>(labels: T[]): T[] {
     return occluded.length === 0 ? labels : labels.filter((label) => !occluded.some((rect) => rectsOverlap(rect, label)));
   }

@@ -51,6 +51,40 @@ describe('image cache', () => {
     expect(cache.pendingCount()).toBe(3);
   });
 
+  it('tells a burst of arrivals together, and the last one at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { load, pending } = deferredLoader();
+      const onLoad = vi.fn();
+      const cache = createImageCache({ load, onLoad, batchMs: 100 });
+      for (const name of ['1', '2', '3']) cache.get(`/${name}.png`);
+      pending.get('/1.png')!.resolve(image('1'));
+      await vi.advanceTimersByTimeAsync(0);
+      pending.get('/2.png')!.resolve(image('2'));
+      await vi.advanceTimersByTimeAsync(0);
+      // Still loading the third: the first two wait for the batch.
+      expect(onLoad).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(onLoad.mock.calls.map(([url]) => url)).toEqual(['/1.png', '/2.png']);
+      pending.get('/3.png')!.resolve(image('3'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(onLoad).toHaveBeenLastCalledWith('/3.png');
+      expect(onLoad).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps an avatar for every plot the grid can hold by default', async () => {
+    const { load, pending } = deferredLoader();
+    const cache = createImageCache({ load, maxConcurrent: 10_000 });
+    for (let i = 0; i < 2_000; i++) cache.get(`/${i}.png`);
+    for (const { resolve } of pending.values()) resolve(image('x'));
+    await settle();
+    expect(cache.get('/0.png')).toEqual(image('x'));
+    expect(load).toHaveBeenCalledTimes(2_000);
+  });
+
   it('forgets the least recently used images beyond its bound', async () => {
     const { load, pending } = deferredLoader();
     const cache = createImageCache({ load, maxEntries: 2 });

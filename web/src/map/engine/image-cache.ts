@@ -1,3 +1,5 @@
+import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
+
 /**
  * Avatar images, loaded only when asked for (the plot layer asks only when a plot is big enough on
  * screen), a few at a time, kept in a bounded most-recently-used cache. `get` never blocks: it
@@ -14,9 +16,16 @@ export type ImageLoader = (url: string) => Promise<CanvasImageSource>;
 
 export interface ImageCacheOptions {
   load?: ImageLoader;
+  /**
+   * Images arrived (their URLs). While more are loading, arrivals are gathered for `batchMs` and told
+   * together: each call makes the engine rebuild the map tiles that waited for them, and a view full of
+   * small plots asks for hundreds of avatars at once.
+   */
   onLoad?: (url: string) => void;
+  /** Every plot of the grid fits: a view may show that many avatars, and a smaller bound would evict what it is about to draw and reload it, over and over. */
   maxEntries?: number;
   maxConcurrent?: number;
+  batchMs?: number;
 }
 
 type Entry = { state: 'queued' | 'loading' } | { state: 'ready'; image: CanvasImageSource } | { state: 'failed' };
@@ -34,13 +43,24 @@ export function browserImageLoader(url: string): Promise<CanvasImageSource> {
 export function createImageCache({
   load = browserImageLoader,
   onLoad,
-  maxEntries = 400,
+  maxEntries = GRID_SIZE * GRID_SIZE,
   maxConcurrent = 6,
+  batchMs = 120,
 }: ImageCacheOptions = {}): ImageCache {
   const entries = new Map<string, Entry>();
   const queue: string[] = [];
   let active = 0;
   let generation = 0;
+  let arrived: string[] = [];
+  let batchTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const tellArrivals = () => {
+    if (batchTimer !== null) clearTimeout(batchTimer);
+    batchTimer = null;
+    const urls = arrived;
+    arrived = [];
+    for (const url of urls) onLoad?.(url);
+  };
 
   const pump = () => {
     while (active < maxConcurrent && queue.length > 0) {
@@ -63,7 +83,11 @@ export function createImageCache({
     if (entries.has(url)) entries.set(url, result);
     evictOverflow();
     pump();
-    if (result.state === 'ready') onLoad?.(url);
+    if (result.state !== 'ready') return;
+    arrived.push(url);
+    // The last of a burst is told at once; earlier ones wait a moment for their neighbours.
+    if (active === 0 && queue.length === 0) tellArrivals();
+    else batchTimer ??= setTimeout(tellArrivals, batchMs);
   };
 
   const evictOverflow = () => {
@@ -95,6 +119,9 @@ export function createImageCache({
     },
     clear() {
       generation++;
+      if (batchTimer !== null) clearTimeout(batchTimer);
+      batchTimer = null;
+      arrived = [];
       entries.clear();
       queue.length = 0;
       active = 0;

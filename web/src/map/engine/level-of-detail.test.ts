@@ -12,7 +12,8 @@ describe('level of detail', () => {
   });
 
   it('loads avatars only when a plot is big enough on screen to show one', () => {
-    expect(shouldShowAvatar(0.45, 1)).toBe(false);
+    expect(shouldShowAvatar(0.45, 1)).toBe(true);
+    expect(shouldShowAvatar(0.3, 1)).toBe(false);
     expect(shouldShowAvatar(0.45, 4)).toBe(true);
     expect(shouldShowAvatar(1.2, 1)).toBe(true);
     expect(shouldShowAvatar(0.1, 4)).toBe(false);
