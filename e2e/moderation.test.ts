@@ -101,7 +101,7 @@ describe('moderation, end to end in a real browser', () => {
 
     // A visitor opens the plot's profile card from the map and flags it.
     await watcher.getByRole('button', { name: 'Find Plots (2)' }).click();
-    await watcher.getByRole('link', { name: /Shady Shop/ }).click();
+    await watcher.getByRole('dialog').getByRole('link', { name: /Shady Shop/ }).click();
     await watcher.waitForTimeout(1500); // the map flies to the plot
     const box = (await mapCanvas(watcher).boundingBox())!;
     await watcher.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
