@@ -1,9 +1,9 @@
 import { positionAvailableResponseSchema } from '@pixel-atlas/contracts/plots';
-import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import type { ToastOptions } from '../../hooks/use-toast.ts';
 import { apiJson } from '../../lib/api.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
-import { occupiedPositionToast } from './reserved-land.ts';
+import { occupiedPositionToast, ownPendingHold } from './reserved-land.ts';
 import type { ApiResponse } from '../../lib/api-types.ts';
 
 export interface PositionCheckOptions {
@@ -27,7 +27,7 @@ export async function checkPosition(x: number, y: number, tier: Tier, options: P
     const { available, reason } = parsed.data;
     if (available) return null;
     if (reason === 'water') return CLAIM_TOASTS.invalidLocation;
-    if (reason === 'held' && options.allowHeld) return null;
+    if (reason === 'held' && (options.allowHeld || ownPendingHold({ x, y, size: TIER_SIZE[tier], reason }))) return null;
     return occupiedPositionToast(parsed.data, tier) ?? CLAIM_TOASTS.tileUnavailable;
   } catch {
     return CLAIM_TOASTS.tileUnavailable;

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { MAP_LAYOUT_QUERY_KEY } from '../../map/use-map-layout.ts';
 import { PLOTS_QUERY_KEY } from '../plots/plot-queries.ts';
-import { RESERVED_FOOTPRINTS_QUERY_KEY, overlapMessage } from './reserved-land.ts';
+import { RESERVED_FOOTPRINTS_QUERY_KEY, overlapMessage, ownPendingHold } from './reserved-land.ts';
 
 interface Square {
   x: number;
@@ -84,7 +84,9 @@ export function FootprintConflictNote({ tile, tier }: { tile: { x: number; y: nu
     for (const t of layout.tiles) if (t.is_land) mask[t.y * GRID_SIZE + t.x] = 1;
     return (x: number, y: number) => mask[y * GRID_SIZE + x] === 1;
   }, [layout]);
-  const problem = footprintProblem(footprintConflict({ tile, tier, plots, reserved, isLand: land }), tier);
+  // This browser's own unpaid checkout is no obstacle: a new checkout ends it.
+  const others = reserved.filter((footprint) => !ownPendingHold(footprint));
+  const problem = footprintProblem(footprintConflict({ tile, tier, plots, reserved: others, isLand: land }), tier);
   if (!problem) return null;
   return (
     <p role="status" className="border-2 border-danger-edge bg-panel-raised px-3 py-2 text-sm text-ink" data-testid="footprint-conflict">

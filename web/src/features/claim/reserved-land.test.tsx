@@ -7,6 +7,7 @@ import { HomeMap } from '../../pages/home/home-map.tsx';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
+import { savePendingClaim } from './pending-claim.ts';
 import { checkPosition } from './position-check.ts';
 import { footprintConflict, footprintProblem } from './reserved-land-note.tsx';
 import { RESERVED_FOOTPRINTS_QUERY_KEY, overlapMessage } from './reserved-land.ts';
@@ -41,7 +42,13 @@ const neighbour: Plot = {
 };
 const held: ReservedFootprint = { x: 20, y: 20, size: 2, reason: 'held' };
 const review: ReservedFootprint = { x: 30, y: 30, size: 1, reason: 'review' };
-const layout = { tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }], regions: [], seed: 's', generatedAt: '2026-01-01T00:00:00.000Z' };
+// Land everywhere in the top-left 50×50, so no footprint in these tests reaches into water.
+const layout = {
+  tiles: Array.from({ length: 2500 }, (_, i) => ({ x: i % 50, y: Math.floor(i / 50), zone_value: 1, zone_name: 'Pixel Plains', is_land: true })),
+  regions: [],
+  seed: 's',
+  generatedAt: '2026-01-01T00:00:00.000Z',
+};
 const engine = () => engineMock.created[engineMock.created.length - 1];
 
 function renderHome() {
@@ -72,6 +79,19 @@ describe('reserved land on the home map', () => {
     expect(screen.getByText('This tile is reserved while someone pays. Try again in a few minutes or choose another tile.')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Claim This Tile' })).toBeNull();
     expect(engine().engine.setSelectedTile).not.toHaveBeenCalledWith({ x: 21, y: 20 }, expect.anything());
+  });
+
+  it("this browser's own unpaid checkout (back from the checkout page without Cancel) reopens its claim there instead", async () => {
+    savePendingClaim({ x: 20, y: 20, display_name: 'Back Button', message: 'hi', link: '', tier: 'featured', avatar_url: 'data:image/png;base64,AAAA' });
+    renderHome();
+    await screen.findByRole('button', { name: 'Find Plots (1)' });
+    act(() => engine().options.onTileClick!({ x: 21, y: 21, isLand: true, plot: null, reserved: held }));
+    const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
+    expect(within(popup).getByText('Position (20, 20)')).toBeTruthy();
+    expect((within(popup).getByLabelText('Display name') as HTMLInputElement).value).toBe('Back Button');
+    // Its own hold is no obstacle in the popup's note either.
+    expect(within(popup).queryByTestId('footprint-conflict')).toBeNull();
+    expect(screen.queryByText('Tile Reserved')).toBeNull();
   });
 
   it('a click on a plot under review is refused as under review', async () => {
@@ -121,13 +141,20 @@ describe('reserved land on the home map', () => {
 });
 
 describe('the position check tells the true reason', () => {
-  const answer = (body: unknown) => fakeGateway({ 'GET /api/position-available?x=5&y=6&tier=featured': [() => jsonResponse(body)] });
+  const answer = (body: unknown, tier = 'featured') => fakeGateway({ [`GET /api/position-available?x=5&y=6&tier=${tier}`]: [() => jsonResponse(body)] });
 
   it('reserved while someone pays, under review, or the neighbour in the way', async () => {
     answer({ available: false, reason: 'held' });
     expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Tile Reserved', description: expect.stringContaining('reserved while someone pays') });
     answer({ available: false, reason: 'held' });
     expect(await checkPosition(5, 6, 'featured', { allowHeld: true })).toBeNull();
+    // This browser's own unpaid checkout at the same spot and size: a new checkout replaces it.
+    savePendingClaim({ x: 5, y: 6, display_name: 'Mine', message: '', link: '', tier: 'featured', avatar_url: 'data:image/png;base64,AAAA' });
+    answer({ available: false, reason: 'held' });
+    expect(await checkPosition(5, 6, 'featured')).toBeNull();
+    answer({ available: false, reason: 'held' }, 'basic');
+    expect(await checkPosition(5, 6, 'basic')).toMatchObject({ title: 'Tile Reserved' });
+    sessionStorage.clear();
     answer({ available: false, reason: 'review' });
     expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Tile Under Review', description: expect.stringContaining('under review') });
     answer({ available: false, reason: 'taken', overlaps: { id: neighbour.id, display_name: 'Ada Pixel' } });

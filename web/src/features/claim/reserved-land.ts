@@ -1,7 +1,8 @@
 import type { PositionAvailable, ReservedFootprint, ReservedReason } from '@pixel-atlas/contracts/plots';
-import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { toast, type ToastOptions } from '../../hooks/use-toast.ts';
+import { readPendingClaim } from './pending-claim.ts';
 import { RESERVED_FOOTPRINTS_QUERY_KEY } from './reserved-land-query.ts';
 
 export { RESERVED_FOOTPRINTS_QUERY_KEY };
@@ -69,4 +70,24 @@ export function occupiedPositionToast(result: PositionAvailable, tier: Tier): To
  */
 export function refuseReservedTile(footprint: Pick<ReservedFootprint, 'reason'>): void {
   toast(RESERVED_TOASTS[footprint.reason]);
+}
+
+/**
+ * This browser's own unpaid checkout holds the footprint (it went to the checkout, then came back with
+ * Back instead of Cancel): the pending claim saved before the checkout sits exactly there. Starting a new
+ * checkout ends the client's earlier unpaid one, so the buyer may go on; everyone else is refused.
+ */
+export function ownPendingHold(footprint: ReservedFootprint): { tile: { x: number; y: number }; tier: Tier } | null {
+  if (footprint.reason !== 'held') return null;
+  const pending = readPendingClaim();
+  if (!pending || pending.x !== footprint.x || pending.y !== footprint.y) return null;
+  const tier = normalizeTier(pending.tier);
+  return TIER_SIZE[tier] === footprint.size ? { tile: { x: pending.x, y: pending.y }, tier } : null;
+}
+
+/** The map's click on reserved land: the buyer's own hold reopens their claim there; any other is refused with its reason. */
+export function handleReservedTileClick(footprint: ReservedFootprint, openOwnClaim: (tile: { x: number; y: number }, tier: Tier) => void): void {
+  const own = ownPendingHold(footprint);
+  if (own) openOwnClaim(own.tile, own.tier);
+  else refuseReservedTile(footprint);
 }

@@ -2,7 +2,7 @@ import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useState } from 'react';
 import { useCheckoutCancelReturn } from '../../features/claim/checkout-cancel-return.ts';
 import { ClaimPopup, type Tile } from '../../features/claim/claim-popup.tsx';
-import { refuseReservedTile, useReservedFootprints } from '../../features/claim/reserved-land.ts';
+import { handleReservedTileClick, useReservedFootprints } from '../../features/claim/reserved-land.ts';
 import { storedTier } from '../../features/claim/stored-tier.ts';
 import { TierGuidanceDialog } from '../../features/claim/tier-guidance-dialog.tsx';
 import { FindPlotsDialog } from '../../features/plots/find-plots-dialog.tsx';
@@ -46,7 +46,7 @@ export function HomeMap() {
         }}
         onFindPlotsClick={() => setFindOpen(true)}
         reservedFootprints={reservedFootprints}
-        onReservedTileClick={refuseReservedTile}
+        onReservedTileClick={(footprint) => handleReservedTileClick(footprint, openClaim)}
         selectedTier={pinTier}
         selectedTile={claimTile}
       />
