@@ -52,3 +52,50 @@ describe('pixel dialog focus', () => {
     }
   });
 });
+
+/** Auto-assign's path: a dialog whose button closes it and opens a second one (the claim popup). */
+function ChainedDialogs() {
+  const [first, setFirst] = useState(false);
+  const [second, setSecond] = useState(false);
+  return (
+    <>
+      <section id="atlas-map">
+        <canvas tabIndex={0} aria-roledescription="map" aria-label="Atlas map" />
+      </section>
+      <button type="button" onClick={() => setFirst(true)}>
+        Select Basic Plot
+      </button>
+      <Dialog.Root open={first} onOpenChange={setFirst}>
+        <PixelDialogContent title="Basic Tier Selected!" aria-describedby={undefined}>
+          <button
+            type="button"
+            onClick={() => {
+              setFirst(false);
+              setSecond(true);
+            }}
+          >
+            AUTO-ASSIGN A PLOT
+          </button>
+        </PixelDialogContent>
+      </Dialog.Root>
+      <Dialog.Root open={second} onOpenChange={setSecond}>
+        <PixelDialogContent title="Claim This Tile" aria-describedby={undefined}>
+          <p>Position (15, 20)</p>
+        </PixelDialogContent>
+      </Dialog.Root>
+    </>
+  );
+}
+
+describe('pixel dialog focus, when what opened it is gone', () => {
+  it('goes to the map (where the buyer was), not to <body>', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<ChainedDialogs />);
+    await user.click(screen.getByRole('button', { name: 'Select Basic Plot' }));
+    await user.click(await screen.findByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
+    expect(await screen.findByRole('dialog', { name: 'Claim This Tile' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Atlas map')));
+  });
+});

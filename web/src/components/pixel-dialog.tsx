@@ -1,4 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
 import { useRef, useState, type ComponentPropsWithoutRef, type MutableRefObject, type ReactNode } from 'react';
 import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
 
@@ -61,10 +62,15 @@ export function PixelDialogContent({
           if (event.defaultPrevented) return;
           // Our dialogs open without a Radix Trigger (the map canvas, a header button, a form's submit), so
           // Radix would drop focus on <body>: give it back to whatever had it when the dialog opened.
+          // When that is gone (a dialog opened from another dialog that has closed since, e.g. auto-assign's
+          // claim popup), the map is where the buyer was.
           const element = opener.current;
-          if (element instanceof HTMLElement && element !== document.body && element.isConnected) {
+          const openerStillThere = element instanceof HTMLElement && element !== document.body && element.isConnected;
+          const stillInDialog = document.querySelector('[role="dialog"][data-state="open"]') !== null;
+          const target = openerStillThere ? element : stillInDialog ? null : mapCanvas();
+          if (target) {
             event.preventDefault();
-            element.focus({ preventScroll: true });
+            target.focus({ preventScroll: true });
           }
         }}
         data-placement={placement}
@@ -98,4 +104,9 @@ function RememberOpener({ into }: { into: MutableRefObject<Element | null> }) {
     into.current = document.activeElement;
   });
   return null;
+}
+
+/** The atlas map's canvas on the home page (focusable: the engine gives it tabIndex 0), or null elsewhere. */
+export function mapCanvas(): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`#${MAP_ELEMENT_ID} canvas[aria-roledescription="map"]`);
 }

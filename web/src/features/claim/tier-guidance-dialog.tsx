@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef, useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
-import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
+import { PixelDialogContent, mapCanvas } from '../../components/pixel-dialog.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { TIER_GUIDANCE_EVENT, type TierGuidanceDetail } from '../../lib/tier-guidance.ts';
 import { findFreePosition } from './auto-assign.ts';
@@ -43,7 +43,10 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
     setAssigning(false);
   };
 
+  // 'I'LL SELECT ON THE MAP' hands focus to the map (arrow keys and Enter choose a tile), not back to the tier card.
+  const focusMapOnClose = useRef(false);
   const selectOnMap = () => {
+    focusMapOnClose.current = true;
     close();
     window.scrollTo({ top: 0, behavior: 'smooth' });
   };
@@ -64,7 +67,17 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
   return (
     <Dialog.Root open={tier !== null} onOpenChange={(open) => (open ? undefined : close())}>
       {tier ? (
-        <PixelDialogContent title={`${tierLabel(tier)} Tier Selected!`} description="How would you like to choose your plot location?">
+        <PixelDialogContent
+          title={`${tierLabel(tier)} Tier Selected!`}
+          description="How would you like to choose your plot location?"
+          onCloseAutoFocus={(event) => {
+            const map = focusMapOnClose.current ? mapCanvas() : null;
+            focusMapOnClose.current = false;
+            if (!map) return;
+            event.preventDefault();
+            map.focus({ preventScroll: true });
+          }}
+        >
           <div className="grid gap-3">
             <button type="button" className={buttonClassName('secondary')} onClick={selectOnMap} disabled={assigning}>
               I'LL SELECT ON THE MAP
