@@ -1,10 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { useState, type FormEvent } from 'react';
+import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';
+import { revealMapTile } from '../../map/components/map-reveal.ts';
 import { AvatarUploader } from './avatar-uploader.tsx';
 import { CLAIM_TOASTS } from './claim-messages.ts';
 import { ContentReviewDialog } from './content-review-dialog.tsx';
@@ -43,7 +44,7 @@ export function ClaimPopup({ tile, open, onOpenChange, initialTier, onTierChange
         <PixelDialogContent
           title="Claim This Tile"
           description={tile ? `Position (${tile.x}, ${tile.y})` : 'No tile selected yet: choose an empty land tile on the map.'}
-          className="md:max-w-xl"
+          placement="beside-map"
         >
           <ClaimPopupForm tile={tile} initialTier={initialTier ?? storedTier()} onTierChange={onTierChange} onCancel={() => onOpenChange(false)} />
         </PixelDialogContent>
@@ -82,6 +83,14 @@ function ClaimPopupForm({
   const [reviewOpen, setReviewOpen] = useState(false);
   // Spec 'PAY & CLAIM ($price)': without the amount until the server's price has arrived.
   const price = useTierPrice(tier);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The buyer sees the spot being bought: the map pans it (with the pin, the tier's whole footprint) out
+  // from under the dialog, beside it on a desktop, above the sheet on a phone.
+  useEffect(() => {
+    if (!tile) return;
+    revealMapTile({ x: tile.x, y: tile.y, size: TIER_SIZE[tier], besides: formRef.current?.closest('[role="dialog"]') ?? null });
+  }, [tile?.x, tile?.y, tier]);
 
   const chooseTier = (next: Tier) => {
     setTier(next);
@@ -143,19 +152,26 @@ function ClaimPopupForm({
 
   return (
     <>
-      <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
-        <ProfileFields
-          draft={draft}
-          errors={errors}
-          onChange={(field, value) => {
-            setDraft((current) => ({ ...current, [field]: value }));
-            setErrors((current) => ({ ...current, [field]: undefined }));
-          }}
-        />
-        <TierRadioList value={tier} onChange={chooseTier} />
-        {tile ? <FootprintConflictNote tile={tile} tier={tier} /> : null}
-        <AvatarUploader value={avatar} onChange={setAvatar} shape="round" />
-        <div className="mt-2 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <form ref={formRef} noValidate onSubmit={(event) => void submit(event)} className="grid gap-4">
+        {/* Two columns from 768 px: the whole form and PAY & CLAIM fit a 1366×768 screen without scrolling. */}
+        <div className="grid gap-4 md:grid-cols-[5fr_6fr] md:gap-x-6">
+          <div className="grid content-start gap-4">
+            <ProfileFields
+              draft={draft}
+              errors={errors}
+              onChange={(field, value) => {
+                setDraft((current) => ({ ...current, [field]: value }));
+                setErrors((current) => ({ ...current, [field]: undefined }));
+              }}
+            />
+          </div>
+          <div className="grid content-start gap-4">
+            <TierRadioList value={tier} onChange={chooseTier} />
+            {tile ? <FootprintConflictNote tile={tile} tier={tier} /> : null}
+            <AvatarUploader value={avatar} onChange={setAvatar} shape="round" />
+          </div>
+        </div>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClassName('secondary')} onClick={onCancel}>
             CANCEL
           </button>

@@ -1,7 +1,8 @@
 import { TIER_COLOR, normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { plotInitials, plotSize } from '../engine/plot-index.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
+import { useViewportClamp } from './viewport-clamp.ts';
 
 export interface PlotHoverCardProps {
   plot: AtlasPlot;
@@ -15,13 +16,15 @@ export function PlotHoverCard({ plot, anchor }: PlotHoverCardProps) {
   const [avatarFailed, setAvatarFailed] = useState(false);
   const tier = normalizeTier(plot.tier);
   const size = plotSize(plot);
-  const left = Math.max(8, Math.min(window.innerWidth - CARD_WIDTH - 8, anchor.x + 16));
-  const top = Math.max(8, Math.min(window.innerHeight - 200, anchor.y + 16));
+  const card = useRef<HTMLDivElement>(null);
+  // Beside the pointer, below it when it fits, else above: always whole on screen.
+  const { left, top, maxHeight } = useViewportClamp(card, anchor, { alignX: 16, offset: 16, width: CARD_WIDTH }, plot.id);
   return (
     <div
+      ref={card}
       role="tooltip"
-      className="pointer-events-none fixed z-40 border-2 bg-panel p-3 text-ink shadow-pixel"
-      style={{ left, top, width: CARD_WIDTH, borderColor: TIER_COLOR[tier].hex }}
+      className="pointer-events-none fixed z-40 overflow-hidden border-2 bg-panel p-3 text-ink shadow-pixel"
+      style={{ left, top, width: CARD_WIDTH, maxHeight, borderColor: TIER_COLOR[tier].hex }}
     >
       <div className="flex items-center gap-3">
         {plot.avatar_url && !avatarFailed ? (

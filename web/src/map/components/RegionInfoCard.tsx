@@ -1,4 +1,6 @@
 import type { Region } from '@pixel-atlas/contracts/regions';
+import { useRef } from 'react';
+import { useViewportClamp } from './viewport-clamp.ts';
 
 export interface RegionInfoCardProps {
   region: Region;
@@ -9,17 +11,21 @@ export interface RegionInfoCardProps {
 
 const CARD_WIDTH = 288;
 const EDGE_GAP = 8;
+/** From the label's bottom to above its top (a label plate is at most 22 px high), with a gap. */
+const ABOVE_LABEL = 32;
 
 /** Hover (or tap) card for a region label: audience blurb, description and four notable locations. */
 export function RegionInfoCard({ region, anchor, onClose }: RegionInfoCardProps) {
-  const viewportWidth = typeof window === 'undefined' ? 1024 : window.innerWidth;
-  const left = Math.max(EDGE_GAP, Math.min(viewportWidth - CARD_WIDTH - EDGE_GAP, anchor.x - CARD_WIDTH / 2));
+  const card = useRef<HTMLElement>(null);
+  // Below the label when it fits, else above it; always whole on screen (scrolling inside on a very short one).
+  const { left, top, maxHeight } = useViewportClamp(card, anchor, { alignX: -CARD_WIDTH / 2, offset: EDGE_GAP, above: ABOVE_LABEL, width: CARD_WIDTH }, region.value);
   const titleId = `region-card-${region.value}`;
   return (
     <section
+      ref={card}
       aria-labelledby={titleId}
-      className="pointer-events-auto fixed z-40 border-2 border-border bg-panel p-4 text-ink shadow-pixel"
-      style={{ left, top: anchor.y + EDGE_GAP, width: CARD_WIDTH }}
+      className="pointer-events-auto fixed z-40 overflow-y-auto border-2 border-border bg-panel p-4 text-ink shadow-pixel"
+      style={{ left, top, width: CARD_WIDTH, maxHeight }}
     >
       <div className="mb-2 flex items-start justify-between gap-2">
         <h3 id={titleId} className="text-[0.7rem] text-gold">

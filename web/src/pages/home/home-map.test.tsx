@@ -17,7 +17,7 @@ const engineMock = vi.hoisted(() => ({
 vi.mock('../../map/engine/engine.ts', () => ({
   createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
     const engine = Object.fromEntries(
-      ['setLayout', 'setPlots', 'setReservedFootprints', 'setSelectedTile', 'zoomIn', 'zoomOut', 'resetView', 'flyTo', 'resize', 'destroy'].map((name) => [name, vi.fn()]),
+      ['setLayout', 'setPlots', 'setReservedFootprints', 'setSelectedTile', 'zoomIn', 'zoomOut', 'resetView', 'flyTo', 'setOccludedRects', 'revealTile', 'resize', 'destroy'].map((name) => [name, vi.fn()]),
     );
     engineMock.created.push({ options, engine });
     return engine;
@@ -82,7 +82,8 @@ describe('home map wiring', () => {
     await user.click(await screen.findByRole('button', { name: 'Find Plots (1)' }));
     const dialog = screen.getByRole('dialog', { name: 'Claimed Plots (1)' });
     await user.click(within(dialog).getByRole('link', { name: /Ada Pixel/ }));
-    expect(engine().engine.flyTo).toHaveBeenCalledWith(30.5, 40.5, 1.5);
+    // A 2×2 plot: its whole footprint lands clear of the map's panels.
+    expect(engine().engine.flyTo).toHaveBeenCalledWith(30.5, 40.5, 1.5, { size: 2 });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
@@ -96,7 +97,9 @@ describe('home map wiring', () => {
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (45, 50)')).toBeTruthy();
     expect(await within(popup).findByRole('button', { name: 'PAY & CLAIM ($75)' })).toBeTruthy();
-    expect(engine().engine.flyTo).toHaveBeenCalledWith(46, 51, 1.5);
+    expect(engine().engine.flyTo).toHaveBeenCalledWith(46, 51, 1.5, { size: 3 });
     expect(engine().engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 45, y: 50 }, 'prime');
+    // The popup asks the map to keep the prime footprint clear of the dialog.
+    await waitFor(() => expect(engine().engine.revealTile).toHaveBeenCalledWith(45, 50, 3));
   });
 });
