@@ -66,12 +66,18 @@ describe('what buyers see and feel', () => {
     expect(firstHtml).toContain('data-testid="atlas-strip"');
     expect(firstHtml).toContain('Own a plot on the pixel map of the internet');
 
+    const hydrationErrors: string[] = [];
+    visitor.on('console', (message) => {
+      if (message.type() === 'error' && /hydrat|did not match|error #4(18|19|22|23|25)/i.test(message.text())) hydrationErrors.push(message.text());
+    });
     await gotoLive(visitor, stack.url);
     expect(await visitor.getByRole('heading', { level: 1 }).innerText()).toBe('Own a plot on the pixel map of the internet');
     await expect.poll(() => text(visitor, 'strip-price'), { timeout: 20_000 }).toBe('$19');
     await expect.poll(() => text(visitor, 'strip-tiles-left'), { timeout: 20_000 }).toBe(landTiles.length.toLocaleString('en-US'));
     expect(await text(visitor, 'strip-plots')).toBe('0');
     expect(await text(visitor, 'strip-ticker')).toContain('be the first!');
+    // The prerendered strip is the one React hydrates: same markup, placeholders and all.
+    expect(hydrationErrors).toEqual([]);
 
     // Small, one block above the map, and the map takes the rest of the screen below it.
     const strip = (await visitor.getByTestId('atlas-strip').boundingBox())!;
