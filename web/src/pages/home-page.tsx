@@ -1,10 +1,10 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { lazyComponent } from '../lib/lazy-component.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
+import { MAP_ELEMENT_ID, TIER_GUIDANCE_EVENT, dispatchTierGuidance, type TierGuidanceDetail } from '../lib/tier-guidance.ts';
 import { AtlasStrip } from './home/atlas-strip.tsx';
 import { ClaimSection } from './home/claim-section.tsx';
 import { MapPlaceholder } from './home/map-placeholder.tsx';
@@ -20,6 +20,7 @@ export function HomePage() {
   usePageMeta(`${SITE_NAME}${HOME_TITLE_SUFFIX}`, HOME_DESCRIPTION);
   useRunPendingTierGuidance();
   useScrollToHashTarget();
+  const mapMounted = useGuidanceKeptUntilMapMounts();
 
   return (
     <>
@@ -29,12 +30,43 @@ export function HomePage() {
         <div className="relative min-h-0 flex-1">
           <Suspense fallback={<MapPlaceholder />}>
             <HomeMap />
+            <OnMount run={mapMounted} />
           </Suspense>
         </div>
       </section>
       <ClaimSection />
     </>
   );
+}
+
+/**
+ * Tier cards and 'Claim Your Tile' raise the guidance event at once, but the dialog that answers it lives in the lazy
+ * map chunk: a click made before that chunk has mounted (a fast tap on a slow phone) is kept and raised again as soon
+ * as it has, instead of doing nothing. Returns what to call once the map is mounted.
+ */
+function useGuidanceKeptUntilMapMounts(): () => void {
+  const mapMounted = useRef(false);
+  const missed = useRef<TierGuidanceDetail | null>(null);
+  // A layout effect: listening from the commit that shows the cards, before any (replayed) click can reach them.
+  useLayoutEffect(() => {
+    const onGuidance = (event: Event) => {
+      if (!mapMounted.current) missed.current = (event as CustomEvent<TierGuidanceDetail | undefined>).detail ?? {};
+    };
+    window.addEventListener(TIER_GUIDANCE_EVENT, onGuidance);
+    return () => window.removeEventListener(TIER_GUIDANCE_EVENT, onGuidance);
+  }, []);
+  return useCallback(() => {
+    mapMounted.current = true;
+    const detail = missed.current;
+    missed.current = null;
+    if (detail) dispatchTierGuidance(detail);
+  }, []);
+}
+
+/** Rendered after HomeMap inside its Suspense boundary: its effect runs once the map's own listeners are in place. */
+function OnMount({ run }: { run: () => void }) {
+  useEffect(run, [run]);
+  return null;
 }
 
 /** Links such as /#claim-tile land on the section: the router does not scroll to hashes itself. */
