@@ -144,7 +144,8 @@ describe("the buyer's path, truthfully", () => {
     }, { tier: 'basic', x: tile.x, y: tile.y });
     expect(started.status).toBe(200);
     const { url, sessionId } = started.json;
-    await gotoLive(other, `${stack.url}${url}`);
+    // The test checkout is payments' own page (no app to go live): a plain goto.
+    await other.goto(`${stack.url}${url}`);
     await other.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await other.waitForURL(/\/claim\?session_id=/);
     await expect.poll(() => other.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);
