@@ -1,0 +1,230 @@
+// `npm run screenshots`: the buyer's path as pictures, in docs/screenshots/ (linked from the README).
+//   PostgreSQL (as npm test finds it) and nats-server -> Prisma clients -> web build when stale
+//   -> the whole site on a throwaway database and its own ports, with the test checkout (e2e/support/stack.ts)
+//   -> a few plots bought and claimed through the public API (checkout, test-mode payment, claim)
+//   -> for 390x844 and 1366x768: home, the claim popup on a land tile, /claim after a test-mode payment, the plot page.
+// PNGs at 1x device scale: <screen>-<width>x<height>.png. Nothing of the run is kept but the pictures.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.mjs';
+import { ROOT, buildWeb, runGenerate } from './lib/workspace.mjs';
+
+const OUT_DIR = path.join(ROOT, 'docs', 'screenshots');
+const SIZES = [
+  { width: 390, height: 844, touch: true },
+  { width: 1366, height: 768, touch: false },
+] as const;
+type Size = (typeof SIZES)[number];
+type Tier = 'basic' | 'featured' | 'prime' | 'premium';
+const TIER_SIZE: Record<Tier, number> = { basic: 1, featured: 2, prime: 3, premium: 4 };
+const TILE_PX = 48;
+
+/** Who bought what in the pictures (through the real API: checkout, test-mode payment, claim). */
+const SEED_PLOTS: Array<{ tier: Tier; display_name: string; message: string; link: string; colour: string }> = [
+  { tier: 'premium', display_name: 'Ada Pixel', message: 'Hand-drawn pixel worlds, one tile at a time.', link: 'https://ada-pixel.example/', colour: '#ef4444' },
+  { tier: 'prime', display_name: 'Nova Studio', message: 'Indie games with big hearts.', link: 'https://nova.example/', colour: '#a855f7' },
+  { tier: 'featured', display_name: 'Byte Bakery', message: 'Fresh code, baked daily.', link: 'https://bytebakery.example/', colour: '#eab308' },
+  { tier: 'featured', display_name: 'Moss & Maple', message: 'Woodland photography and prints.', link: 'https://mossmaple.example/', colour: '#22c55e' },
+  { tier: 'basic', display_name: 'Retro Rita', message: 'Chiptune every Friday.', link: 'https://rita.example/', colour: '#3b82f6' },
+  { tier: 'basic', display_name: 'Quill Quest', message: 'Short stories for long commutes.', link: 'https://quill.example/', colour: '#f97316' },
+  { tier: 'basic', display_name: 'Lumen Labs', message: 'Open-source lighting for makers.', link: 'https://lumen.example/', colour: '#06b6d4' },
+  { tier: 'basic', display_name: 'Pebble Pod', message: 'A podcast about tiny things.', link: 'https://pebble.example/', colour: '#ec4899' },
+];
+
+const log = (message: string) => console.log(`[screenshots] ${message}`);
+
+async function main() {
+  const natsServer = process.env.NATS_SERVER_BIN || findExecutable('nats-server');
+  if (!natsServer) throw new InfraError(NATS_MISSING_MESSAGE);
+  const infra = await ensureInfra({ root: ROOT, log, nats: false });
+  try {
+    // The stack helper (shared with the browser tests) reads these when it creates the database and broker.
+    process.env.DATABASE_URL = infra.postgresUrl;
+    process.env.NATS_SERVER_BIN = natsServer;
+    await runGenerate(ROOT, { log });
+    await buildWeb(ROOT, { log });
+    const { startStack } = await import('../e2e/support/stack.ts');
+    log('starting the site (every service, gateway, test checkout) on a throwaway database…');
+    const stack = await startStack({ MAP_SEED: process.env.MAP_SEED ?? 'pixel-atlas' });
+    try {
+      await shootAll(stack.url, stack.browser);
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    await infra.stop();
+  }
+}
+
+async function shootAll(siteUrl: string, browser: Browser) {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const setup = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const setupPage = await setup.newPage();
+  await setupPage.goto(siteUrl);
+  const layout = (await (await setup.request.get(`${siteUrl}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const land = new Set(layout.tiles.filter((tile) => tile.is_land).map((tile) => `${tile.x},${tile.y}`));
+  const centre = await mapCentre(setupPage);
+  log(`seeding ${SEED_PLOTS.length} plots around (${centre.x}, ${centre.y})…`);
+  const taken: Array<{ x: number; y: number; size: number }> = [];
+  for (const plot of SEED_PLOTS) {
+    const spot = freeSpotNear(centre, TIER_SIZE[plot.tier], land, taken, 2);
+    if (!spot) throw new Error(`no land left for ${plot.display_name}`);
+    taken.push({ ...spot, size: TIER_SIZE[plot.tier] });
+    await buyAndClaim(siteUrl, setup.request, { ...plot, ...spot, avatar_url: await pixelAvatar(setupPage, plot.colour) });
+  }
+  await setup.close();
+
+  for (const size of SIZES) {
+    const name = (screen: string) => path.join(OUT_DIR, `${screen}-${size.width}x${size.height}.png`);
+    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1, hasTouch: size.touch });
+    const page = await context.newPage();
+    await openHome(page, siteUrl);
+    await page.waitForTimeout(2500); // avatars and the live counters arrive after the first frame
+    await page.screenshot({ path: name('home') });
+    log(`saved ${path.relative(ROOT, name('home'))}`);
+
+    // The claim popup on free land near the middle of the view, filled in as a buyer would.
+    const tile = freeSpotNear(await mapCentre(page), 1, land, taken, 1);
+    if (!tile) throw new Error('no free land tile in view');
+    taken.push({ ...tile, size: 1 });
+    const point = await screenPointOfTile(page, tile);
+    await page.mouse.click(point.x, point.y);
+    const popup = page.getByRole('dialog', { name: 'Claim This Tile' });
+    await waitFor(async () => (await popup.getByText(`Position (${tile.x}, ${tile.y})`).count()) === 1, 'the claim popup');
+    await page.getByLabel('Display name').fill(size.touch ? 'Pocket Pixels' : 'Desk Dragons');
+    await page.getByLabel('Message').fill('Tiny games you can play on the bus.');
+    await page.getByLabel('Link (optional)').fill(size.touch ? 'https://pocket.example/' : 'https://desk-dragons.example/');
+    const avatar = Buffer.from((await pixelAvatar(page, '#14b8a6')).split(',')[1], 'base64');
+    await page.setInputFiles('input[type=file]', { name: 'avatar.png', mimeType: 'image/png', buffer: avatar });
+    await page.getByRole('button', { name: 'Save Avatar' }).click();
+    await waitFor(async () => (await page.getByText('Avatar Saved').count()) > 0, 'the saved avatar');
+    // Saving scrolled the phone's sheet down to the avatar: show it from its title.
+    await popup.evaluate((sheet) => sheet.scrollTo(0, 0));
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: name('claim-popup') });
+    log(`saved ${path.relative(ROOT, name('claim-popup'))}`);
+
+    // Pay in the test checkout: /claim verifies the payment, claims the plot and celebrates.
+    await page.getByRole('button', { name: /^PAY & CLAIM/ }).click();
+    await page.waitForURL(/\/api\/test-checkout\//, { timeout: 30_000 });
+    await page.getByRole('button', { name: /Pay \(test mode\)/ }).click();
+    await page.waitForURL(/\/claim\?session_id=/, { timeout: 30_000 });
+    await waitFor(async () => (await page.getByRole('heading', { name: 'Plot Claimed!' }).count()) === 1, "/claim's 'Plot Claimed!'");
+    await page.waitForTimeout(700);
+    await page.screenshot({ path: name('claim') });
+    log(`saved ${path.relative(ROOT, name('claim'))}`);
+
+    // The celebration hands over to the new plot's page.
+    await page.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    await waitFor(async () => (await page.getByRole('heading', { name: /'s Plot$/ }).count()) === 1, 'the plot page');
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: name('plot') });
+    log(`saved ${path.relative(ROOT, name('plot'))}`);
+    await context.close();
+  }
+}
+
+async function buyAndClaim(
+  siteUrl: string,
+  request: APIRequestContext,
+  plot: { tier: Tier; x: number; y: number; display_name: string; message: string; link: string; avatar_url: string },
+) {
+  const checkout = await request.post(`${siteUrl}/api/create-checkout-session`, { data: { tier: plot.tier, x: plot.x, y: plot.y } });
+  if (!checkout.ok()) throw new Error(`checkout for ${plot.display_name}: ${checkout.status()} ${await checkout.text()}`);
+  const { sessionId } = (await checkout.json()) as { sessionId: string };
+  const paid = await request.post(`${siteUrl}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 });
+  if (paid.status() !== 303) throw new Error(`test payment for ${plot.display_name}: ${paid.status()}`);
+  const { tier, x, y, display_name, message, link, avatar_url } = plot;
+  const claim = await request.post(`${siteUrl}/api/claim-plot`, {
+    data: { display_name, message, link, zone: 'nexus', x, y, tier, avatar_url, stripeSessionId: sessionId },
+  });
+  if (claim.status() !== 201) throw new Error(`claim for ${plot.display_name}: ${claim.status()} ${await claim.text()}`);
+}
+
+/** The nearest spot (by rings around `centre`) whose whole footprint is land, `gap` tiles clear of every taken one. */
+function freeSpotNear(
+  centre: { x: number; y: number },
+  size: number,
+  land: Set<string>,
+  taken: Array<{ x: number; y: number; size: number }>,
+  gap: number,
+): { x: number; y: number } | null {
+  for (let radius = 0; radius < 40; radius += 1) {
+    for (let dy = -radius; dy <= radius; dy += 1) {
+      for (let dx = -radius; dx <= radius; dx += 1) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== radius) continue;
+        const x = Math.round(centre.x) + dx;
+        const y = Math.round(centre.y) + dy;
+        let allLand = true;
+        for (let i = 0; i < size && allLand; i += 1) for (let j = 0; j < size && allLand; j += 1) allLand = land.has(`${x + i},${y + j}`);
+        const clear = taken.every((other) => x + size + gap <= other.x || other.x + other.size + gap <= x || y + size + gap <= other.y || other.y + other.size + gap <= y);
+        if (allLand && clear) return { x, y };
+      }
+    }
+  }
+  return null;
+}
+
+const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
+
+async function openHome(page: Page, siteUrl: string) {
+  await page.goto(siteUrl);
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'live', undefined, { timeout: 60_000 });
+  await waitFor(async () => Number(await mapCanvas(page).getAttribute('data-zoom')) > 0, 'the map');
+}
+
+async function mapCentre(page: Page): Promise<{ x: number; y: number }> {
+  await waitFor(async () => Number(await mapCanvas(page).getAttribute('data-zoom')) > 0, 'the map');
+  return { x: Number(await mapCanvas(page).getAttribute('data-center-x')), y: Number(await mapCanvas(page).getAttribute('data-center-y')) };
+}
+
+async function screenPointOfTile(page: Page, tile: { x: number; y: number }) {
+  const canvas = mapCanvas(page);
+  const box = (await canvas.boundingBox())!;
+  const zoom = Number(await canvas.getAttribute('data-zoom'));
+  const { x: centreX, y: centreY } = await mapCentre(page);
+  return { x: box.x + box.width / 2 + (tile.x + 0.5 - centreX) * TILE_PX * zoom, y: box.y + box.height / 2 + (tile.y + 0.5 - centreY) * TILE_PX * zoom };
+}
+
+/** A symmetric 8x8 pixel face in one colour, drawn by the browser's canvas and scaled up without smoothing. */
+async function pixelAvatar(page: Page, colour: string): Promise<string> {
+  return page.evaluate((fill) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 96;
+    canvas.height = 96;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = '#1e1930';
+    context.fillRect(0, 0, 96, 96);
+    // No named helpers in here: tsx (esbuild keepNames) would wrap them in a __name() the page does not have.
+    let seed = 7;
+    for (let i = 0; i < fill.length; i += 1) seed = (seed * 31 + fill.charCodeAt(i)) >>> 0;
+    context.fillStyle = fill;
+    for (let y = 0; y < 8; y += 1) {
+      for (let x = 0; x < 4; x += 1) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        if (seed >>> 16 < 0.55 * 65536) {
+          context.fillRect(x * 12, y * 12, 12, 12);
+          context.fillRect((7 - x) * 12, y * 12, 12, 12);
+        }
+      }
+    }
+    return canvas.toDataURL('image/png');
+  }, colour);
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+main().then(
+  () => log(`done: ${path.relative(ROOT, OUT_DIR)}`),
+  (error: unknown) => {
+    console.error(`[screenshots] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
