@@ -3,10 +3,11 @@
 //   -> the whole site on a throwaway database and its own ports, with the test checkout (e2e/support/stack.ts)
 //   -> a few plots bought and claimed through the public API (checkout, test-mode payment, claim)
 //   -> for 390x844 and 1366x768: home, the claim popup on a land tile, /claim after a test-mode payment, the plot page.
-// PNGs at 1x device scale: <screen>-<width>x<height>.png. Nothing of the run is kept but the pictures.
+// PNGs at 1x device scale, palette-encoded: <screen>-<width>x<height>.png. Nothing of the run is kept but the pictures.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.mjs';
 import { ROOT, buildWeb, runGenerate } from './lib/workspace.mjs';
 
@@ -81,8 +82,7 @@ async function shootAll(siteUrl: string, browser: Browser) {
     const page = await context.newPage();
     await openHome(page, siteUrl);
     await page.waitForTimeout(2500); // avatars and the live counters arrive after the first frame
-    await page.screenshot({ path: name('home') });
-    log(`saved ${path.relative(ROOT, name('home'))}`);
+    await save(page, name('home'));
 
     // The claim popup on free land near the middle of the view, filled in as a buyer would.
     const tile = freeSpotNear(await mapCentre(page), 1, land, taken, 1);
@@ -102,8 +102,7 @@ async function shootAll(siteUrl: string, browser: Browser) {
     // Saving scrolled the phone's sheet down to the avatar: show it from its title.
     await popup.evaluate((sheet) => sheet.scrollTo(0, 0));
     await page.waitForTimeout(400);
-    await page.screenshot({ path: name('claim-popup') });
-    log(`saved ${path.relative(ROOT, name('claim-popup'))}`);
+    await save(page, name('claim-popup'));
 
     // Pay in the test checkout: /claim verifies the payment, claims the plot and celebrates.
     await page.getByRole('button', { name: /^PAY & CLAIM/ }).click();
@@ -112,17 +111,25 @@ async function shootAll(siteUrl: string, browser: Browser) {
     await page.waitForURL(/\/claim\?session_id=/, { timeout: 30_000 });
     await waitFor(async () => (await page.getByRole('heading', { name: 'Plot Claimed!' }).count()) === 1, "/claim's 'Plot Claimed!'");
     await page.waitForTimeout(700);
-    await page.screenshot({ path: name('claim') });
-    log(`saved ${path.relative(ROOT, name('claim'))}`);
+    await save(page, name('claim'));
 
     // The celebration hands over to the new plot's page.
     await page.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await waitFor(async () => (await page.getByRole('heading', { name: /'s Plot$/ }).count()) === 1, 'the plot page');
     await page.waitForTimeout(1500);
-    await page.screenshot({ path: name('plot') });
-    log(`saved ${path.relative(ROOT, name('plot'))}`);
+    await save(page, name('plot'));
     await context.close();
   }
+}
+
+/**
+ * The viewport at 1x, re-encoded as a palette PNG (sharp, already installed for the plots service): pixel art and
+ * flat UI colours survive it, and the files are about half the size.
+ */
+async function save(page: Page, file: string) {
+  const shot = await page.screenshot({ scale: 'css' });
+  await sharp(shot).png({ palette: true, quality: 95, effort: 10, compressionLevel: 9 }).toFile(file);
+  log(`saved ${path.relative(ROOT, file)}`);
 }
 
 async function buyAndClaim(
