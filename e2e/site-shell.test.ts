@@ -14,9 +14,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function open(path: string): Promise<void> {
+async function open(path: string, status = 200): Promise<void> {
   const response = await gotoLive(page, `${stack.url}${path}`);
-  expect(response?.status(), path).toBe(200);
+  expect(response?.status(), path).toBe(status);
 }
 
 describe('the site shell in a real browser', () => {
@@ -52,7 +52,7 @@ describe('the site shell in a real browser', () => {
   });
 
   it('shows the 404 screen with the exact texts for an unknown route', async () => {
-    await open('/no/such/place');
+    await open('/no/such/place', 404);
     await expect.poll(() => page.getByRole('heading', { name: '404 Page Not Found' }).count()).toBe(1);
     expect(await page.getByText('Did you forget to add the page to the router?').count()).toBe(1);
   });
