@@ -100,10 +100,10 @@ function sessionCookie(response: { headers: Record<string, unknown> }): string {
 }
 
 describe('the SPA', () => {
-  it('serves index.html for app routes (history fallback) and never caches it', async () => {
-    for (const url of ['/', '/faq', '/claim?session_id=cs_1', '/no/such/page']) {
+  it('serves index.html for app routes (history fallback) and never caches it; other page paths get it with a 404', async () => {
+    for (const [url, status] of [['/', 200], ['/faq', 200], ['/claim?session_id=cs_1', 200], ['/no/such/page', 404]] as const) {
       const response = await gateway.inject(url);
-      expect(response.statusCode, url).toBe(200);
+      expect(response.statusCode, url).toBe(status);
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.body).toContain('<div id="root">');
       expect(response.headers['cache-control']).toBe('no-cache');
