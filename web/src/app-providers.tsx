@@ -11,7 +11,7 @@ import { lazyComponent } from './lib/lazy-component.tsx';
  */
 export const TOOLTIP_DELAY_MS = 700;
 
-/** The Radix toast code is not part of the first screen: its chunk loads when the browser is idle. */
+/** The toaster is not part of the first screen: its chunk loads when the browser is idle. */
 const Toaster = lazyComponent(() => import('./components/toaster.tsx'), 'Toaster');
 
 /** Loads the toaster's chunk now (tests, so the first toast renders in the same pass). */
@@ -29,8 +29,7 @@ function whenIdle(run: () => void): () => void {
 }
 
 /**
- * Mounts the toaster with the first toast and keeps it mounted (its close animation and Radix state outlive a
- * toast). The chunk is fetched at idle time beforehand, so the first toast does not wait for the network.
+ * Mounts the toaster with the first toast and keeps it mounted (its close animation outlives a toast). The chunk is fetched at idle time beforehand, so the first toast does not wait for the network.
  */
 function DeferredToaster() {
   const { toasts } = useToast();
