@@ -236,7 +236,18 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     await page.getByLabel('Message').focus();
     await expect.poll(() => popup.getByText('Please enter a valid http or https URL').count()).toBe(1);
     await page.getByLabel('Link (optional)').fill('https://killjoy.example/');
-    await page.setInputFiles('input[type=file]', { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(ONE_PIXEL_PNG.split(',')[1], 'base64') });
+    // A text file renamed .png, and a PNG cut short (right signature, no image): refused before the cropper.
+    const png = Buffer.from(ONE_PIXEL_PNG.split(',')[1], 'base64');
+    for (const [name, buffer] of [
+      ['notes.png', Buffer.from('just some notes, not pixels')],
+      ['cut.png', png.subarray(0, 20)],
+    ] as const) {
+      await page.setInputFiles('input[type=file]', { name, mimeType: 'image/png', buffer });
+      await expect.poll(() => page.getByText(`"${name}" is not a JPG, PNG or GIF image.`, { exact: false }).count(), { message: name }).toBe(1);
+      expect(await page.getByText(/Failed to save avatar/).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Save Avatar' }).count()).toBe(0);
+    }
+    await page.setInputFiles('input[type=file]', { name: 'me.png', mimeType: 'image/png', buffer: png });
     await expect.poll(() => page.getByRole('button', { name: 'Save Avatar' }).count()).toBe(1);
     await expectAccessible(page, `claim popup with the cropper at ${size.name}`);
     await page.getByRole('button', { name: 'Save Avatar' }).click();
