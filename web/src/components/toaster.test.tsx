@@ -75,6 +75,15 @@ describe('toasts', () => {
     expect(screen.getByRole('dialog', { name: 'Claim This Tile' })).toBeTruthy();
   });
 
+  it('closes with Escape when the focus is on it', () => {
+    renderToaster();
+    act(() => void toast({ title: 'Focused' }));
+    const close = screen.getByRole('button', { name: 'Close notification' });
+    close.focus();
+    fireEvent.keyDown(close, { key: 'Escape' });
+    expect(toastElement('Focused')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
+  });
+
   it('waits while the pointer rests on a toast, then closes after the time it had left', () => {
     vi.useFakeTimers();
     try {

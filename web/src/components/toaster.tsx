@@ -69,6 +69,10 @@ function ToastCard({ entry, onDismiss }: { entry: ToastEntry; onDismiss: () => v
       onPointerLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
+      // Escape with the focus on the toast itself (its close button) closes it; anywhere else Escape is not the toast's.
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onDismiss();
+      }}
       className={`toast-root pointer-events-auto relative flex w-full items-start gap-3 border-2 p-3 pr-12 shadow-pixel md:p-4 md:pr-12 ${VARIANT_CLASSES[entry.variant]}`}
     >
       <div className="grid gap-1">
