@@ -257,6 +257,8 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     await expectAccessible(page, `content review at ${size.name}`);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog', { name: 'Content Under Review' }).count()).toBe(0);
+    // Back on PAY & CLAIM, which had disabled itself (and so lost focus) while it checked the tile.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/^PAY & CLAIM/);
     await popup.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => popup.count()).toBe(0);
     // Closed from the map canvas: focus is back on the map.

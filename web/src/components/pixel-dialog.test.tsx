@@ -99,3 +99,44 @@ describe('pixel dialog focus, when what opened it is gone', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Atlas map')));
   });
 });
+
+/** PAY & CLAIM's path: the button disables itself while it checks, then opens 'Content Under Review'. */
+function SelfDisablingOpener() {
+  const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          setTimeout(() => {
+            setBusy(false);
+            setOpen(true);
+          }, 20);
+        }}
+      >
+        PAY & CLAIM
+      </button>
+      <Dialog.Root open={open} onOpenChange={setOpen}>
+        <PixelDialogContent title="Content Under Review" aria-describedby={undefined}>
+          <p>We review it first.</p>
+        </PixelDialogContent>
+      </Dialog.Root>
+    </>
+  );
+}
+
+describe('pixel dialog focus, when the opener disabled itself meanwhile', () => {
+  it('goes back to that button once it is enabled again', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<SelfDisablingOpener />);
+    const pay = screen.getByRole('button', { name: 'PAY & CLAIM' });
+    await user.click(pay);
+    expect(await screen.findByRole('dialog', { name: 'Content Under Review' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(pay));
+  });
+});

@@ -101,9 +101,19 @@ export function PixelDialogContent({
  */
 function RememberOpener({ into }: { into: MutableRefObject<Element | null> }) {
   useState(() => {
-    into.current = document.activeElement;
+    const active = document.activeElement;
+    into.current = active && active !== document.body ? active : lastFocused;
   });
   return null;
+}
+
+/**
+ * The element that last took focus. A button that disables itself while its request runs (PAY & CLAIM checking
+ * the position before 'Content Under Review' opens) has already lost focus to <body> when the dialog opens.
+ */
+let lastFocused: Element | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (event) => (lastFocused = event.target instanceof Element ? event.target : null), true);
 }
 
 /** The atlas map's canvas on the home page (focusable: the engine gives it tabIndex 0), or null elsewhere. */
