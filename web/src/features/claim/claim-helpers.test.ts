@@ -45,7 +45,7 @@ describe('pending claim', () => {
 describe('checkPosition', () => {
   it('lets a hold through only when asked to', async () => {
     fakeGateway({ 'GET /api/position-available?x=3&y=4&tier=prime': [() => jsonResponse({ available: false, reason: 'held' })] });
-    expect((await checkPosition(3, 4, 'prime'))?.title).toBe('Tile Unavailable');
+    expect((await checkPosition(3, 4, 'prime'))?.title).toBe('Tile Reserved');
     expect(await checkPosition(3, 4, 'prime', { allowHeld: true })).toBeNull();
   });
 });
