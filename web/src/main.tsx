@@ -1,3 +1,4 @@
+import './lib/zod-without-eval.ts';
 import '@fontsource/press-start-2p/latin-400.css';
 import './styles.css';
 import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';

@@ -27,9 +27,9 @@ export function TouchGuide({ onDismiss }: { onDismiss: () => void }) {
       className="pointer-events-auto absolute bottom-[calc(max(0.75rem,env(safe-area-inset-bottom))+3.25rem)] left-3 z-20 flex min-h-11 max-w-[calc(100vw-5.5rem)] items-start gap-1 border-2 border-border bg-panel py-1 pr-1 pl-2 text-ink shadow-pixel-sm"
     >
       <div>
-        <h3 id="touch-guide-title" className="text-[0.5rem] leading-[14px] text-gold">
+        <h2 id="touch-guide-title" className="text-[0.5rem] leading-[14px] text-gold">
           Touch Controls
-        </h3>
+        </h2>
         <ul className="text-[11px] leading-[14px] text-ink-muted">
           <li className="inline after:content-['_·_']">Pinch to zoom</li>
           <li className="inline">Drag to explore</li>

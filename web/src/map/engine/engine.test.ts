@@ -271,6 +271,31 @@ describe('map engine layers', () => {
     expect(ctx.calls.slice(mapCalls).some((call) => call.name === 'rect' || call.name === 'clip')).toBe(false);
   });
 
+  it("slices a layout's first paint over frames on a slow device: a few terrain chunks per frame, then the tiles", () => {
+    // Every clock read costs 4 ms: a frame's 5 ms slice holds about one piece of work.
+    const slow = fakeFrames();
+    let elapsed = 0;
+    const { engine, surfaces } = setup({ frames: { ...slow.deps, now: () => (elapsed += 4) } });
+    const chunksBuilt = () => surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'putImageData')).length;
+    const tilesBuilt = () => surfaces.created.filter((surface) => surface.width === 512 || surface.height === 512).length;
+    engine.setLayout({ tiles, regions });
+    engine.setPlots(plots);
+    const perFrame: Array<{ chunks: number; tiles: number }> = [];
+    for (let i = 0; i < 100 && slow.pending() > 0; i++) {
+      const before = { chunks: chunksBuilt(), tiles: tilesBuilt() };
+      slow.step(16);
+      perFrame.push({ chunks: chunksBuilt() - before.chunks, tiles: tilesBuilt() - before.tiles });
+    }
+    expect(slow.pending()).toBe(0);
+    expect(perFrame.length).toBeGreaterThan(3);
+    // No frame does more than a slice's worth (one unit, and the one that ran the slice over).
+    for (const frame of perFrame) expect(frame.chunks + frame.tiles).toBeLessThanOrEqual(2);
+    // The terrain first, then the tiles built from it, and the whole view in the end.
+    const firstTileFrame = perFrame.findIndex((frame) => frame.tiles > 0);
+    expect(perFrame.slice(0, firstTileFrame).every((frame) => frame.chunks > 0)).toBe(true);
+    expect(tilesBuilt()).toBeGreaterThan(1);
+  });
+
   it('builds one tile per frame when a pan outruns the cache, with terrain standing in for the rest', () => {
     const { engine, canvas, ctx, frames, surfaces } = setupLayers();
     engine.flyTo(45, 45, 1);

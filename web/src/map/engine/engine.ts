@@ -26,7 +26,7 @@ import { cameraAlongFlight, planFlight } from './fly-to.ts';
 import { browserFrameDeps, createFrameScheduler, type FrameSchedulerDeps } from './frame-scheduler.ts';
 import { createImageCache, type ImageLoader } from './image-cache.ts';
 import { attachMapInput, type MapInputTarget } from './input.ts';
-import { chooseRenderZoom, createLayerCache } from './layer-cache.ts';
+import { chooseRenderZoom, createLayerCache, TILE_DEVICE_PX, TILES_BUILT_PER_PAN_FRAME } from './layer-cache.ts';
 import { chooseLevelOfDetail, tileScreenSize, type LevelOfDetail } from './level-of-detail.ts';
 import { pinRadius } from './map-pin.ts';
 import { createOverlayLayer, overlayHasContent, paintOverlay, type OverlayState } from './overlay.ts';
@@ -43,6 +43,12 @@ export type { ReservedFootprint } from './reserved-layer.ts';
 
 /** Zoom factor of one zoom-in / zoom-out step (buttons, keys, double-click). */
 export const ZOOM_STEP = 1.5;
+/**
+ * The first paint of a layout is sliced into frames: each frame rasterises terrain chunks, then builds layer
+ * tiles, until this much of it has gone (at least one unit per frame), and asks for another frame. A phone
+ * with a slow CPU then never blocks input for the whole world at once (Lighthouse's TBT counted 440 ms).
+ */
+const FIRST_PAINT_SLICE_MS = 5;
 const STEP_FLIGHT_MS = 220;
 
 export type { MapLayoutInput } from './scene.ts';
@@ -159,6 +165,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   /** What the map canvas shows: a frame whose camera, size and render zoom match it repaints nothing. */
   let shown: { camera: Camera; width: number; height: number; dpr: number; renderZoom: number } | null = null;
   let renderZoom: number | null = null;
+  /** The current layout has been painted in full once: later frames need no first-paint slicing. */
+  let painting = false;
   let lastZoom = scene.camera.zoom;
   let zoomMovedAt = Number.NEGATIVE_INFINITY;
   let hoveredPlot: MapPlot | null = null;
@@ -397,12 +405,27 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       // Resizing the backing store clears it: only ever together with a full repaint.
       if (canvas.width !== width) canvas.width = width;
       if (canvas.height !== height) canvas.height = height;
-      // A pan at an unchanged render zoom over unchanged data builds one missing tile per frame.
-      const budgeted = !staticDirty && renderZoom === wantedZoom;
+      const firstPaint = !painting;
+      const frameStarted = frames.now();
+      const sliceOver = () => frames.now() - frameStarted >= FIRST_PAINT_SLICE_MS;
+      if (firstPaint && world && terrainMissingFor(camera, wantedZoom, sliceOver)) {
+        // The sea until the terrain under the view is ready (a few frames); the next frame goes on.
+        layers.drawWorld({ ctx, camera, viewport, dpr, width, height }, null, wantedZoom, () => false);
+        return true;
+      }
+      // A pan at an unchanged render zoom over unchanged data builds one missing tile per frame; so does the
+      // first paint, within its time slice; a data or zoom change builds them all (no plot blinks out).
+      const mayBuild =
+        firstPaint && world
+          ? (built: number) => built === 0 || !sliceOver()
+          : !staticDirty && renderZoom === wantedZoom
+            ? (built: number) => built < TILES_BUILT_PER_PAN_FRAME
+            : () => true;
       renderZoom = wantedZoom;
       staticDirty = false;
       const target = { ctx, camera, viewport, dpr, width, height };
-      tilesPending = !layers.drawWorld(target, world, renderZoom, budgeted);
+      tilesPending = !layers.drawWorld(target, world, renderZoom, mayBuild);
+      if (world && !tilesPending) painting = true;
       // Tiles left for later frames: the next frame builds more.
       if (tilesPending) animating = true;
       scene.placedLabels = scene.layout
@@ -435,6 +458,25 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     }
     if (painted) options.onFrameDrawn?.(performance.now() - started);
     return animating;
+  }
+
+  /**
+   * Rasterises terrain chunks the first paint needs (those under the view's layer tiles; every chunk for the far
+   * overview) until `sliceOver`; true while some are still missing.
+   */
+  function terrainMissingFor(camera: Camera, zoom: number, sliceOver: () => boolean): boolean {
+    const terrain = scene.layout?.terrain;
+    if (!terrain) return false;
+    // Layer tiles reach up to one tile edge past the view.
+    const reach = (TILE_DEVICE_PX * 2) / scene.dpr;
+    const around = { width: scene.viewport.width + reach, height: scene.viewport.height + reach };
+    const far = chooseLevelOfDetail(zoom) === 'far';
+    const view = { ...camera, zoom };
+    do {
+      const built = far ? terrain.prerenderNext() : terrain.prerenderNextIn(view, around);
+      if (!built) return false;
+    } while (!sliceOver());
+    return true;
   }
 
   /** Labels under the page's chrome would show only a sliver, or through a see-through panel: they are left out. */
@@ -476,6 +518,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       cancelIdleWork?.();
       cancelIdleWork = null;
       scene.layout = next ? loadLayout(next, createSurface) : null;
+      painting = false;
       if (!next) scene.placedLabels = [];
       dataChanged();
       if (next) scheduleIdleWork();

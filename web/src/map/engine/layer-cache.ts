@@ -36,10 +36,11 @@ const REUSE_MAX_SCALE = 1.5;
  * Building a tile paints terrain and every plot on it: a pan that scrolls a whole column of missing
  * tiles into view would pay for all of them in one frame. A frame builds at most this many (their
  * raster, not the recording timed in JS, is the cost); the rest show the terrain alone for a frame or
- * two while later frames and idle time build them. Only pans are budgeted: after a data or zoom change every tile is built at once,
- * since showing terrain without its plots there would read as the plots vanishing.
+ * two while later frames and idle time build them. Pans and a layout's first paint are budgeted (the engine passes
+ * `mayBuild`); after a data or zoom change every tile is built at once, since showing terrain without its plots there
+ * would read as the plots vanishing.
  */
-const TILES_BUILT_PER_PAN_FRAME = 1;
+export const TILES_BUILT_PER_PAN_FRAME = 1;
 
 /** The render zoom of the bucket holding `zoom`: the largest 2^(k / BUCKETS_PER_OCTAVE) not above it. */
 export function zoomBucket(zoom: number): number {
@@ -74,11 +75,12 @@ export interface FrameTarget {
 
 export interface LayerCache {
   /**
-   * Paints the world for this camera from tiles rendered at `renderZoom`, building the missing ones —
-   * all of them, or with `budgeted` (a pan: the view already showed these tiles' neighbours) only
-   * within the frame's budget. Returns false when some tile is still missing (ask for another frame).
+   * Paints the world for this camera from tiles rendered at `renderZoom`, building missing ones while
+   * `mayBuild(builtSoFar)` allows (the engine's budget: every one after a data change, one per pan frame,
+   * a time slice for the first paint); the others show their terrain alone. Returns false when some tile
+   * is still missing (ask for another frame).
    */
-  drawWorld(target: FrameTarget, world: StaticWorld | null, renderZoom: number, budgeted: boolean): boolean;
+  drawWorld(target: FrameTarget, world: StaticWorld | null, renderZoom: number, mayBuild: (built: number) => boolean): boolean;
   /** Paints each placed label from its sprite. */
   drawLabels(target: FrameTarget, labels: readonly PlacedLabel[]): void;
   /** Renders one tile just outside the last frame's view (idle time); false when none is missing. */
@@ -154,7 +156,7 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
 
   return {
     stats,
-    drawWorld({ ctx, camera, viewport, dpr, width, height }, world, renderZoom, budgeted) {
+    drawWorld({ ctx, camera, viewport, dpr, width, height }, world, renderZoom, mayBuild) {
       frame++;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.imageSmoothingEnabled = false;
@@ -202,7 +204,7 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
           let tile = cachedTile(grid, i, j);
-          if (!tile && (!budgeted || built < TILES_BUILT_PER_PAN_FRAME)) {
+          if (!tile && mayBuild(built)) {
             tile = renderTile(world, grid, i, j);
             built++;
           }

@@ -4,8 +4,12 @@ import type { CanvasFactory, Surface } from './canvas-factory.ts';
 import type { TerrainGrid } from './terrain-classify.ts';
 import { rasterizeTerrain, TERRAIN_TILE_PX } from './terrain-raster.ts';
 
-/** 30x30 tiles = 480x480 px per chunk at the base resolution: nine chunks for the 90x90 world. */
-export const CHUNK_TILES = 30;
+/**
+ * 15x15 tiles = 240x240 px per chunk at the base resolution: 36 chunks for the 90x90 world. Rasterising one is
+ * per-pixel JS; at this size one chunk is a short task even on a slow phone, so first paint and idle time can
+ * build them one task at a time (30x30 chunks were 55-60 ms each with 4x CPU throttling).
+ */
+export const CHUNK_TILES = 15;
 /** Pixels per tile of the whole-world overview used at far zoom. */
 export const OVERVIEW_TILE_PX = 8;
 
@@ -18,6 +22,8 @@ export interface TerrainRenderer {
   overview(): SurfaceImage;
   /** Pre-renders one more chunk that is not ready yet; false when all are. Lets idle time do the work. */
   prerenderNext(): boolean;
+  /** Rasterises one chunk this view needs that is not ready yet; false when the view's chunks are all ready. */
+  prerenderNextIn(camera: Camera, viewport: Viewport): boolean;
   readonly chunksPerSide: number;
 }
 
@@ -51,8 +57,32 @@ export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFa
     return surface;
   };
 
+  /** Chunk coordinates the view touches. */
+  const chunkRangeIn = (camera: Camera, viewport: Viewport) => {
+    const range = visibleTileRange(camera, viewport);
+    if (range.x0 >= range.x1 || range.y0 >= range.y1) return null;
+    return {
+      cx0: Math.floor(range.x0 / CHUNK_TILES),
+      cy0: Math.floor(range.y0 / CHUNK_TILES),
+      cx1: Math.floor((range.x1 - 1) / CHUNK_TILES),
+      cy1: Math.floor((range.y1 - 1) / CHUNK_TILES),
+    };
+  };
+
   return {
     chunksPerSide,
+    prerenderNextIn(camera, viewport) {
+      const chunkRange = chunkRangeIn(camera, viewport);
+      if (!chunkRange) return false;
+      for (let cy = chunkRange.cy0; cy <= chunkRange.cy1; cy++) {
+        for (let cx = chunkRange.cx0; cx <= chunkRange.cx1; cx++) {
+          if (chunks[cy * chunksPerSide + cx]) continue;
+          ensureChunk(cx, cy);
+          return true;
+        }
+      }
+      return false;
+    },
     drawChunks(ctx, camera, viewport, dpr) {
       const range = visibleTileRange(camera, viewport);
       if (range.x0 >= range.x1 || range.y0 >= range.y1) return;
