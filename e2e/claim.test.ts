@@ -6,6 +6,8 @@ import { startStack, type Stack, gotoLive } from './support/stack.ts';
 let stack: Stack;
 let buyer: Page;
 let watcher: Page;
+/** The plot the first test buys (the next one opens its page as a visitor would). */
+let claimedPlotId: string | null = null;
 
 beforeAll(async () => {
   stack = await startStack({ MAP_SEED: 'pixel-atlas' });
@@ -91,6 +93,7 @@ describe('claiming a plot, end to end in a real browser', () => {
     expect(await buyer.getByText(`Coordinates (${land.x}, ${land.y})`).count()).toBe(1);
     await buyer.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/plot-page.png') });
     const plotId = buyer.url().split('/plot/')[1];
+    claimedPlotId = plotId;
 
     // The second page, open all along, sees the plot without a reload.
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent(), { timeout: 15_000 }).toBe('Find Plots (1)');
@@ -120,5 +123,27 @@ describe('claiming a plot, end to end in a real browser', () => {
     const html = await (await buyer.request.get(`${stack.url}/plot/${plotId}`)).text();
     expect(html).toContain('<a href="https://pioneer.example/" rel="noopener">Visit Website</a>');
     expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).toContain(`/plot/${plotId}</loc>`);
+  });
+
+  it("opens a plot page with the gateway's page on screen until the app's own page replaces it whole (never an empty frame)", async () => {
+    expect(claimedPlotId).not.toBeNull();
+    const visitor = await stack.browser.newPage({ viewport: { width: 390, height: 844 } });
+    // Every change to the document after the parser is done is checked for the plot's heading text.
+    await visitor.addInitScript(() => {
+      const seen = { mutations: 0, withoutHeading: 0 };
+      (window as unknown as { headingWatch: typeof seen }).headingWatch = seen;
+      new MutationObserver(() => {
+        seen.mutations++;
+        // Once the parser is done ('interactive' comes before any module script runs), the page is the gateway's whole page.
+        if (document.readyState !== 'loading' && !document.body?.textContent?.includes("Pixel Pioneer's Plot")) seen.withoutHeading++;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await gotoLive(visitor, `${stack.url}/plot/${claimedPlotId}`);
+    // The app's page has taken over (its Share button is not in the gateway's page).
+    await expect.poll(() => visitor.getByRole('button', { name: /Share/ }).count()).toBeGreaterThan(0);
+    const watch = await visitor.evaluate(() => (window as unknown as { headingWatch: { mutations: number; withoutHeading: number } }).headingWatch);
+    expect(watch.mutations).toBeGreaterThan(0);
+    expect(watch.withoutHeading).toBe(0);
+    await visitor.close();
   });
 });

@@ -1,7 +1,9 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchPath, type RouteObject } from 'react-router-dom';
 import { AppLayout } from './components/app-layout.tsx';
 import { RouteErrorPage } from './components/route-error-page.tsx';
+import { plotQueryKey, userPlotsQueryKey } from './features/plots/plot-queries.ts';
 import { lazyComponent, type LazyComponent } from './lib/lazy-component.tsx';
 import { HomeMap, HomePage } from './pages/home-page.tsx';
 
@@ -28,6 +30,22 @@ const lazyParts: LazyComponent[] = [AboutPage, AdminPage, ClaimPage, ContactPage
 /** Loads every lazily loaded part now (tests render the route table without waiting on chunks). */
 export function preloadLazyParts(): Promise<unknown> {
   return Promise.all(lazyParts.map((part) => part.preload()));
+}
+
+/**
+ * The gateway renders /plot/:id and /user/:username itself (crawlers, link previews, and a first paint before any
+ * script). The app takes that page over only once its own screen can render in full at once: the screen's chunk and
+ * its data are in. Replacing it sooner would show the empty frame below, then paint the same text again later
+ * (the page's largest paint would come seconds after it was already on screen).
+ */
+export function prepareServerRenderedScreen(pathname: string, queryClient: QueryClient): Promise<unknown> {
+  const plot = matchPath('/plot/:id', pathname);
+  if (plot?.params.id) return Promise.all([PlotPage.preload(), queryClient.prefetchQuery({ queryKey: plotQueryKey(plot.params.id) })]);
+  const user = matchPath('/user/:username', pathname);
+  if (user?.params.username) {
+    return Promise.all([UserPage.preload(), queryClient.prefetchQuery({ queryKey: userPlotsQueryKey(user.params.username) })]);
+  }
+  return Promise.resolve();
 }
 
 /** A lazily loaded screen; the space below the header stays empty for the moment its chunk takes. */

@@ -6,12 +6,15 @@ import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app-providers.tsx';
-import { createAppRouter } from './app-routes.tsx';
+import { createAppRouter, prepareServerRenderedScreen } from './app-routes.tsx';
 import { queryClient } from './lib/query-client.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './lib/session-housekeeping.ts';
 
 resetOnFirstLoadOfSession(queryClient);
 installPageHideCleanup();
+
+/** How long a gateway-rendered page waits for the app's own screen (chunk and data) before the app takes over anyway. */
+const SERVER_PAGE_PATIENCE_MS = 4000;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html is missing the #root element');
@@ -57,6 +60,15 @@ if (prerendered && prerendered.dataset.path === window.location.pathname && root
 } else {
   // Another path (the generic shell, or a gateway-rendered share page in #root): render fresh, synchronously, so the
   // prerendered part can go in the same task and the browser never paints a frame with both, or with neither.
-  flushSync(() => createRoot(root).render(app));
-  prerendered?.remove();
+  const mount = () => {
+    flushSync(() => createRoot(root).render(app));
+    prerendered?.remove();
+  };
+  if (root.childElementCount === 0) mount();
+  else {
+    // A share page the gateway rendered stays on screen until the app can show the same screen in full; a slow API
+    // does not keep the app away for long (the server's page is a working page meanwhile: plain links).
+    const patience = new Promise((resolve) => setTimeout(resolve, SERVER_PAGE_PATIENCE_MS));
+    void Promise.race([prepareServerRenderedScreen(window.location.pathname, queryClient), patience]).finally(mount);
+  }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { describe, expect, it } from 'vitest';
-import { plotPageMeta } from './render-share-page.ts';
+import { injectPageMeta, plotPageMeta } from './render-share-page.ts';
 
 const WEB_SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/src');
 const PLOT_PAGE = readFileSync(path.join(WEB_SRC, 'pages/plot-page.tsx'), 'utf8');
@@ -58,5 +58,20 @@ describe('the server-rendered /plot/:id body', () => {
     expect(html).toContain('<p>Pixel art every day</p>');
     expect(html).toContain('<a href="https://ada.example/" rel="noopener">Visit Website</a>');
     expect(html).not.toContain('<Pixel>');
+  });
+});
+
+describe('the SPA shell around a share page', () => {
+  const indexHtml =
+    '<!doctype html><html><head><title>Pixel Atlas</title></head><body>\n    <div id="root"></div>\n' +
+    '    <div id="app-shell" data-path="/"><main><h1>Own a plot</h1></main></div>\n  </body>\n</html>\n';
+
+  it("leaves out the home screen's prerendered shell (the share page's own body is what shows) and keeps the rest", () => {
+    const meta = plotPageMeta(plot, { origin: 'https://atlas.example', siteName: 'Pixel Atlas', linkRel: 'noopener' });
+    const html = injectPageMeta(indexHtml, meta, 'Pixel Atlas');
+    expect(html).not.toContain('app-shell');
+    expect(html).not.toContain('Own a plot');
+    expect(html).toContain(`<div id="root">${meta.bodyHtml}</div>`);
+    expect(html.trimEnd().endsWith('</body>\n</html>')).toBe(true);
   });
 });

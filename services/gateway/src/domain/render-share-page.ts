@@ -49,6 +49,11 @@ export function compileShell(indexHtml: string): ShellTemplate {
   if (description) cuts.push({ start: description.index, end: description.index + description[0].length, slot: null });
   if (headEnd >= 0) cuts.push({ start: headEnd, end: headEnd, slot: 'head' });
   if (root >= 0) cuts.push({ start: root, end: root + '<div id="root"></div>'.length, slot: 'root' });
+  // The home screen's prerendered first screen (web/vite.config.ts writes it last in <body>): a share page shows its own
+  // body, so on a phone those 20 KB would only be downloaded to stay hidden.
+  const appShell = indexHtml.indexOf('<div id="app-shell"');
+  const bodyEnd = indexHtml.lastIndexOf('</body>');
+  if (appShell > root && bodyEnd > appShell) cuts.push({ start: appShell, end: bodyEnd, slot: null });
   cuts.sort((a, b) => a.start - b.start || a.end - b.end);
   const shell: ShellTemplate = { texts: [], slots: [] };
   let text = '';
