@@ -67,8 +67,13 @@ if (prerendered && prerendered.dataset.path === window.location.pathname && root
   if (root.childElementCount === 0) mount();
   else {
     // A share page the gateway rendered stays on screen until the app can show the same screen in full; a slow API
-    // does not keep the app away for long (the server's page is a working page meanwhile: plain links).
+    // does not keep the app away for long (the server's page is a working page meanwhile: plain links). Nothing is
+    // blank meanwhile, so the app renders in a transition: time-sliced, one commit swaps the pages.
     const patience = new Promise((resolve) => setTimeout(resolve, SERVER_PAGE_PATIENCE_MS));
-    void Promise.race([prepareServerRenderedScreen(window.location.pathname, queryClient), patience]).finally(mount);
+    void Promise.race([prepareServerRenderedScreen(window.location.pathname, queryClient), patience]).finally(() => {
+      const reactRoot = createRoot(root);
+      startTransition(() => reactRoot.render(app));
+      prerendered?.remove();
+    });
   }
 }
