@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, gotoLive, startStack, type Stack } from './support/stack.ts';
+import { mapCanvas, screenPointOfTile } from './support/map.ts';
 
 /*
  * axe-core on every route and every dialog, at the two sizes buyers use (a 390×844 phone and a 1366×768
@@ -126,21 +127,10 @@ async function signInAdmin(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('heading', { name: 'Content Moderation' }).count()).toBe(1);
 }
 
-const TILE_PX = 48;
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
 
 async function openHome(page: Page): Promise<void> {
   await gotoLive(page, stack.url);
   await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
-}
-
-async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const canvas = mapCanvas(page);
-  const box = (await canvas.boundingBox())!;
-  const zoom = Number(await canvas.getAttribute('data-zoom'));
-  const centerX = Number(await canvas.getAttribute('data-center-x'));
-  const centerY = Number(await canvas.getAttribute('data-center-y'));
-  return { x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom, y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom };
 }
 
 /** Free land nearest the first view's centre, where no panel covers it. */

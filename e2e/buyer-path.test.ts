@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { avatarFile, mapCanvas, screenPointOfTile } from './support/map.ts';
 
 // Prices that are not the built-in defaults: what the browser shows and what is charged must both be these.
 const PRICES = { basic: 3100, featured: 5000, prime: 7500, premium: 20000 };
@@ -25,33 +26,6 @@ async function newBrowserPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-const TILE_PX = 48;
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
-
-async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const canvas = mapCanvas(page);
-  const box = (await canvas.boundingBox())!;
-  const zoom = Number(await canvas.getAttribute('data-zoom'));
-  const centerX = Number(await canvas.getAttribute('data-center-x'));
-  const centerY = Number(await canvas.getAttribute('data-center-y'));
-  return {
-    x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom,
-    y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom,
-  };
-}
-
-async function avatarFile(page: Page) {
-  const base64 = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 48;
-    canvas.height = 48;
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = '#3b82f6';
-    ctx.fillRect(0, 0, 48, 48);
-    return canvas.toDataURL('image/png').split(',')[1];
-  });
-  return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
-}
 
 /** Home, ready to click: free land tiles near the centre of the first view, nearest first. */
 async function openHome(page: Page) {
@@ -76,7 +50,7 @@ async function fillPopup(page: Page, tile: { x: number; y: number }, name: strin
   await expect.poll(() => popup.getByText(`Position (${tile.x}, ${tile.y})`).count()).toBe(1);
   await page.getByLabel('Display name').fill(name);
   await page.getByLabel('Message').fill('Hello from the buyer path');
-  await page.setInputFiles('input[type=file]', await avatarFile(page));
+  await page.setInputFiles('input[type=file]', await avatarFile(page, { fill: '#3b82f6' }));
   await page.getByRole('button', { name: 'Save Avatar' }).click();
   await expect.poll(() => page.getByText('Avatar Saved').count()).toBeGreaterThan(0);
 }
@@ -154,7 +128,7 @@ describe("the buyer's path, truthfully", () => {
     expect(await other.getByRole('spinbutton', { name: 'Y' }).inputValue()).toBe(String(tile.y));
     await other.getByLabel('Display name').fill('Quick Hands');
     await other.getByLabel('Message').fill('Bought it right after');
-    await other.setInputFiles('input[type=file]', await avatarFile(other));
+    await other.setInputFiles('input[type=file]', await avatarFile(other, { fill: '#3b82f6' }));
     await other.getByRole('button', { name: 'Save Avatar' }).click();
     await expect.poll(() => other.getByText('Avatar Saved').count()).toBeGreaterThan(0);
     await other.getByRole('button', { name: 'REVIEW DETAILS' }).click();

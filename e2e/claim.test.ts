@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { avatarFile, mapCanvas, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
 let buyer: Page;
@@ -19,37 +20,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const TILE_PX = 48;
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
-
-/** Where tile (x, y)'s centre is on screen, from the camera the map publishes on its canvas. */
-async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const canvas = mapCanvas(page);
-  const box = (await canvas.boundingBox())!;
-  const zoom = Number(await canvas.getAttribute('data-zoom'));
-  const centerX = Number(await canvas.getAttribute('data-center-x'));
-  const centerY = Number(await canvas.getAttribute('data-center-y'));
-  return {
-    x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom,
-    y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom,
-  };
-}
-
-/** A tiny PNG drawn in the page (stands in for a picture on the buyer's disk). */
-async function avatarFile(page: Page) {
-  const base64 = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 64;
-    canvas.height = 48;
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = '#f2c14e';
-    ctx.fillRect(0, 0, 64, 48);
-    ctx.fillStyle = '#3b82f6';
-    ctx.fillRect(16, 8, 32, 32);
-    return canvas.toDataURL('image/png').split(',')[1];
-  });
-  return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
-}
 
 describe('claiming a plot, end to end in a real browser', () => {
   it('selects a tier, clicks land, fills the popup, crops an avatar, pays, and lands on the new plot', async () => {
@@ -77,7 +47,7 @@ describe('claiming a plot, end to end in a real browser', () => {
     await buyer.getByLabel('Display name').fill('Pixel Pioneer');
     await buyer.getByLabel('Message').fill('First light on the atlas');
     await buyer.getByLabel('Link (optional)').fill('https://pioneer.example/');
-    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer));
+    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer, { fill: '#f2c14e', width: 64, height: 48, square: '#3b82f6' }));
     await buyer.getByRole('button', { name: 'Save Avatar' }).click();
     await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBe(1);
 

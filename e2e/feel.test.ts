@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { avatarFile } from './support/map.ts';
 
 // Not the built-in defaults: the strip's 'from $…' must be the served lowest price.
 const PRICES = { basic: 1900, premium: 20000 };
@@ -33,19 +34,6 @@ async function newPage(viewport: { width: number; height: number }): Promise<Pag
     }).observe({ type: 'layout-shift', buffered: true });
   });
   return page;
-}
-
-async function avatarFile(page: Page) {
-  const base64 = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 48;
-    canvas.height = 48;
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = '#a855f7';
-    ctx.fillRect(0, 0, 48, 48);
-    return canvas.toDataURL('image/png').split(',')[1];
-  });
-  return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
 }
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
@@ -116,7 +104,7 @@ describe('what buyers see and feel', () => {
     await expect.poll(() => buyer.getByRole('img', { name: `Map: your plot's position at (${tile.x}, ${tile.y})` }).count(), { timeout: 15_000 }).toBe(1);
     await buyer.getByLabel('Display name').fill('Felt Right');
     await buyer.getByLabel('Message').fill('Bought on the live map');
-    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer));
+    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer, { fill: '#a855f7' }));
     await buyer.getByRole('button', { name: 'Save Avatar' }).click();
     await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBeGreaterThan(0);
     await buyer.getByRole('button', { name: 'REVIEW DETAILS' }).click();

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
+import { mapCanvas } from './support/map.ts';
 
 let stack: Stack;
 let buyer: Page;
@@ -8,7 +9,6 @@ let admin: Page;
 let watcher: Page;
 let landTiles: Array<{ x: number; y: number }>;
 
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
 const findPlotsCount = (page: Page) => page.getByRole('button', { name: /^Find Plots/ }).textContent();
 const ONE_PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 

@@ -1,6 +1,8 @@
+import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { mapCanvas, mapView } from './support/map.ts';
 
 /**
  * The buyer's first screens (issue 11, items 1 and 8): a 390×844 phone sees the map, not panels over it, and
@@ -10,7 +12,6 @@ let stack: Stack;
 let layout: { tiles: Array<{ x: number; y: number; is_land: boolean }>; regions: Array<{ name: string; focus: { x: number; y: number } }> };
 const plots: Array<{ x: number; y: number; size: number; name: string }> = [];
 
-const TILE_PX = 48;
 const ONE_PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 interface Rect {
@@ -59,23 +60,13 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
-
-async function view(page: Page): Promise<{ zoom: number; x: number; y: number }> {
-  const canvas = mapCanvas(page);
-  return {
-    zoom: Number(await canvas.getAttribute('data-zoom')),
-    x: Number(await canvas.getAttribute('data-center-x')),
-    y: Number(await canvas.getAttribute('data-center-y')),
-  };
-}
 
 /** Camera moves animate: waits until two readings 150 ms apart agree. */
 async function settled(page: Page): Promise<{ zoom: number; x: number; y: number }> {
-  let last = await view(page);
+  let last = await mapView(page);
   for (let i = 0; i < 40; i++) {
     await page.waitForTimeout(150);
-    const next = await view(page);
+    const next = await mapView(page);
     if (JSON.stringify(next) === JSON.stringify(last)) return next;
     last = next;
   }
@@ -84,17 +75,17 @@ async function settled(page: Page): Promise<{ zoom: number; x: number; y: number
 
 async function openHome(page: Page): Promise<void> {
   await gotoLive(page, stack.url);
-  await expect.poll(async () => (await view(page)).zoom, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await mapView(page)).zoom, { timeout: 20_000 }).toBeGreaterThan(0);
   await settled(page);
 }
 
 /** Where a footprint is on screen (client px), from the camera the map publishes on its canvas. */
 async function footprintRect(page: Page, x: number, y: number, size = 1): Promise<Rect> {
   const box = (await mapCanvas(page).boundingBox())!;
-  const { zoom, x: cx, y: cy } = await view(page);
-  const left = box.x + box.width / 2 + (x - cx) * TILE_PX * zoom;
-  const top = box.y + box.height / 2 + (y - cy) * TILE_PX * zoom;
-  return { left, top, right: left + size * TILE_PX * zoom, bottom: top + size * TILE_PX * zoom };
+  const { zoom, x: cx, y: cy } = await mapView(page);
+  const left = box.x + box.width / 2 + (x - cx) * TILE_SIZE_PX * zoom;
+  const top = box.y + box.height / 2 + (y - cy) * TILE_SIZE_PX * zoom;
+  return { left, top, right: left + size * TILE_SIZE_PX * zoom, bottom: top + size * TILE_SIZE_PX * zoom };
 }
 
 async function rectOf(page: Page, selector: string): Promise<Rect> {
@@ -110,8 +101,8 @@ async function rectOf(page: Page, selector: string): Promise<Rect> {
  */
 async function landTileNear(page: Page, near: { x: number; y: number }): Promise<{ x: number; y: number; point: { x: number; y: number } }> {
   const box = (await mapCanvas(page).boundingBox())!;
-  const { zoom, x: cx, y: cy } = await view(page);
-  const toScreen = (tx: number, ty: number) => ({ x: box.x + box.width / 2 + (tx - cx) * TILE_PX * zoom, y: box.y + box.height / 2 + (ty - cy) * TILE_PX * zoom });
+  const { zoom, x: cx, y: cy } = await mapView(page);
+  const toScreen = (tx: number, ty: number) => ({ x: box.x + box.width / 2 + (tx - cx) * TILE_SIZE_PX * zoom, y: box.y + box.height / 2 + (ty - cy) * TILE_SIZE_PX * zoom });
   const chrome = await page.locator('[data-map-occluder]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left - 8, top: r.top - 8, right: r.right + 8, bottom: r.bottom + 8 })));
   const labels = layout.regions.map((region) => toScreen(region.focus.x + 0.5, region.focus.y + 0.5));
   const candidates = layout.tiles
@@ -202,7 +193,7 @@ describe('the home screen on a 390×844 phone', () => {
   it('retires the touch guide at the first gesture (a one-finger pan), for the rest of the session', async () => {
     await openHome(phone);
     expect(await phone.getByText('Touch Controls').count()).toBe(1);
-    const before = await view(phone);
+    const before = await mapView(phone);
     const box = (await mapCanvas(phone).boundingBox())!;
     const cdp = await context.newCDPSession(phone);
     const at = (dx: number) => [{ x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 }];
@@ -231,7 +222,7 @@ describe('the home screen on a 390×844 phone', () => {
     await dialog.getByRole('link', { name: /South East Shop/ }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     await settled(phone);
-    expect((await view(phone)).zoom).toBeCloseTo(1.5, 2);
+    expect((await mapView(phone)).zoom).toBeCloseTo(1.5, 2);
     const plot = plots.find((p) => p.name === 'South East Shop')!;
     const footprint = await footprintRect(phone, plot.x, plot.y, plot.size);
     expect(footprint.left).toBeGreaterThanOrEqual(canvasBox.x);
@@ -278,7 +269,7 @@ describe('the home screen at 1366×768', () => {
   it('opens the regions menu, and a double-click on land zooms in without opening the claim popup', async () => {
     await openHome(page);
     expect(await page.getByRole('button', { name: /ATLAS REGIONS/ }).getAttribute('aria-expanded')).toBe('true');
-    const before = await view(page);
+    const before = await mapView(page);
     const tile = await landTileNear(page, { x: 683, y: 420 });
     await page.mouse.dblclick(tile.point.x, tile.point.y);
     const after = await settled(page);

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { mapCanvas, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
 const contexts: BrowserContext[] = [];
@@ -22,20 +23,6 @@ async function newBrowserPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-const TILE_PX = 48;
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
-
-async function screenPointOfTile(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const canvas = mapCanvas(page);
-  const box = (await canvas.boundingBox())!;
-  const zoom = Number(await canvas.getAttribute('data-zoom'));
-  const centerX = Number(await canvas.getAttribute('data-center-x'));
-  const centerY = Number(await canvas.getAttribute('data-center-y'));
-  return {
-    x: box.x + box.width / 2 + (x + 0.5 - centerX) * TILE_PX * zoom,
-    y: box.y + box.height / 2 + (y + 0.5 - centerY) * TILE_PX * zoom,
-  };
-}
 
 /**
  * Home, with the map ready and the reserved land loaded (the request the map makes on its own): land
