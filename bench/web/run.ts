@@ -142,6 +142,22 @@ interface Lhr {
   runtimeError?: { message: string };
 }
 
+/**
+ * Lighthouse now and then fails to record the trace of a load (NO_NAVSTART, NO_FCP on a busy machine): that run is
+ * measured again, twice at most; any other failure ends the benchmark.
+ */
+async function lighthouseWithRetry(node: string, url: string, preset: 'mobile' | 'desktop', workDir: string): Promise<Lhr> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouse(node, url, preset, workDir);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (attempt >= 3 || !/\((NO_NAVSTART|NO_FCP|NO_LCP)\)/.test(message)) throw error;
+      say(`${preset} ${url}: ${message.split('\n')[0].slice(-120)}; measuring again`);
+    }
+  }
+}
+
 async function lighthouse(node: string, url: string, preset: 'mobile' | 'desktop', workDir: string): Promise<Lhr> {
   const out = path.join(workDir, `lh-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const cli = path.join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
@@ -322,7 +338,7 @@ async function main() {
         const runs: Lhr[] = [];
         for (let i = 0; i < RUNS; i++) {
           if (interrupted) return;
-          runs.push(await lighthouse(node, `${gatewayUrl}${pagePath}`, preset, workDir));
+          runs.push(await lighthouseWithRetry(node, `${gatewayUrl}${pagePath}`, preset, workDir));
         }
         runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
         const lhr = runs[Math.floor(runs.length / 2)];
