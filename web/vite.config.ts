@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -22,8 +22,8 @@ const GENERIC_SHELL_PATH = '/__app-shell';
 /**
  * After the client build: the first screen rendered at build time by the app's own components (src/prerender-shell.tsx,
  * bundled for Node), written into dist/index.html (the home screen: header, the strip over the map, the claim
- * section, footer) and dist/app.html (header and footer around an empty main, which the gateway serves for the
- * other screens). The CSS goes inline (one small file; no render-blocking request) and the pixel font is preloaded.
+ * section, footer), dist/screens/<name>.html for the screens without data (about, faq, terms, privacy: whole) and
+ * dist/app.html (header and footer around an empty main, which the gateway serves for the other screens). The CSS goes inline (one small file; no render-blocking request) and the pixel font is preloaded.
  */
 function prerenderShell(): Plugin {
   let root = '';
@@ -53,8 +53,9 @@ function prerenderShell(): Plugin {
         });
         const entry = readdirSync(ssrOut).find((name) => /^prerender-shell\.m?js$/.test(name));
         if (!entry) throw new Error(`prerender: no bundle in ${ssrOut}`);
-        const { renderShell } = (await import(pathToFileURL(path.join(ssrOut, entry)).href)) as {
+        const { renderShell, PRERENDERED_SCREEN_PATHS } = (await import(pathToFileURL(path.join(ssrOut, entry)).href)) as {
           renderShell(pathname: string): Promise<string>;
+          PRERENDERED_SCREEN_PATHS: string[];
         };
         const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
         if (!template.includes(SHELL_CONTAINER + SHELL_MARKER)) throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
@@ -65,6 +66,11 @@ function prerenderShell(): Plugin {
         };
         writeFileSync(path.join(outDir, 'index.html'), await withShell('/'));
         writeFileSync(path.join(outDir, 'app.html'), await withShell(GENERIC_SHELL_PATH));
+        // Screens without data of their own, whole (the gateway serves screens/<name>.html for /<name>).
+        mkdirSync(path.join(outDir, 'screens'), { recursive: true });
+        for (const pathname of PRERENDERED_SCREEN_PATHS) {
+          writeFileSync(path.join(outDir, 'screens', `${pathname.slice(1)}.html`), await withShell(pathname));
+        }
       } finally {
         rmSync(ssrOut, { recursive: true, force: true });
       }

@@ -27,6 +27,22 @@ const UserPage = lazyComponent(() => import('./pages/user-page.tsx'), 'UserPage'
 
 const lazyParts: LazyComponent[] = [AboutPage, AdminPage, ClaimPage, ContactPage, DemoPage, FaqPage, NotFoundPage, PlotPage, PrivacyPage, TermsPage, UserPage, HomeMap];
 
+/**
+ * Screens without data of their own: the build prerenders each one whole (vite.config.ts writes
+ * dist/screens/<name>.html, the gateway serves it for that path) and the browser hydrates it in place, so their text
+ * is on screen before any script runs.
+ */
+const PRERENDERED_SCREENS: Record<string, LazyComponent> = { '/about': AboutPage, '/faq': FaqPage, '/terms': TermsPage, '/privacy': PrivacyPage };
+export const PRERENDERED_SCREEN_PATHS = Object.keys(PRERENDERED_SCREENS);
+
+/**
+ * The chunk of the prerendered screen at `pathname`, loaded before the screen is rendered at build time or hydrated in
+ * the browser (a lazy screen that suspended there would be thrown away and painted again); null when the path has none.
+ */
+export function preloadPrerenderedScreen(pathname: string): Promise<unknown> | null {
+  return Object.hasOwn(PRERENDERED_SCREENS, pathname) ? PRERENDERED_SCREENS[pathname].preload() : null;
+}
+
 /** Loads every lazily loaded part now (tests render the route table without waiting on chunks). */
 export function preloadLazyParts(): Promise<unknown> {
   return Promise.all(lazyParts.map((part) => part.preload()));

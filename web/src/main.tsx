@@ -6,7 +6,7 @@ import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app-providers.tsx';
-import { createAppRouter, prepareServerRenderedScreen } from './app-routes.tsx';
+import { createAppRouter, preloadPrerenderedScreen, prepareServerRenderedScreen } from './app-routes.tsx';
 import { queryClient } from './lib/query-client.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './lib/session-housekeeping.ts';
 
@@ -50,12 +50,17 @@ function reportUnexpectedHydrationError(error: unknown) {
 }
 
 if (prerendered && prerendered.dataset.path === window.location.pathname && root.childElementCount === 0) {
-  // The shell was rendered at build time for this very path (the home screen): hydrate it in place. The nodes people
-  // already see stay (no second paint of the first screen, so no later LCP).
+  // The shell was rendered at build time for this very path (the home screen, or a screen without data such as /faq):
+  // hydrate it in place. The nodes people already see stay (no second paint of the first screen, so no later LCP).
   // In a transition, hydration is time-sliced (yields every few ms) rather than one long task blocking input.
-  startTransition(() => {
-    hydrateRoot(prerendered, app, { onRecoverableError: reportUnexpectedHydrationError });
-  });
+  const hydrate = () =>
+    startTransition(() => {
+      hydrateRoot(prerendered, app, { onRecoverableError: reportUnexpectedHydrationError });
+    });
+  // A prerendered lazy screen hydrates once its chunk is in: suspended, its server markup would be thrown away.
+  const screenChunk = preloadPrerenderedScreen(window.location.pathname);
+  if (screenChunk) void screenChunk.then(hydrate, hydrate);
+  else hydrate();
   root.remove();
 } else {
   // Another path (the generic shell, or a gateway-rendered share page in #root): render fresh, synchronously, so the

@@ -15,3 +15,6 @@ const host = globalThis as { __zod_globalConfig?: ZodGlobalConfig };
 // The same object zod holds, whichever of the two ran first.
 host.__zod_globalConfig ??= {};
 host.__zod_globalConfig.jitless = true;
+
+// A module (imported for its effect), so the test can import it.
+export {};

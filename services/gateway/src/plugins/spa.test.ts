@@ -96,7 +96,7 @@ describe('the prerendered first screen', () => {
 
   it('other screens get the same header without the home page content', async () => {
     for (const [url, status] of [
-      ['/faq', 200],
+      ['/contact', 200],
       ['/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11', 200],
       ['/no/such/page', 404],
     ] as const) {
@@ -110,6 +110,24 @@ describe('the prerendered first screen', () => {
       expect(html, url).not.toContain('claim-tile');
       expect(html, url).not.toContain('Loading the atlas…');
     }
+  });
+});
+
+describe('screens without data of their own', () => {
+  it.each([
+    ['/faq', 'Frequently Asked Questions'],
+    ['/about', 'About'],
+    ['/terms', 'Terms'],
+    ['/privacy', 'Privacy'],
+  ])('%s comes prerendered whole: its own heading in the HTML before any script, marked for hydration there', async (url, heading) => {
+    const response = await get(url, 'br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const html = brotliDecompressSync(response.rawPayload).toString('utf8');
+    expect(html).toContain(`<div id="app-shell" data-path="${url}">`);
+    expect(html).toMatch(new RegExp(`<h1[^>]*>[^<]*${heading}`));
+    expect(html).toMatch(/<header[^>]*>.*Claim Your Tile.*<\/header>/s);
+    expect(html).not.toContain('claim-tile');
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +11,8 @@ import fp from 'fastify-plugin';
  * with `Vary: Accept-Encoding`). Unknown non-API paths get the app's HTML (the SPA routes them, including
  * its 404 screen): `/` gets index.html, whose prerendered first screen is the home page's; every other path
  * gets app.html, the same shell with an empty main, so no screen flashes the home page's content first
- * (index.html when a build has no app.html). A path outside the app's route table (SPA_ROUTE_PATHS) gets the
+ * (index.html when a build has no app.html), except the screens the build prerendered whole (screens/<name>.html for
+ * /<name>: about, faq, terms, privacy). A path outside the app's route table (SPA_ROUTE_PATHS) gets the
  * same shell with HTTP 404, so crawlers and links see a real 404 while people see the spec's 404 screen.
  * Unknown /api paths get a JSON 404.
  */
@@ -20,6 +21,13 @@ export const spaPlugin = fp(
     const indexFile = path.join(opts.distDir, 'index.html');
     const built = existsSync(indexFile);
     const otherScreensFile = existsSync(path.join(opts.distDir, 'app.html')) ? 'app.html' : 'index.html';
+    // Screens the build prerendered whole (web/vite.config.ts): /faq gets screens/faq.html.
+    const screensDir = path.join(opts.distDir, 'screens');
+    const prerenderedScreens = new Map(
+      (existsSync(screensDir) ? readdirSync(screensDir) : [])
+        .filter((name) => /^[a-z0-9-]+\.html$/.test(name))
+        .map((name) => [`/${name.slice(0, -'.html'.length)}`, `screens/${name}`]),
+    );
     if (built) {
       await app.register(fastifyStatic, {
         root: opts.distDir,
@@ -47,7 +55,7 @@ export const spaPlugin = fp(
       if (path.extname(urlPath) && file !== indexFile) return reply.status(404).type('text/plain').send('Not found');
       reply.header('cache-control', 'no-cache');
       if (!isSpaRoute(urlPath)) reply.status(404);
-      return reply.sendFile(urlPath === '/' ? 'index.html' : otherScreensFile);
+      return reply.sendFile(urlPath === '/' ? 'index.html' : (prerenderedScreens.get(urlPath) ?? otherScreensFile));
     });
   },
   { name: 'gateway-spa' },
