@@ -18,6 +18,7 @@ import { RegionInfoCard } from './RegionInfoCard.tsx';
 import { RegionsMenu } from './RegionsMenu.tsx';
 import { useMapOccluders } from './use-map-occluders.ts';
 import { useTouchDevice } from './use-touch-device.ts';
+import { publishCameraOn } from './publish-camera.ts';
 
 export { MAP_LAYOUT_QUERY_KEY } from '../use-map-layout.ts';
 export const PLOTS_QUERY_KEY = ['/api/plots'] as const;
@@ -113,12 +114,7 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
       fonts: typeof document !== 'undefined' ? document.fonts : null,
       // The guide has done its job once someone pans, pinches or taps.
       onInteraction: dismissTouchGuide,
-      // The camera, readable from outside (browser tests, debugging) without re-rendering React.
-      onViewChange: (view) => {
-        canvas.dataset.zoom = view.zoom.toFixed(3);
-        canvas.dataset.centerX = view.centerX.toFixed(2);
-        canvas.dataset.centerY = view.centerY.toFixed(2);
-      },
+      onViewChange: publishCameraOn(canvas),
     });
     engineRef.current = engine;
     engine.resize();

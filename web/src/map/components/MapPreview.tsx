@@ -7,6 +7,7 @@ import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
 import { useMapLayout } from '../use-map-layout.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
 import { MAP_PREVIEW_BOX_CLASS } from './map-preview-box.ts';
+import { publishCameraOn } from './publish-camera.ts';
 
 export interface MapPreviewProps {
   /** The footprint's top-left tile (where the pin stands) and its tier (its size). */
@@ -55,11 +56,7 @@ export function MapPreview({ x, y, tier, label, arrive = false, className = '' }
       // A still preview jumps to its spot; only the celebration's arrival flies and bounces (and not for people
       // who ask for reduced motion).
       prefersReducedMotion: () => !arriveRef.current || userPrefersReducedMotion(),
-      onViewChange: (view) => {
-        canvas.dataset.zoom = view.zoom.toFixed(3);
-        canvas.dataset.centerX = view.centerX.toFixed(2);
-        canvas.dataset.centerY = view.centerY.toFixed(2);
-      },
+      onViewChange: publishCameraOn(canvas),
     });
     engineRef.current = engine;
     engine.resize();
