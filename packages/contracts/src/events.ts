@@ -57,8 +57,34 @@ export const EVENTS = {
   /** A hidden plot was approved and is now public (or a flagged one was cleared): replicas drop their list cache, live maps refresh. */
   'plots.plot.published': z.object({ plotId: z.uuid() }),
   'plots.plot.removed': z.object({ plotId: z.uuid(), sessionId: z.string(), reason: z.string() }),
+  /**
+   * The owner changed what the plot shows (message, link or avatar; name, tier and position never change), or an
+   * admin approved such an edit. The whole new public state: open maps, every replica's plot list cache, the
+   * gateway's share pages and sitemap and the share card follow it. `avatarUrl` changes when the avatar does (it
+   * carries a version), so caches keyed by it never serve the old picture.
+   */
+  'plots.plot.updated': plotSnapshot.extend({
+    size: z.number().int(),
+    visible: z.boolean(),
+    avatarUrl: z.string(),
+    changed: z.array(z.enum(['message', 'link', 'avatar'])).min(1),
+    updatedAt: z.string(),
+  }),
+  /**
+   * An owner's edit of message/link hit the content screen: it waits for an admin while the plot keeps showing its
+   * current content. The snapshot is the plot as it is; `proposed` is what the owner asked for.
+   */
+  'plots.edit.submitted': plotSnapshot.extend({
+    editId: z.uuid(),
+    proposed: z.object({ message: z.string(), link: z.string().nullable() }),
+    screenedWords: z.array(z.string()),
+  }),
   'moderation.plot.approved': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
   'moderation.plot.rejected': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
+  /** An admin accepted a held owner edit: plots applies it (and emits `plots.plot.updated`). */
+  'moderation.edit.approved': z.object({ plotId: z.uuid(), editId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
+  /** An admin refused a held owner edit: the plot keeps its content, the edit is dropped. */
+  'moderation.edit.rejected': z.object({ plotId: z.uuid(), editId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
   'map.layout.generated': z.object({ seed: z.string(), tileCount: z.number().int(), landTileCount: z.number().int() }),
   'map.layout.cleared': z.object({}),
 } as const;

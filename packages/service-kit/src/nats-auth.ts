@@ -41,7 +41,14 @@ export const NATS_SERVICE_BUS_USE = {
   plots: {
     consumes: {
       durable: 'plots',
-      events: ['payments.payment.verified', 'payments.checkout.expired', 'moderation.plot.approved', 'moderation.plot.rejected'],
+      events: [
+        'payments.payment.verified',
+        'payments.checkout.expired',
+        'moderation.plot.approved',
+        'moderation.plot.rejected',
+        'moderation.edit.approved',
+        'moderation.edit.rejected',
+      ],
     },
     listens: ['plots.>'],
     asks: [queries.sessionEntitlementQuery.subject, queries.footprintIsLandQuery.subject, queries.screenContentQuery.subject],
@@ -52,7 +59,10 @@ export const NATS_SERVICE_BUS_USE = {
     asks: [queries.holdFootprintCommand.subject, queries.attachHoldCommand.subject, queries.releaseHoldCommand.subject],
     declaresStream: true,
   },
-  moderation: { consumes: { durable: 'moderation', events: ['plots.plot.claimed', 'plots.plot.flagged'] }, declaresStream: true },
+  moderation: {
+    consumes: { durable: 'moderation', events: ['plots.plot.claimed', 'plots.plot.flagged', 'plots.edit.submitted'] },
+    declaresStream: true,
+  },
   map: { listens: ['map.layout.>'], declaresStream: true },
   contact: { declaresStream: true },
 } satisfies Record<string, BusUse>;
