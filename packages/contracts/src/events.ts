@@ -79,6 +79,20 @@ export const EVENTS = {
     proposed: z.object({ message: z.string(), link: z.string().nullable() }),
     screenedWords: z.array(z.string()),
   }),
+  /**
+   * The background checker found the plot's link failing N times in a row over at least days: moderation e-mails
+   * the owner (when they left an address). Emitted once per run of failures; a recovery clears the mark.
+   */
+  'plots.link.unreachable': z.object({
+    plotId: z.uuid(),
+    displayName: z.string(),
+    x: z.number().int(),
+    y: z.number().int(),
+    link: z.string(),
+    failingSince: z.string(),
+    consecutiveFailures: z.number().int(),
+    lastError: z.string().nullable(),
+  }),
   'moderation.plot.approved': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
   'moderation.plot.rejected': z.object({ plotId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
   /** An admin accepted a held owner edit: plots applies it (and emits `plots.plot.updated`). */

@@ -60,7 +60,7 @@ export const NATS_SERVICE_BUS_USE = {
     declaresStream: true,
   },
   moderation: {
-    consumes: { durable: 'moderation', events: ['plots.plot.claimed', 'plots.plot.flagged', 'plots.edit.submitted'] },
+    consumes: { durable: 'moderation', events: ['plots.plot.claimed', 'plots.plot.flagged', 'plots.edit.submitted', 'plots.link.unreachable'] },
     declaresStream: true,
   },
   map: { listens: ['map.layout.>'], declaresStream: true },
