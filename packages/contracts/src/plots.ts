@@ -72,7 +72,12 @@ export const plotListResponseSchema = z.array(plotSchema).meta({ id: 'PlotList' 
 
 /** One shape for both the claim form and the /claim auto-claim. */
 export const claimPlotResponseSchema = z
-  .object({ plot: plotSchema, warning: z.string().optional() })
+  .object({
+    plot: plotSchema,
+    warning: z.string().optional(),
+    /** The owner's private link token (`/manage/<token>`), on the claim that created the plot only: shown once. */
+    manage_token: z.string().optional(),
+  })
   .meta({ id: 'ClaimPlotResponse' });
 export type ClaimPlotResponse = z.infer<typeof claimPlotResponseSchema>;
 

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { tierSchema } from './tiers.ts';
+
+/**
+ * What is counted per plot per day (counts only: no address, cookie or user agent is stored).
+ * `view`: /plot/:id shown (server-rendered by the gateway, or opened inside the app); `profile_open`: the plot's
+ * profile opened on the map; `click`: its outbound link followed (a beacon on the click; the href is untouched).
+ */
+export const statKindSchema = z.enum(['view', 'profile_open', 'click']);
+export type StatKind = z.infer<typeof statKindSchema>;
+
+/** `POST /api/plot-stats` (a `navigator.sendBeacon` body): 204, whatever happens (a beacon never waits nor retries). */
+export const statBeaconRequestSchema = z.object({ plotId: z.uuid(), kind: statKindSchema }).meta({ id: 'StatBeacon' });
+export type StatBeacon = z.infer<typeof statBeaconRequestSchema>;
+
+export const STATS_DAYS = 30;
+
+export const plotStatsDaySchema = z.object({
+  /** UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  views: z.number().int(),
+  profileOpens: z.number().int(),
+  clicks: z.number().int(),
+});
+export type PlotStatsDay = z.infer<typeof plotStatsDaySchema>;
+
+/** The last STATS_DAYS days, oldest first, every day present (zeros included). */
+export const plotStatsSchema = z.object({ days: z.array(plotStatsDaySchema) }).meta({ id: 'PlotStats' });
+export type PlotStats = z.infer<typeof plotStatsSchema>;
+
+export const topPlotsQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(365).default(STATS_DAYS),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const topPlotSchema = z.object({
+  plotId: z.uuid(),
+  displayName: z.string(),
+  tier: tierSchema,
+  views: z.number().int(),
+  profileOpens: z.number().int(),
+  clicks: z.number().int(),
+});
+/** `GET /api/admin/top-plots?days&limit`: most viewed first (then clicks). */
+export const topPlotsResponseSchema = z.object({ days: z.number().int(), plots: z.array(topPlotSchema) }).meta({ id: 'TopPlots' });
+export type TopPlots = z.infer<typeof topPlotsResponseSchema>;
+
+/**
+ * Obvious bots, by user agent: crawlers, link previewers, monitors, scripts and tools, and requests with no agent.
+ * Not a defence (an agent is the client's word), just what keeps the counts honest for well-behaved robots.
+ */
+const BOT_AGENT =
+  /bot\b|bot\/|crawl|spider|slurp|mediapartners|facebookexternalhit|embedly|preview|lighthouse|pagespeed|ia_archiver|monitor|uptime|pingdom|checker|validator|curl\/|wget\/|python-|python\/|aiohttp|httpx|go-http-client|java\/|okhttp|node-fetch|undici|axios\/|libwww|scrapy|phantomjs|^mozilla\/5\.0$/i;
+
+export function isObviousBot(userAgent: string | undefined | null): boolean {
+  if (!userAgent || userAgent.trim().length < 10) return true;
+  return BOT_AGENT.test(userAgent.slice(0, 512));
+}
