@@ -17,12 +17,14 @@ import { listVisiblePlots } from './domain/list-visible-plots.ts';
 import { recordEntitlement } from './domain/record-entitlement.ts';
 import { releaseHold, releaseSessionHold } from './domain/release-hold.ts';
 import type { PlotsEnv } from './env.ts';
+import { LinkChecker } from './link-checker.ts';
 import { createPlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
+import { linkHealthRoutes } from './routes/link-health.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { positionRoutes } from './routes/position.ts';
 import { reservedFootprintRoutes } from './routes/reserved-footprints.ts';
@@ -49,24 +51,43 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   await app.register(compress, { threshold: 1024 });
   await app.register(etag, { weak: true });
 
-  const metrics = createPlotsMetrics(app.metrics);
+  const metrics = createPlotsMetrics(app.metrics, () => app.db);
   const plotList = new PlotListCache(() => listVisiblePlots({ db: app.db }), env.PLOT_LIST_CACHE_MAX_AGE_MS, (error) =>
     app.log.warn({ err: error }, 'plot list rebuild failed'),
   );
   app.decorate('plotList', plotList);
   const reserved = new ReservedFootprintsCache(() => listReservedFootprints({ db: app.db }), env.RESERVED_FOOTPRINTS_CACHE_MS);
   let stopListening: (() => void) | null = null;
+  const linkChecker =
+    env.LINK_CHECK_INTERVAL_MS > 0
+      ? new LinkChecker({
+          env,
+          db: () => app.db,
+          log: app.log.child({ component: 'link-checker' }),
+          onChecked: ({ status, becameUnreachable }) => {
+            metrics.linkChecks.inc({ status });
+            if (becameUnreachable) metrics.linksMarkedUnreachable.inc();
+          },
+          onEventQueued: () => app.outbox.kick(),
+        })
+      : null;
   app.addHook('onReady', async () => {
     stopListening = listenForPlotChanges(
       app.bus,
       () => {
         plotList.invalidate();
         reserved.invalidate();
+        // A changed link starts over: the checker's next round resets its row and checks it at once.
+        linkChecker?.kick();
       },
       app.log,
     );
+    linkChecker?.start();
   });
-  app.addHook('preClose', async () => stopListening?.());
+  app.addHook('preClose', async () => {
+    stopListening?.();
+    await linkChecker?.stop();
+  });
 
   // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
   const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected']);
@@ -136,6 +157,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
 
   await app.register(plotRoutes, { cache: plotList });
   await app.register(positionRoutes);
+  await app.register(linkHealthRoutes);
   await app.register(reservedFootprintRoutes, { cache: reserved });
   const decodeSlots = new AvatarDecodeSlots({
     concurrency: env.AVATAR_DECODE_CONCURRENCY,

@@ -37,6 +37,26 @@ export const envSchema = z
     /** Flags per client address per window (POST /api/flag-plot), then 429. */
     FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
     FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+    /** How often the link checker looks for due links (each replica; rows are leased, so a link is checked by one). 0 turns it off. */
+    LINK_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+    /** How long after a check a link is checked again. */
+    LINK_CHECK_RECHECK_MS: z.coerce.number().int().positive().default(6 * 60 * 60 * 1000),
+    /** Links leased per round, and probed at once, per replica. */
+    LINK_CHECK_BATCH_SIZE: z.coerce.number().int().positive().max(1000).default(20),
+    LINK_CHECK_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
+    /** One probe's whole budget (DNS, connect, redirects, HEAD then GET). */
+    LINK_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
+    /** A link is marked unreachable after this many failed checks in a row, spanning at least LINK_CHECK_UNREACHABLE_AFTER_MS. */
+    LINK_CHECK_UNREACHABLE_AFTER_FAILURES: z.coerce.number().int().positive().default(5),
+    LINK_CHECK_UNREACHABLE_AFTER_MS: z.coerce.number().int().min(0).default(3 * 24 * 60 * 60 * 1000),
+    /** Ports a plot link may use to be checked (comma-separated); others count as failing. */
+    LINK_CHECK_ALLOWED_PORTS: z
+      .string()
+      .default('80,443')
+      .transform((value) => value.split(',').map((port) => Number(port.trim())))
+      .pipe(z.array(z.number().int().min(1).max(65535)).min(1)),
+    /** The product name, in the link checker's User-Agent. */
+    SITE_NAME: z.string().trim().min(1).max(60).default('Pixel Atlas'),
     /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
     PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     /**

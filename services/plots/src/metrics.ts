@@ -1,7 +1,32 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { PrismaClient } from './db.ts';
 
-export function createPlotsMetrics(registry: Registry) {
+export function createPlotsMetrics(registry: Registry, db: () => PrismaClient) {
+  new Gauge({
+    name: 'plots_links',
+    help: 'Plot links by the health the checker last recorded (unchecked, ok, failing, unreachable)',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const counts = await db()
+        .linkCheck.groupBy({ by: ['status'], _count: { _all: true } })
+        .catch(() => []);
+      this.reset();
+      for (const row of counts) this.set({ status: row.status }, row._count._all);
+    },
+  });
   return {
+    linkChecks: new Counter({
+      name: 'plots_link_checks_total',
+      help: 'Plot links checked, by the status recorded (ok, failing, unreachable)',
+      labelNames: ['status'],
+      registers: [registry],
+    }),
+    linksMarkedUnreachable: new Counter({
+      name: 'plots_links_marked_unreachable_total',
+      help: 'Links newly marked unreachable (the owner is told)',
+      registers: [registry],
+    }),
     plotsClaimed: new Counter({ name: 'plots_claimed_total', help: 'Plots claimed, by tier', labelNames: ['tier'], registers: [registry] }),
     claimsScreened: new Counter({
       name: 'plots_claims_screened_total',

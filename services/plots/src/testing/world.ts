@@ -100,7 +100,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       : {}),
     ...options.paymentsEnv,
   };
-  const plotsEnv = { ...base, ...options.plotsEnv };
+  // The link checker would probe the test plots' example.com links; its own tests turn it on.
+  const plotsEnv = { ...base, LINK_CHECK_INTERVAL_MS: '0', ...options.plotsEnv };
   const mapEnv = { ...base, MAP_AUTOGENERATE: 'true' };
   const moderationEnv = { ...base, NOTIFY_POLL_INTERVAL_MS: '200', ...options.moderationEnv };
 

@@ -1,0 +1,22 @@
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { adminLinkHealthListSchema, adminLinkHealthQuerySchema } from '@pixel-atlas/contracts/link-health';
+import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { listLinkHealth } from '../domain/list-link-health.ts';
+
+export async function linkHealthRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/admin/link-health',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        summary: "Plot links as the background checker last saw them, worst first (unreachable, failing, ...)",
+        tags: ['admin', 'plots'],
+        querystring: adminLinkHealthQuerySchema,
+        response: { 200: adminLinkHealthListSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => ({ links: await listLinkHealth({ db: app.db, ...request.query }) }),
+  );
+}
