@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { LinkHealthSection } from '../../features/link-health/link-health-section.tsx';
 import { ModerationSection } from '../../features/moderation/moderation-section.tsx';
 import { DangerZone, MapGeneration, MapStatus, useMapExists } from './map-sections.tsx';
 
@@ -19,6 +20,7 @@ export interface AdminSection {
  */
 export const AdminSections: AdminSection[] = [
   { id: 'moderation', title: 'Content Moderation', Component: ModerationSection },
+  { id: 'link-health', title: 'Link Health', Component: LinkHealthSection },
   { id: 'map', title: 'Map Status', Component: MapStatus },
   { id: 'map-generation', title: 'Map Generation', Component: MapGeneration },
   { id: 'danger-zone', title: 'Danger Zone', Component: DangerZone, useIsVisible: useMapExists },

@@ -1,0 +1,79 @@
+import { adminLinkHealthListSchema, type AdminLinkHealthEntry } from '@pixel-atlas/contracts/link-health';
+import { useQuery } from '@tanstack/react-query';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { errorMessageForDisplay } from '../../lib/api.ts';
+import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
+
+/** Under the admin prefix, so signing out drops it with the other admin data. Failing and unreachable links only. */
+export const LINK_HEALTH_QUERY_KEY = ['/api/admin/link-health?status=failing'] as const;
+
+const STATUS_LABEL: Record<string, string> = { unreachable: 'Unreachable', failing: 'Failing' };
+
+/** /admin 'Link Health': plot links the background checker found failing, unreachable ones first. */
+export function LinkHealthSection() {
+  const list = useQuery<unknown, Error, AdminLinkHealthEntry[]>({ queryKey: LINK_HEALTH_QUERY_KEY, select: readableEntries });
+  if (list.isPending) {
+    return (
+      <p role="status" className="text-ink-muted">
+        Loading link health…
+      </p>
+    );
+  }
+  if (list.isError) {
+    return (
+      <div role="alert">
+        <p className="text-ink">{errorMessageForDisplay(list.error, 'Could not load link health.')}</p>
+        <button type="button" className={buttonClassName('secondary', 'sm', 'mt-3')} onClick={() => void list.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const links = list.data;
+  const unreachable = links.filter((entry) => entry.status === 'unreachable').length;
+  return (
+    <div className="grid gap-4">
+      <p className="text-sm text-ink-muted">
+        <span data-testid="link-health-unreachable-count">{unreachable}</span> unreachable,{' '}
+        <span data-testid="link-health-failing-count">{links.length - unreachable}</span> failing. Owners of unreachable links
+        are told by e-mail; the public page keeps the link.
+      </p>
+      {links.length === 0 ? (
+        <p className="border-2 border-dashed border-border p-6 text-center text-ink-muted">Every checked link works</p>
+      ) : (
+        <ul className="grid gap-3">
+          {links.map((entry) => (
+            <li key={entry.plotId} aria-label={`Link of ${entry.displayName}`} className="min-w-0 border-2 border-border bg-night p-3 wrap-anywhere">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <a href={`/plot/${entry.plotId}`} className="font-semibold text-ink underline">
+                  {entry.displayName}
+                </a>
+                <span className={`font-pixel text-[0.65rem] ${entry.status === 'unreachable' ? 'text-danger' : 'text-gold'}`}>
+                  {STATUS_LABEL[entry.status] ?? entry.status}
+                </span>
+              </div>
+              <p className="text-sm">
+                {safeHttpLink(entry.link) ? <OutboundLink href={entry.link}>{entry.link}</OutboundLink> : entry.link}
+              </p>
+              <p className="text-xs text-ink-muted">
+                {entry.lastError ?? 'failing'} · {entry.consecutiveFailures} failed {entry.consecutiveFailures === 1 ? 'check' : 'checks'}
+                {entry.failingSince ? ` since ${formatDate(entry.failingSince)}` : ''}
+                {entry.lastOkAt ? ` · last OK ${formatDate(entry.lastOkAt)}` : ' · never OK'}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function formatDate(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+}
+
+/** What the screen can show; anything malformed is left out rather than breaking the page. */
+function readableEntries(data: unknown): AdminLinkHealthEntry[] {
+  const parsed = adminLinkHealthListSchema.safeParse(data);
+  return parsed.success ? parsed.data.links : [];
+}
