@@ -10,6 +10,7 @@ import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
 import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
+import { decidePlotEdit } from './domain/decide-plot-edit.ts';
 import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
 import { holdFootprint } from './domain/hold-footprint.ts';
 import { listReservedFootprints } from './domain/list-reserved-footprints.ts';
@@ -24,6 +25,8 @@ import { PlotListCache } from './plot-list-cache.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
+import { manageRoutes } from './routes/manage.ts';
+import { plotStatsRoutes } from './routes/plot-stats.ts';
 import { linkHealthRoutes } from './routes/link-health.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { positionRoutes } from './routes/position.ts';
@@ -90,7 +93,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   });
 
   // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
-  const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected']);
+  const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected', 'moderation.edit.approved']);
   await app.register(inboxPlugin, {
     db: () => app.db,
     consumers: [
@@ -129,6 +132,15 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
             const outcome = await removePlot({ tx: tx as unknown as Tx, plotId: event.data.plotId, reason: 'rejected', requestId: event.requestId });
             metrics.moderationDecisions.inc({ outcome });
             log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation rejection applied');
+          },
+          // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
+          'moderation.edit.approved': async (event, tx, log) => {
+            const outcome = await decidePlotEdit({ tx: tx as unknown as Tx, editId: event.data.editId, approved: true, decidedAt: event.data.decidedAt, requestId: event.requestId });
+            log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit approval applied');
+          },
+          'moderation.edit.rejected': async (event, tx, log) => {
+            const outcome = await decidePlotEdit({ tx: tx as unknown as Tx, editId: event.data.editId, approved: false, decidedAt: event.data.decidedAt, requestId: event.requestId });
+            log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit rejection applied');
           },
         },
       },
@@ -188,5 +200,13 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
       metrics.flags.inc({ outcome: created ? 'new' : 'repeat' });
     },
   });
+  await app.register(manageRoutes, {
+    rateLimit: { max: env.MANAGE_RATE_LIMIT_MAX, timeWindow: env.MANAGE_RATE_LIMIT_WINDOW_MS },
+    screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
+    maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
+    decodeSlots,
+    onChanged: () => plotList.invalidate(),
+  });
+  await app.register(plotStatsRoutes, { rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 } });
   return app;
 }

@@ -37,6 +37,11 @@ export const envSchema = z
     /** Flags per client address per window (POST /api/flag-plot), then 429. */
     FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
     FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+    /** Owner-link requests (/api/manage/*) per client address per window, then 429: tokens cannot be tried fast. */
+    MANAGE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
+    MANAGE_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    /** Stat beacons (POST /api/plot-stats) per client address per minute, then 429. */
+    STATS_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(120),
     /** How often the link checker looks for due links (each replica; rows are leased, so a link is checked by one). 0 turns it off. */
     LINK_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     /** How long after a check a link is checked again. */

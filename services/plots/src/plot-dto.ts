@@ -17,12 +17,30 @@ export const PLOT_PUBLIC_SELECT = {
   flagged: true,
   reviewed: true,
   regionName: true,
+  avatarVersion: true,
 } as const;
 
 export type PublicPlotRow = Pick<Plot, keyof typeof PLOT_PUBLIC_SELECT>;
 
-export function avatarUrl(plotId: string): string {
-  return `/api/plots/${plotId}/avatar`;
+/** Version 0 is the avatar given at claim; a replaced one gets `?v=N`, so a cached old picture is never reused. */
+export function avatarUrl(plotId: string, version = 0): string {
+  return version > 0 ? `/api/plots/${plotId}/avatar?v=${version}` : `/api/plots/${plotId}/avatar`;
+}
+
+/** A plot as events describe it (`plotSnapshot` in the event contracts). */
+export function plotEventSnapshot(row: PublicPlotRow) {
+  return {
+    plotId: row.id,
+    displayName: row.displayName,
+    zone: row.zone,
+    tier: row.tier as Tier,
+    x: row.x,
+    y: row.y,
+    size: row.size,
+    message: row.message,
+    link: row.link,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** The API's plot shape (spec section 3 names); avatar_url points at the avatar route. */
@@ -36,7 +54,7 @@ export function toPlotDto(row: PublicPlotRow): PlotDto {
     display_name: row.displayName,
     message: row.message,
     link: row.link,
-    avatar_url: avatarUrl(row.id),
+    avatar_url: avatarUrl(row.id, row.avatarVersion),
     created_at: row.createdAt.toISOString(),
     flagged: row.flagged,
     reviewed: row.reviewed,

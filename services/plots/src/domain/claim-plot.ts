@@ -22,6 +22,7 @@ import {
   isRetryableTransactionError,
   isUniqueViolation,
 } from './footprints.ts';
+import { newManageToken } from './manage-token.ts';
 import { processAvatar } from './process-avatar.ts';
 import { recordEntitlement } from './record-entitlement.ts';
 import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy } from './screen-claim-content.ts';
@@ -63,6 +64,8 @@ export interface ClaimPlotResult {
   tier: Tier;
   /** How a new plot's content was screened (absent for a replayed claim), for metrics. */
   screening?: { screenedBy: ScreenedBy; held: boolean };
+  /** The owner's private link token, only when this claim created the plot (its hash is all we keep). */
+  manageToken?: string;
 }
 
 /** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
@@ -197,6 +200,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promi
     log: options.log,
   });
 
+  const manage = newManageToken();
   const insert = () =>
     db.$transaction(async (tx) => {
       // This session's own hold goes (wherever the plot lands), and so do expired holds under the new footprint.
@@ -223,6 +227,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promi
       });
       await tx.plotAvatar.create({ data: { plotId: plot.id, png: new Uint8Array(png) } });
       await tx.footprint.create({ data: { ...footprint, kind: 'plot', plotId: plot.id } });
+      await tx.plotManageToken.create({ data: { plotId: plot.id, tokenHash: manage.tokenHash } });
       await enqueueEvent({
         tx,
         schema: SCHEMA,
@@ -262,6 +267,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promi
         created: true,
         tier,
         screening: { screenedBy: screening.screenedBy, held: !screening.visible },
+        manageToken: manage.token,
       };
     } catch (error) {
       if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);

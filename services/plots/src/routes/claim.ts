@@ -73,7 +73,11 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
         opts.onClaimed({ tier: result.tier, screenedBy: result.screening?.screenedBy ?? 'moderation', held: result.screening?.held ?? false });
         app.outbox.kick();
       }
-      const body = result.warning ? { plot: result.plot, warning: result.warning } : { plot: result.plot };
+      const body = {
+        plot: result.plot,
+        ...(result.warning && { warning: result.warning }),
+        ...(result.manageToken && { manage_token: result.manageToken }),
+      };
       return reply.status(result.created ? 201 : 200).send(body);
     },
   );

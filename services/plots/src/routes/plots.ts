@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { plotListResponseSchema, plotSchema, userPlotsResponseSchema } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance } from 'fastify';
@@ -60,15 +61,16 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
     '/api/plots/:id/avatar',
     {
       schema: {
-        summary: "A plot's avatar: a 128×128 PNG, cached for good (plot details never change)",
+        summary: "A plot's avatar: a 128×128 PNG, cached for good (a replaced avatar gets a new URL: ?v=N)",
         tags: ['plots'],
         params: idParams,
         response: { 200: z.any().describe('image/png, 128×128'), 404: errorBodySchema },
       },
     },
     async (request, reply) => {
-      const etag = `"avatar-${request.params.id}"`;
       const png = await getPlotAvatar({ db: app.db, id: request.params.id });
+      // From the bytes: an owner may replace the avatar (its URL then carries a new ?v=, the ETag a new hash).
+      const etag = `"avatar-${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
       reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff');
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
       return reply.header('content-type', 'image/png').send(png);

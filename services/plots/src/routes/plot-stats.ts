@@ -1,0 +1,69 @@
+import { AppError } from '@pixel-atlas/service-kit/errors';
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { statBeaconRequestSchema, topPlotsQuerySchema, topPlotsResponseSchema } from '@pixel-atlas/contracts/stats';
+import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
+import type { FastifyInstance } from 'fastify';
+import { Counter } from 'prom-client';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listTopPlots } from '../domain/list-top-plots.ts';
+import { recordPlotStat } from '../domain/record-plot-stat.ts';
+
+/** A beacon is a few dozen bytes of JSON. */
+const BEACON_BODY_LIMIT = 1024;
+
+export interface PlotStatsRoutesOptions {
+  /** Beacons per client address per window: every one is a database write. */
+  rateLimit: { max: number; timeWindow: number };
+}
+
+export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoutesOptions) {
+  // navigator.sendBeacon sends a string as text/plain (a simple request, no preflight): read it as JSON here.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: BEACON_BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new AppError('BAD_REQUEST', 'The body must be JSON'), undefined);
+    }
+  });
+  const beacons = new Counter({
+    name: 'plots_stat_beacons_total',
+    help: 'Stat beacons by kind (view, profile_open, click) and outcome (counted, bot, unknown-plot)',
+    labelNames: ['kind', 'outcome'],
+    registers: [app.metrics],
+  });
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/plot-stats',
+    {
+      bodyLimit: BEACON_BODY_LIMIT,
+      config: { rateLimit: opts.rateLimit },
+      schema: {
+        summary: 'Count one view, profile open or outbound click of a plot (counts only; obvious bots are not counted)',
+        tags: ['stats'],
+        body: statBeaconRequestSchema,
+        response: { 204: z.null().describe('Counted, or ignored (a bot, an unknown plot)'), 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await recordPlotStat({ db: app.db, plotId: request.body.plotId, kind: request.body.kind, userAgent: request.headers['user-agent'] });
+      beacons.inc({ kind: request.body.kind, outcome });
+      return reply.status(204).send(null);
+    },
+  );
+
+  routes.get(
+    '/api/admin/top-plots',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        summary: 'The most viewed plots over the last days (views, profile opens, outbound clicks)',
+        tags: ['admin', 'stats'],
+        querystring: topPlotsQuerySchema,
+        response: { 200: topPlotsResponseSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => listTopPlots({ db: app.db, days: request.query.days, limit: request.query.limit }),
+  );
+}
