@@ -12,7 +12,10 @@ export type AdminLoginRequest = z.infer<typeof adminLoginRequestSchema>;
 export const adminMeResponseSchema = z.object({ username: z.string() }).meta({ id: 'AdminMe' });
 export type AdminMe = z.infer<typeof adminMeResponseSchema>;
 
-export const plotDecisionRequestSchema = z.object({ plotId: z.uuid('Unknown plot id') }).meta({ id: 'PlotDecisionRequest' });
+/** With `editId`: the decision is about that owner's edit held for review (the plot itself stays as it is). */
+export const plotDecisionRequestSchema = z
+  .object({ plotId: z.uuid('Unknown plot id'), editId: z.uuid('Unknown edit id').optional() })
+  .meta({ id: 'PlotDecisionRequest' });
 export const plotDecisionResponseSchema = z
   .object({ plotId: z.uuid(), decision: z.enum(['approved', 'rejected']), decidedAt: z.string() })
   .meta({ id: 'PlotDecisionResponse' });
@@ -31,6 +34,10 @@ export const flaggedPlotSchema = z
     flag_count: z.number().int(),
     reasons: z.array(z.string()),
     source: z.enum(['screen', 'visitor', 'both']),
+    /** `edit`: an owner's change held by the screen; message and link are the proposed ones, `current` what shows now. */
+    kind: z.enum(['plot', 'edit']).optional(),
+    edit_id: z.uuid().nullable().optional(),
+    current: z.object({ message: z.string(), link: z.string().nullable() }).nullable().optional(),
   })
   .meta({ id: 'FlaggedPlot' });
 export type FlaggedPlot = z.infer<typeof flaggedPlotSchema>;

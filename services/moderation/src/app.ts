@@ -5,6 +5,8 @@ import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import { queueOwnerEdit } from './domain/queue-owner-edit.ts';
+import { queueLinkUnreachableNotice } from './domain/queue-link-unreachable-notice.ts';
 import { queueScreenedClaim } from './domain/queue-screened-claim.ts';
 import { queueVisitorFlag } from './domain/queue-visitor-flag.ts';
 import { buildWordList, screenContent } from './domain/screen-content.ts';
@@ -39,9 +41,18 @@ export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
             const outcome = await queueScreenedClaim({ tx: tx as unknown as Tx, claim: event.data });
             if (outcome !== 'clean') log.info({ plotId: event.data.plotId, outcome, words: event.data.screenedWords }, 'screened claim');
           },
+          'plots.edit.submitted': async (event, tx, log) => {
+            const outcome = await queueOwnerEdit({ tx: tx as unknown as Tx, edit: event.data });
+            log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, words: event.data.screenedWords }, 'owner edit held for review');
+          },
           'plots.plot.flagged': async (event, tx, log) => {
             const outcome = await queueVisitorFlag({ tx: tx as unknown as Tx, flag: event });
             log.info({ plotId: event.data.plotId, outcome, flagCount: event.data.flagCount }, 'visitor flag');
+          },
+          // The link checker gave up on a plot's link: the owner is e-mailed (the notifier delivers it).
+          'plots.link.unreachable': async (event, tx, log) => {
+            const outcome = await queueLinkUnreachableNotice({ tx: tx as unknown as Tx, notice: event.data, siteName: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN });
+            log.info({ plotId: event.data.plotId, outcome, failingSince: event.data.failingSince }, 'plot link unreachable');
           },
         },
       },

@@ -10,6 +10,8 @@ export const ALREADY_DECIDED_MESSAGE = 'This plot has already been reviewed.';
 export interface DecidePlotOptions {
   db: PrismaClient;
   plotId: string;
+  /** Decide this owner's held edit of the plot instead of the plot itself. */
+  editId?: string;
   decision: Decision;
   /** The signed-in admin, as the gateway vouched for it. */
   admin: string;
@@ -31,12 +33,13 @@ export interface DecidePlotResult {
  * one transaction, under the plot's lock and with a conditional update: of two admins deciding at once,
  * exactly one succeeds and the other gets 409.
  */
-export async function decidePlot({ db, plotId, decision, admin, requestId, site }: DecidePlotOptions): Promise<DecidePlotResult> {
+export async function decidePlot({ db, plotId, editId, decision, admin, requestId, site }: DecidePlotOptions): Promise<DecidePlotResult> {
+  const which = editId ? { kind: 'edit', editId } : { kind: 'plot' };
   return db.$transaction(async (tx) => {
     await lockPlot(tx, plotId);
-    const item = await tx.reviewItem.findFirst({ where: { plotId, status: 'pending' } });
+    const item = await tx.reviewItem.findFirst({ where: { plotId, ...which, status: 'pending' } });
     if (!item) {
-      const reviewed = await tx.reviewItem.count({ where: { plotId } });
+      const reviewed = await tx.reviewItem.count({ where: { plotId, ...which } });
       throw reviewed ? new AppError('ALREADY_DECIDED', ALREADY_DECIDED_MESSAGE) : new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
     }
     const decidedAt = new Date();
@@ -49,6 +52,17 @@ export async function decidePlot({ db, plotId, decision, admin, requestId, site 
     const audit = await tx.moderationAudit.create({
       data: { plotId, reviewItemId: item.id, decision, admin, decidedAt, snapshot: toFlaggedPlot(item), requestId },
     });
+    if (item.editId) {
+      // An owner's edit: plots applies or drops it; the plot itself and its owner's e-mail are not concerned.
+      await enqueueEvent({
+        tx,
+        schema: SCHEMA,
+        type: decision === 'approved' ? 'moderation.edit.approved' : 'moderation.edit.rejected',
+        requestId,
+        data: { plotId, editId: item.editId, decidedBy: admin, decidedAt: decidedAt.toISOString() },
+      });
+      return { plotId, decision, decidedAt: decidedAt.toISOString(), notificationQueued: false };
+    }
     await enqueueEvent({
       tx,
       schema: SCHEMA,

@@ -29,7 +29,7 @@ export async function queueScreenedClaim({ tx, claim }: QueueScreenedClaimOption
 
   const reasons = mergeReasons(claim.screenedWords, claim.screenedWords.length ? [] : [HIDDEN_WITHOUT_WORDS_REASON]);
   await lockPlot(tx, claim.plotId);
-  const pending = await tx.reviewItem.findFirst({ where: { plotId: claim.plotId, status: 'pending' } });
+  const pending = await tx.reviewItem.findFirst({ where: { plotId: claim.plotId, kind: 'plot', status: 'pending' } });
   if (pending) {
     await tx.reviewItem.update({
       where: { id: pending.id },
@@ -39,7 +39,7 @@ export async function queueScreenedClaim({ tx, claim }: QueueScreenedClaimOption
   }
   // Plot content never changes after submission: a decision already taken on it (a visitor flag reached
   // us before this claim event) covers what the screen found.
-  const decided = await tx.reviewItem.findFirst({ where: { plotId: claim.plotId } });
+  const decided = await tx.reviewItem.findFirst({ where: { plotId: claim.plotId, kind: 'plot' } });
   if (decided) return 'already-reviewed';
   await tx.reviewItem.create({ data: { ...snapshotColumns(claim), source: 'screen', reasons, flagCount: 0 } });
   return 'queued';

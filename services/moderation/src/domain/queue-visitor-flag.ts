@@ -20,7 +20,7 @@ export async function queueVisitorFlag({ tx, flag }: QueueVisitorFlagOptions): P
   const data = flag.data;
   const reason = data.reason?.trim() || DEFAULT_FLAG_REASON;
   await lockPlot(tx, data.plotId);
-  const pending = await tx.reviewItem.findFirst({ where: { plotId: data.plotId, status: 'pending' } });
+  const pending = await tx.reviewItem.findFirst({ where: { plotId: data.plotId, kind: 'plot', status: 'pending' } });
   if (pending) {
     await tx.reviewItem.update({
       where: { id: pending.id },
@@ -34,7 +34,7 @@ export async function queueVisitorFlag({ tx, flag }: QueueVisitorFlagOptions): P
     });
     return 'merged';
   }
-  const last = await tx.reviewItem.findFirst({ where: { plotId: data.plotId }, orderBy: { decidedAt: 'desc' } });
+  const last = await tx.reviewItem.findFirst({ where: { plotId: data.plotId, kind: 'plot' }, orderBy: { decidedAt: 'desc' } });
   if (last?.status === 'rejected') return 'ignored-rejected';
   // A flag raised before the approval was part of what the admin judged (it was only delivered late).
   if (last?.decidedAt && new Date(flag.occurredAt) <= last.decidedAt) return 'ignored-before-decision';

@@ -67,5 +67,8 @@ export function toFlaggedPlot(item: ReviewItem): FlaggedPlot {
     flag_count: item.flagCount,
     reasons: item.reasons,
     source: item.source as ReviewSource,
+    kind: item.kind === 'edit' ? 'edit' : 'plot',
+    edit_id: item.editId,
+    current: item.kind === 'edit' ? { message: item.currentMessage ?? '', link: item.currentLink } : null,
   };
 }

@@ -73,6 +73,9 @@ describe('the review queue', () => {
       flag_count: 0,
       reasons: ['test', 'damn', 'kill'],
       source: 'screen',
+      kind: 'plot',
+      edit_id: null,
+      current: null,
     });
     expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({ notificationEmail: 'owner@example.com' });
   });

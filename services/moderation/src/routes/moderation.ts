@@ -55,11 +55,12 @@ export async function moderationRoutes(app: FastifyInstance, opts: ModerationRou
       },
       async (request) => {
         const admin = request.adminUser!;
-        const result = await decidePlot({ db: app.db, plotId: request.body.plotId, decision, admin, requestId: request.id, site: opts.site });
+        const { plotId, editId } = request.body;
+        const result = await decidePlot({ db: app.db, plotId, editId, decision, admin, requestId: request.id, site: opts.site });
         app.outbox.kick();
         if (result.notificationQueued) opts.notifier.kick();
         opts.metrics.decisions.inc({ decision });
-        request.log.info({ admin, plotId: result.plotId, decision }, 'plot reviewed');
+        request.log.info({ admin, plotId: result.plotId, editId, decision }, editId ? 'owner edit reviewed' : 'plot reviewed');
         return { plotId: result.plotId, decision: result.decision, decidedAt: result.decidedAt };
       },
     );
