@@ -38,48 +38,74 @@ export function rasterizeTerrain(grid: TerrainGrid, area: TileArea): Uint8Clampe
   const widthPx = (area.x1 - area.x0) * TERRAIN_TILE_PX;
   const heightPx = (area.y1 - area.y0) * TERRAIN_TILE_PX;
   const pixels = new Uint8ClampedArray(widthPx * heightPx * 4);
+  const painter = new TilePainter(pixels, widthPx);
   for (let ty = area.y0; ty < area.y1; ty++) {
     for (let tx = area.x0; tx < area.x1; tx++) {
-      const painter = tilePainter(pixels, widthPx, (tx - area.x0) * TERRAIN_TILE_PX, (ty - area.y0) * TERRAIN_TILE_PX, tx, ty);
+      painter.moveTo((tx - area.x0) * TERRAIN_TILE_PX, (ty - area.y0) * TERRAIN_TILE_PX, tx, ty);
       paintTile(grid, tx, ty, painter);
     }
   }
   return pixels;
 }
 
-interface TilePainter {
-  /** World tile coordinates, used to seed per-pixel variation. */
-  tx: number;
-  ty: number;
-  set(x: number, y: number, colour: Rgb): void;
-  blend(x: number, y: number, colour: Rgb, amount: number): void;
-  fill(colour: Rgb): void;
-}
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-function tilePainter(pixels: Uint8ClampedArray, stridePx: number, originX: number, originY: number, tx: number, ty: number): TilePainter {
-  const offset = (x: number, y: number) => ((originY + y) * stridePx + originX + x) * 4;
-  return {
-    tx,
-    ty,
-    set(x, y, [r, g, b]) {
-      if (x < 0 || y < 0 || x >= TERRAIN_TILE_PX || y >= TERRAIN_TILE_PX) return;
-      const at = offset(x, y);
-      pixels[at] = r;
-      pixels[at + 1] = g;
-      pixels[at + 2] = b;
-      pixels[at + 3] = 255;
-    },
-    blend(x, y, [r, g, b], amount) {
-      if (x < 0 || y < 0 || x >= TERRAIN_TILE_PX || y >= TERRAIN_TILE_PX) return;
-      const at = offset(x, y);
-      pixels[at] += (r - pixels[at]) * amount;
-      pixels[at + 1] += (g - pixels[at + 1]) * amount;
-      pixels[at + 2] += (b - pixels[at + 2]) * amount;
-    },
-    fill(colour) {
+/**
+ * Paints one 16x16 tile at a time into the chunk's pixels. One painter per chunk, moved from tile to tile, and
+ * whole-tile fills as 32-bit words: this runs on the main thread while the page loads, before the JIT has warmed
+ * up, so a closure object per tile and per-pixel destructuring cost more than the painting.
+ */
+class TilePainter {
+  /** World tile coordinates, used to seed per-pixel variation. */
+  tx = 0;
+  ty = 0;
+  /** Pixel index (not byte) of the tile's top-left corner. */
+  private origin = 0;
+  private readonly words: Uint32Array | null;
+
+  constructor(
+    private readonly pixels: Uint8ClampedArray,
+    private readonly stridePx: number,
+  ) {
+    this.words = LITTLE_ENDIAN ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length / 4) : null;
+  }
+
+  moveTo(originX: number, originY: number, tx: number, ty: number): void {
+    this.origin = originY * this.stridePx + originX;
+    this.tx = tx;
+    this.ty = ty;
+  }
+
+  set(x: number, y: number, colour: Rgb): void {
+    if (x < 0 || y < 0 || x >= TERRAIN_TILE_PX || y >= TERRAIN_TILE_PX) return;
+    const at = (this.origin + y * this.stridePx + x) * 4;
+    this.pixels[at] = colour[0];
+    this.pixels[at + 1] = colour[1];
+    this.pixels[at + 2] = colour[2];
+    this.pixels[at + 3] = 255;
+  }
+
+  blend(x: number, y: number, colour: Rgb, amount: number): void {
+    if (x < 0 || y < 0 || x >= TERRAIN_TILE_PX || y >= TERRAIN_TILE_PX) return;
+    const at = (this.origin + y * this.stridePx + x) * 4;
+    const pixels = this.pixels;
+    pixels[at] += (colour[0] - pixels[at]) * amount;
+    pixels[at + 1] += (colour[1] - pixels[at + 1]) * amount;
+    pixels[at + 2] += (colour[2] - pixels[at + 2]) * amount;
+  }
+
+  fill(colour: Rgb): void {
+    if (!this.words) {
       for (let y = 0; y < TERRAIN_TILE_PX; y++) for (let x = 0; x < TERRAIN_TILE_PX; x++) this.set(x, y, colour);
-    },
-  };
+      return;
+    }
+    // RGBA bytes in memory order are one little-endian word A<<24 | B<<16 | G<<8 | R.
+    const word = ((255 << 24) | (colour[2] << 16) | (colour[1] << 8) | colour[0]) >>> 0;
+    for (let y = 0; y < TERRAIN_TILE_PX; y++) {
+      const start = this.origin + y * this.stridePx;
+      this.words.fill(word, start, start + TERRAIN_TILE_PX);
+    }
+  }
 }
 
 function paintTile(grid: TerrainGrid, tx: number, ty: number, painter: TilePainter): void {
@@ -99,6 +125,8 @@ function paintTile(grid: TerrainGrid, tx: number, ty: number, painter: TilePaint
   paintRegionBorder(painter, edges);
 }
 
+const SPECK: Rgb = [0, 0, 0];
+
 function paintWater(painter: TilePainter, kind: number, shoreSides: number): void {
   const base = kind === TERRAIN.deepWater ? SEA.deep : kind === TERRAIN.water ? SEA.water : SEA.shallows;
   const wave = kind === TERRAIN.deepWater ? shade(SEA.deep, 0.18) : SEA.wave;
@@ -106,7 +134,7 @@ function paintWater(painter: TilePainter, kind: number, shoreSides: number): voi
   // Sparse darker specks break up flat colour; world-space pixel coordinates keep tiles seamless.
   for (let y = 0; y < TERRAIN_TILE_PX; y++) {
     for (let x = 0; x < TERRAIN_TILE_PX; x++) {
-      if (random2(painter.tx * 16 + x, painter.ty * 16 + y, 3) < 0.06) painter.blend(x, y, [0, 0, 0], 0.12);
+      if (random2(painter.tx * 16 + x, painter.ty * 16 + y, 3) < 0.06) painter.blend(x, y, SPECK, 0.12);
     }
   }
   // Little "~" wave marks, fewer out in the deep.
@@ -150,24 +178,26 @@ function paintFoam(painter: TilePainter, sides: number): void {
 function paintSand(painter: TilePainter, palette: RegionPalette): void {
   // Sand picks up a hint of the region's colour so coasts still say whose shore they are.
   const sand = mix(SEA.sand, palette.grass, 0.12);
+  const sandLight = shade(sand, 0.3);
   painter.fill(sand);
   for (let y = 0; y < TERRAIN_TILE_PX; y++) {
     for (let x = 0; x < TERRAIN_TILE_PX; x++) {
       const r = random2(painter.tx * 16 + x, painter.ty * 16 + y, 5);
       if (r < 0.08) painter.set(x, y, SEA.sandDark);
-      else if (r > 0.96) painter.set(x, y, shade(sand, 0.3));
+      else if (r > 0.96) painter.set(x, y, sandLight);
     }
   }
 }
 
 function paintGrass(painter: TilePainter, palette: RegionPalette, darken: number): void {
   const base = darken ? shade(palette.grass, -darken) : palette.grass;
+  const baseLight = shade(base, 0.12);
   painter.fill(base);
   for (let y = 0; y < TERRAIN_TILE_PX; y++) {
     for (let x = 0; x < TERRAIN_TILE_PX; x++) {
       const r = random2(painter.tx * 16 + x, painter.ty * 16 + y, 7);
       if (r < 0.1) painter.set(x, y, palette.grassDark);
-      else if (r > 0.95) painter.set(x, y, shade(base, 0.12));
+      else if (r > 0.95) painter.set(x, y, baseLight);
     }
   }
   // Grass tufts and the odd flower in the region's accent colour.

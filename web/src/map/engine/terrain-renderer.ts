@@ -5,11 +5,12 @@ import type { TerrainGrid } from './terrain-classify.ts';
 import { rasterizeTerrain, TERRAIN_TILE_PX } from './terrain-raster.ts';
 
 /**
- * 15x15 tiles = 240x240 px per chunk at the base resolution: 36 chunks for the 90x90 world. Rasterising one is
- * per-pixel JS; at this size one chunk is a short task even on a slow phone, so first paint and idle time can
- * build them one task at a time (30x30 chunks were 55-60 ms each with 4x CPU throttling).
+ * 9x9 tiles = 144x144 px per chunk at the base resolution: 100 chunks for the 90x90 world. Rasterising one is
+ * per-pixel JS, and the first ones run before the JIT has warmed up; at this size even a cold chunk is a short task
+ * on a slow phone, so first paint and idle time build them one task slice at a time (30x30 chunks were 55-60 ms
+ * each with 4x CPU throttling; a cold 15x15 chunk still made a 50 ms task).
  */
-export const CHUNK_TILES = 15;
+export const CHUNK_TILES = 9;
 /** Pixels per tile of the whole-world overview used at far zoom. */
 export const OVERVIEW_TILE_PX = 8;
 

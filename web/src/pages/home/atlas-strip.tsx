@@ -1,6 +1,6 @@
 import { formatPrice } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { usePrices } from '../../features/claim/use-prices.tsx';
 import { PLOTS_QUERY_KEY } from '../../features/plots/plot-queries.ts';
@@ -25,7 +25,8 @@ export function AtlasStrip() {
   const prices = usePrices();
   const plots = plotsQuery.data ?? null;
   const layout = layoutQuery.data;
-  const tilesLeft = plots && layout ? countTilesLeft(layout.tiles, plots) : null;
+  // 8,100 tiles: counted when the layout or the plots change, not on every render of the strip.
+  const tilesLeft = useMemo(() => (plots && layout ? countTilesLeft(layout.tiles, plots) : null), [plots, layout]);
   const fromCents = lowestPrice(prices);
 
   return (
