@@ -1,0 +1,82 @@
+import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
+import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadEnv } from '../env.ts';
+import { claimedEvent, envelope, plotSnapshot, publish, startSmtpServer, type TestSmtpServer } from '../testing/moderation-world.ts';
+
+let db: TestDatabase;
+let stream: TestStream;
+let app: FastifyInstance;
+let bus: EventBus;
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  [db, stream, smtp] = await Promise.all([createTestDatabase(), createTestStream(), startSmtpServer()]);
+  app = await buildApp(
+    loadEnv({
+      ...testServiceEnv(db, stream),
+      SITE_NAME: 'Test Atlas',
+      PUBLIC_ORIGIN: 'https://atlas.example',
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+      NOTIFY_POLL_INTERVAL_MS: '100',
+    }),
+  );
+  await app.ready();
+  bus = await connectBus(stream.busSettings('moderation-link-test'));
+});
+afterAll(async () => {
+  await bus?.nc.drain();
+  await app?.close();
+  await smtp?.close();
+  await Promise.all([stream?.remove(), db?.drop()]);
+});
+
+function unreachable(plot: ReturnType<typeof plotSnapshot>) {
+  return envelope('plots.link.unreachable', {
+    plotId: plot.plotId,
+    displayName: plot.displayName,
+    x: plot.x,
+    y: plot.y,
+    link: plot.link!,
+    failingSince: '2026-11-20T06:00:00.000Z',
+    consecutiveFailures: 12,
+    lastError: 'connection refused',
+  });
+}
+
+describe('plots.link.unreachable', () => {
+  it('e-mails the owner once, saying which link, since when and that the plot keeps it', async () => {
+    const plot = plotSnapshot({ displayName: 'Grace', link: 'https://grace.example/cobol' });
+    await publish(bus, claimedEvent(plot, { notificationEmail: 'grace@example.com' }));
+    await eventually(async () => app.db.plotContact.findUnique({ where: { plotId: plot.plotId } }), 15_000);
+    const event = unreachable(plot);
+    await publish(bus, event);
+    // The same event again under another message id (a relay retry past the dedup window): the inbox drops it.
+    await publish(bus, event, `${event.id}-again`);
+
+    const mail = await eventually(async () => smtp.messages.find((m) => m.to.includes('grace@example.com')), 15_000);
+    expect(mail.subject).toBe("The link on your plot 'Grace' seems to be down");
+    expect(mail.text).toContain('https://grace.example/cobol');
+    expect(mail.text).toContain(`https://atlas.example/plot/${plot.plotId}`);
+    expect(mail.text).toContain('It has not answered since Fri, 20 Nov 2026: 12 checks in a row failed (the last one: connection refused).');
+    expect(mail.text).toContain('Your plot keeps the link');
+    const rows = await eventually(async () => {
+      const found = await app.db.notification.findMany({ where: { plotId: plot.plotId } });
+      return found.length === 1 && found[0]!.status === 'sent' ? found : null;
+    });
+    expect(rows[0]).toMatchObject({ kind: 'link-unreachable', auditId: null, email: 'grace@example.com' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.messages.filter((m) => m.to.includes('grace@example.com'))).toHaveLength(1);
+  });
+
+  it('queues nothing when the owner left no address', async () => {
+    const plot = plotSnapshot({ displayName: 'Anonymous' });
+    await publish(bus, claimedEvent(plot));
+    const event = unreachable(plot);
+    await publish(bus, event);
+    await eventually(async () => (await app.db.inboxEvent.count({ where: { eventId: event.id } })) === 1, 15_000);
+    expect(await app.db.notification.count({ where: { plotId: plot.plotId } })).toBe(0);
+  });
+});
