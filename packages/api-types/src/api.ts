@@ -175,6 +175,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/link-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plot links as the background checker last saw them, worst first (unreachable, failing, ...) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    status?: "all" | "failing" | "unreachable";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdminLinkHealthList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/login": {
         parameters: {
             query?: never;
@@ -431,6 +488,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/plots/{id}/revoke-manage-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a plot's owner link (no token opens it afterwards) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RevokeManageTokenResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reject-plot": {
         parameters: {
             query?: never;
@@ -501,6 +614,54 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/top-plots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most viewed plots over the last days (views, profile opens, outbound clicks) */
+        get: {
+            parameters: {
+                query?: {
+                    days?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TopPlots"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -856,6 +1017,294 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/manage/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's page: the plot, a held edit, 30 days of counts, the link's health */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ManagePage"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the message and link: screened like a claim; a hit waits for review and the plot keeps its content */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["EditPlotContentRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EditPlotContentResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/manage/{token}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the avatar: the same checks and re-encode as a claim */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReplaceAvatarRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReplaceAvatarResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/manage/{token}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the owner link with a new one (the old one stops working); the new token is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RotateManageTokenResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/map-layout": {
         parameters: {
             query?: never;
@@ -995,6 +1444,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plot-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count one view, profile open or outbound click of a plot (counts only; obvious bots are not counted) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StatBeaconInput"];
+                };
+            };
+            responses: {
+                /** @description Counted, or ignored (a bot, an unknown plot) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plots": {
         parameters: {
             query?: never;
@@ -1092,7 +1597,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A plot's avatar: a 128×128 PNG, cached for good (plot details never change) */
+        /** A plot's avatar: a 128×128 PNG, cached for good (a replaced avatar gets a new URL: ?v=N) */
         get: {
             parameters: {
                 query?: never;
@@ -1450,6 +1955,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminLinkHealthEntry: {
+            consecutiveFailures: number;
+            displayName: string;
+            failingSince: string | null;
+            lastCheckedAt: string | null;
+            lastError: string | null;
+            lastOkAt: string | null;
+            link: string;
+            /** Format: uuid */
+            plotId: string;
+            /** @enum {string} */
+            status: "unchecked" | "ok" | "failing" | "unreachable";
+        };
+        AdminLinkHealthEntryInput: {
+            consecutiveFailures: number;
+            displayName: string;
+            failingSince: string | null;
+            lastCheckedAt: string | null;
+            lastError: string | null;
+            lastOkAt: string | null;
+            link: string;
+            /** Format: uuid */
+            plotId: string;
+            /** @enum {string} */
+            status: "unchecked" | "ok" | "failing" | "unreachable";
+        };
+        AdminLinkHealthList: {
+            links: components["schemas"]["AdminLinkHealthEntry"][];
+        };
+        AdminLinkHealthListInput: {
+            links: components["schemas"]["AdminLinkHealthEntryInput"][];
+        };
         AdminLoginRequest: {
             password: string;
             username: string;
@@ -1497,10 +2034,12 @@ export interface components {
             zone: components["schemas"]["ZoneInput"];
         };
         ClaimPlotResponse: {
+            manage_token?: string;
             plot: components["schemas"]["Plot"];
             warning?: string;
         };
         ClaimPlotResponseInput: {
+            manage_token?: string;
             plot: components["schemas"]["PlotInput"];
             warning?: string;
         };
@@ -1552,6 +2091,30 @@ export interface components {
             sessionId: string;
             url: string;
         };
+        EditPlotContentRequest: {
+            /** Format: uri */
+            link?: string;
+            /** @default  */
+            message: string;
+        };
+        EditPlotContentRequestInput: {
+            /** Format: uri */
+            link?: string;
+            /** @default  */
+            message: string;
+        };
+        EditPlotContentResponse: {
+            plot: components["schemas"]["Plot"];
+            /** @enum {string} */
+            status: "applied" | "under_review";
+            warning?: string;
+        };
+        EditPlotContentResponseInput: {
+            plot: components["schemas"]["PlotInput"];
+            /** @enum {string} */
+            status: "applied" | "under_review";
+            warning?: string;
+        };
         ErrorBody: {
             error: {
                 /** @enum {string} */
@@ -1570,10 +2133,17 @@ export interface components {
         };
         FlaggedPlot: {
             created_at: string;
+            current?: {
+                link: string | null;
+                message: string;
+            } | null;
             display_name: string;
+            edit_id?: string | null;
             flag_count: number;
             /** Format: uuid */
             id: string;
+            /** @enum {string} */
+            kind?: "plot" | "edit";
             link: string | null;
             message: string;
             reasons: string[];
@@ -1586,10 +2156,17 @@ export interface components {
         };
         FlaggedPlotInput: {
             created_at: string;
+            current?: {
+                link: string | null;
+                message: string;
+            } | null;
             display_name: string;
+            edit_id?: string | null;
             flag_count: number;
             /** Format: uuid */
             id: string;
+            /** @enum {string} */
+            kind?: "plot" | "edit";
             link: string | null;
             message: string;
             reasons: string[];
@@ -1635,6 +2212,64 @@ export interface components {
             message: string;
             seed: string;
             tileCount: number;
+        };
+        LinkHealth: {
+            lastCheckedAt: string | null;
+            lastError: string | null;
+            lastOkAt: string | null;
+            /** @enum {string} */
+            status: "unchecked" | "ok" | "failing" | "unreachable";
+        };
+        LinkHealthInput: {
+            lastCheckedAt: string | null;
+            lastError: string | null;
+            lastOkAt: string | null;
+            /** @enum {string} */
+            status: "unchecked" | "ok" | "failing" | "unreachable";
+        };
+        ManagePage: {
+            linkHealth: components["schemas"]["LinkHealth"];
+            pendingEdit: components["schemas"]["PendingPlotEdit"] | null;
+            plot: {
+                avatar_url: string;
+                created_at: string;
+                display_name: string;
+                flagged: boolean;
+                /** Format: uuid */
+                id: string;
+                link: string | null;
+                message: string;
+                region_name?: string | null;
+                reviewed: boolean;
+                tier: components["schemas"]["Tier"];
+                visible: boolean;
+                x: number;
+                y: number;
+                zone: string;
+            };
+            stats: components["schemas"]["PlotStats"];
+        };
+        ManagePageInput: {
+            linkHealth: components["schemas"]["LinkHealthInput"];
+            pendingEdit: components["schemas"]["PendingPlotEditInput"] | null;
+            plot: {
+                avatar_url: string;
+                created_at: string;
+                display_name: string;
+                flagged: boolean;
+                /** Format: uuid */
+                id: string;
+                link: string | null;
+                message: string;
+                region_name?: string | null;
+                reviewed: boolean;
+                tier: components["schemas"]["TierInput"];
+                visible: boolean;
+                x: number;
+                y: number;
+                zone: string;
+            };
+            stats: components["schemas"]["PlotStatsInput"];
         };
         MapLayout: {
             generatedAt: string;
@@ -1702,6 +2337,16 @@ export interface components {
         ModerationAuditListInput: {
             entries: components["schemas"]["ModerationAuditEntryInput"][];
         };
+        PendingPlotEdit: {
+            link: string | null;
+            message: string;
+            submittedAt: string;
+        };
+        PendingPlotEditInput: {
+            link: string | null;
+            message: string;
+            submittedAt: string;
+        };
         Plot: {
             avatar_url: string;
             created_at: string;
@@ -1720,9 +2365,13 @@ export interface components {
         };
         PlotDecisionRequest: {
             /** Format: uuid */
+            editId?: string;
+            /** Format: uuid */
             plotId: string;
         };
         PlotDecisionRequestInput: {
+            /** Format: uuid */
+            editId?: string;
             /** Format: uuid */
             plotId: string;
         };
@@ -1758,6 +2407,22 @@ export interface components {
         };
         PlotList: components["schemas"]["Plot"][];
         PlotListInput: components["schemas"]["PlotInput"][];
+        PlotStats: {
+            days: {
+                clicks: number;
+                day: string;
+                profileOpens: number;
+                views: number;
+            }[];
+        };
+        PlotStatsInput: {
+            days: {
+                clicks: number;
+                day: string;
+                profileOpens: number;
+                views: number;
+            }[];
+        };
         PositionAvailable: {
             available: boolean;
             overlaps?: {
@@ -1822,6 +2487,18 @@ export interface components {
             notableLocations: string[];
             value: number;
         };
+        ReplaceAvatarRequest: {
+            avatar_url: string;
+        };
+        ReplaceAvatarRequestInput: {
+            avatar_url: string;
+        };
+        ReplaceAvatarResponse: {
+            plot: components["schemas"]["Plot"];
+        };
+        ReplaceAvatarResponseInput: {
+            plot: components["schemas"]["PlotInput"];
+        };
         ReservedFootprint: {
             /** @enum {string} */
             reason: "held" | "review";
@@ -1838,6 +2515,34 @@ export interface components {
         };
         ReservedFootprintList: components["schemas"]["ReservedFootprint"][];
         ReservedFootprintListInput: components["schemas"]["ReservedFootprintInput"][];
+        RevokeManageTokenResponse: {
+            /** Format: uuid */
+            plotId: string;
+            revoked: boolean;
+        };
+        RevokeManageTokenResponseInput: {
+            /** Format: uuid */
+            plotId: string;
+            revoked: boolean;
+        };
+        RotateManageTokenResponse: {
+            token: string;
+        };
+        RotateManageTokenResponseInput: {
+            token: string;
+        };
+        StatBeacon: {
+            /** @enum {string} */
+            kind: "view" | "profile_open" | "click";
+            /** Format: uuid */
+            plotId: string;
+        };
+        StatBeaconInput: {
+            /** @enum {string} */
+            kind: "view" | "profile_open" | "click";
+            /** Format: uuid */
+            plotId: string;
+        };
         /**
          * @description Plot tier; decides the plot size and price
          * @enum {string}
@@ -1848,6 +2553,30 @@ export interface components {
          * @enum {string}
          */
         TierInput: "basic" | "featured" | "prime" | "premium";
+        TopPlots: {
+            days: number;
+            plots: {
+                clicks: number;
+                displayName: string;
+                /** Format: uuid */
+                plotId: string;
+                profileOpens: number;
+                tier: components["schemas"]["Tier"];
+                views: number;
+            }[];
+        };
+        TopPlotsInput: {
+            days: number;
+            plots: {
+                clicks: number;
+                displayName: string;
+                /** Format: uuid */
+                plotId: string;
+                profileOpens: number;
+                tier: components["schemas"]["TierInput"];
+                views: number;
+            }[];
+        };
         UserPlots: {
             plots: components["schemas"]["Plot"][];
             username: string;

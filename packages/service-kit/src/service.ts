@@ -44,9 +44,25 @@ export interface CreateServiceAppOptions {
    * through `app.db` (shared by every replica). Without it they are counted in this process's memory.
    */
   databaseSchema?: string;
+  /** Where the JSON log lines go (stdout when omitted); tests read them here. */
+  logStream?: { write(line: string): unknown };
 }
 
 const MAX_REQUEST_ID_LENGTH = 100;
+
+/**
+ * Paths whose next segment is a bearer secret: an owner's private link (`/manage/<token>`, `/api/manage/<token>`).
+ * Logs keep the route's shape, never the token.
+ */
+const SECRET_PATH_SEGMENT = /(\/manage\/)[^/?#]+/gi;
+export function redactSecretPaths(url: string | undefined): string | undefined {
+  return url?.replace(SECRET_PATH_SEGMENT, '$1[redacted]');
+}
+
+/** Fastify's request log fields, with the URL's secrets redacted. */
+function serializeRequest(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: request.method, url: redactSecretPaths(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+}
 
 export function requestIdGenerator(internalToken: string, trust: 'gateway' | 'nobody') {
   return (req: IncomingMessage): string => {
@@ -75,6 +91,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
       level: options.logLevel ?? 'info',
       base: { service: options.name },
       redact: { paths: ['req.headers.cookie', 'req.headers.authorization', `req.headers["${INTERNAL_HEADERS.token}"]`], remove: true },
+      serializers: { req: serializeRequest },
+      ...(options.logStream && { stream: options.logStream }),
     },
     genReqId: requestIdGenerator(options.internalToken, options.trustRequestIdFrom),
     requestIdHeader: false,

@@ -9,6 +9,7 @@ import { fastifyTrustProxy, publicOriginOf, type GatewayEnv } from './env.ts';
 import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
 import { liveUpdatesPlugin } from './plugins/live-updates.ts';
+import { ownerPagesPlugin } from './plugins/owner-pages.ts';
 import { sharePagesPlugin } from './plugins/share-pages.ts';
 import { proxyPlugin } from './plugins/proxy.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -51,6 +52,8 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     policy: { idleMinutes: env.ADMIN_SESSION_IDLE_MINUTES, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS },
   });
   await app.register(adminSessionRoutes, { absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS });
+  // Before the proxy: its hooks (CSRF on owner edits and beacons, private headers) must cover the proxied routes.
+  await app.register(ownerPagesPlugin, { distDir: env.WEB_DIST_DIR, publicOrigin: env.PUBLIC_ORIGIN });
   await app.register(proxyPlugin, {
     upstreams: { contact: env.CONTACT_URL, map: env.MAP_URL, plots: env.PLOTS_URL, payments: env.PAYMENTS_URL, moderation: env.MODERATION_URL },
     internalToken: env.INTERNAL_TOKEN,

@@ -20,6 +20,9 @@ export function liveMessageFor(type: string, data: Record<string, unknown>): Liv
       return { event: 'plots-changed', data: { reason: 'approved', plotId: String(data.plotId) } };
     case 'plots.plot.removed':
       return { event: 'plots-changed', data: { reason: 'removed', plotId: String(data.plotId) } };
+    case 'plots.plot.updated':
+      // An owner changed message, link or avatar; a plot still waiting for review is not on any map.
+      return data.visible === false ? null : { event: 'plots-changed', data: { reason: 'updated', plotId: String(data.plotId) } };
     case 'map.layout.generated':
       return { event: 'map-changed', data: { reason: 'generated' } };
     case 'map.layout.cleared':

@@ -42,6 +42,8 @@ const ENVELOPE_BYTES = 64 * 1024;
  */
 export const BODY_LIMITS: Record<string, number> = {
   '/api/claim-plot': (claimPlotRequestSchema.shape.avatar_url.maxLength ?? 1_500_000) + ENVELOPE_BYTES,
+  // The owner's new avatar travels the same way (PUT /api/manage/:token/avatar).
+  '/api/manage': (claimPlotRequestSchema.shape.avatar_url.maxLength ?? 1_500_000) + ENVELOPE_BYTES,
   '/api/payments': 1024 * 1024,
 };
 export const DEFAULT_BODY_LIMIT = ENVELOPE_BYTES;

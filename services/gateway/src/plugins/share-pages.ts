@@ -17,6 +17,7 @@ import {
   type PageMeta,
   type ShellTemplate,
 } from '../domain/render-share-page.ts';
+import { reportPlotView } from '../domain/report-plot-view.ts';
 
 export interface SharePagesOptions {
   distDir: string;
@@ -73,7 +74,10 @@ export const sharePagesPlugin = fp(
     app.get<{ Params: { id: string } }>('/plot/:id', { schema: { hide: true }, config: { rateLimit } }, async (request, reply) => {
       if (!isPossiblePlotId(request.params.id)) return sendPage(reply, null, 404);
       const { status, body } = await fromPlots<Plot>(request, `/api/plots/${encodeURIComponent(request.params.id)}`);
-      if (body) return sendPage(reply, plotPageMeta(body, { origin: origin(request), siteName: opts.siteName, linkRel }), 200);
+      if (body) {
+        reportPlotView({ pool: app.upstreams.get('plots'), internalToken: opts.internalToken, request, plotId: body.id });
+        return sendPage(reply, plotPageMeta(body, { origin: origin(request), siteName: opts.siteName, linkRel }), 200);
+      }
       // Unknown or removed plots are real 404s for crawlers; the SPA still shows its 'Plot Not Found' screen.
       return sendPage(reply, null, status === 404 || status === 400 ? 404 : 200);
     });

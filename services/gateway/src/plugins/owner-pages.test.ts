@@ -1,0 +1,137 @@
+// The owner's edit, end to end through the real gateway in front of the real plots and moderation services: the
+// change reaches an open map (live updates over SSE) and the server-rendered page; the owner page's headers and the
+// gateway's CSRF rule for owner edits and stat beacons.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '@pixel-atlas/plots-service/testing/world';
+import { eventually, testServiceEnv } from '@pixel-atlas/service-kit/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadEnv } from '../env.ts';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const SHELL = '<!doctype html><html><head><title>Pixel Atlas</title></head><body><div id="root"></div></body></html>';
+
+let world: World;
+let gateway: FastifyInstance;
+let base: string;
+let webDir: string;
+
+beforeAll(async () => {
+  world = await startWorld({ listen: true });
+  webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-owner-'));
+  await writeFile(path.join(webDir, 'index.html'), SHELL);
+  await writeFile(path.join(webDir, 'app.html'), SHELL);
+  const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  gateway = await buildApp(
+    loadEnv({
+      ...testServiceEnv(world.db, world.stream),
+      PLOTS_URL: urlOf(world.plots),
+      MODERATION_URL: urlOf(world.moderation!),
+      PAYMENTS_URL: urlOf(world.payments),
+      MAP_URL: urlOf(world.map!),
+      CONTACT_URL: 'http://127.0.0.1:9',
+      WEB_DIST_DIR: webDir,
+    }),
+  );
+  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  base = urlOf(gateway);
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await world?.close();
+  await rm(webDir, { recursive: true, force: true });
+});
+
+let spotIndex = 0;
+async function claimedPlot() {
+  const spot = landSpots(world, 2, 10)[spotIndex++];
+  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
+  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+  expect(response.statusCode).toBe(201);
+  return { plotId: response.json().plot.id as string, token: response.json().manage_token as string };
+}
+
+const sameOrigin = { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', 'user-agent': BROWSER };
+
+describe('an owner edit through the gateway', () => {
+  it('reaches an open map (SSE) and the server-rendered page; the old content is gone from both', async () => {
+    const { plotId, token } = await claimedPlot();
+    const before = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } })).text();
+    expect(before).toContain('First program, first plot.');
+
+    const controller = new AbortController();
+    const live = await fetch(`${base}/api/live`, { signal: controller.signal });
+    const reader = live.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    const readUntil = async (text: string) => {
+      while (!received.includes(text)) received += decoder.decode((await reader.read()).value);
+    };
+    await readUntil('event: ready');
+
+    const edited = await fetch(`${base}/api/manage/${token}`, {
+      method: 'PATCH',
+      headers: sameOrigin,
+      body: JSON.stringify({ message: 'Now on the analytical engine', link: 'https://engine.example.org/' }),
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.headers.get('referrer-policy')).toBe('no-referrer');
+    expect((await edited.json()).status).toBe('applied');
+
+    await readUntil(`"reason":"updated","plotId":"${plotId}"`);
+    controller.abort();
+    // What an open map fetches on that message.
+    const list = (await (await fetch(`${base}/api/plots`)).json()) as Array<{ id: string; message: string; link: string }>;
+    expect(list.find((p) => p.id === plotId)).toMatchObject({ message: 'Now on the analytical engine', link: 'https://engine.example.org/' });
+
+    const page = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } })).text();
+    expect(page).toContain('Now on the analytical engine');
+    expect(page).toContain('href="https://engine.example.org/"');
+    expect(page).not.toContain('First program, first plot.');
+    const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
+    expect(sitemap).toContain(`/plot/${plotId}`);
+  });
+
+  it('serves the owner page privately and refuses cross-site edits and beacons', async () => {
+    const { plotId, token } = await claimedPlot();
+    const page = await fetch(`${base}/manage/${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(await page.text()).toContain('<div id="root">');
+
+    const crossSite = { ...sameOrigin, 'sec-fetch-site': 'cross-site' };
+    const forged = await fetch(`${base}/api/manage/${token}`, { method: 'PATCH', headers: crossSite, body: JSON.stringify({ message: 'pwned', link: '' }) });
+    expect(forged.status).toBe(403);
+    expect((await forged.json()).error.code).toBe('CROSS_SITE_REQUEST');
+    const beacon = await fetch(`${base}/api/plot-stats`, { method: 'POST', headers: crossSite, body: JSON.stringify({ plotId, kind: 'click' }) });
+    expect(beacon.status).toBe(403);
+    const wrong = await fetch(`${base}/api/manage/${'x'.repeat(43)}`);
+    expect(wrong.status).toBe(404);
+    expect(wrong.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('counts a server-rendered view once for a browser, never for a crawler, and the app beacon through the gateway', async () => {
+    const { plotId, token } = await claimedPlot();
+    await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } });
+    await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } });
+    const beacon = await fetch(`${base}/api/plot-stats`, {
+      method: 'POST',
+      // What navigator.sendBeacon sends for a string body.
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'sec-fetch-site': 'same-origin', 'user-agent': BROWSER },
+      body: JSON.stringify({ plotId, kind: 'click' }),
+    });
+    expect(beacon.status).toBe(204);
+    const today = await eventually(async () => {
+      const days = (await (await fetch(`${base}/api/manage/${token}`)).json()).stats.days;
+      const last = days.at(-1);
+      return last.views === 1 && last.clicks === 1 ? last : null;
+    });
+    expect(today).toMatchObject({ views: 1, profileOpens: 0, clicks: 1 });
+  });
+});
