@@ -2,7 +2,7 @@ import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import type { Region } from '@pixel-atlas/contracts/regions';
 import { useId, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { regionPalette } from '../engine/terrain-palette.ts';
+import { regionPalette } from '@pixel-atlas/contracts/terrain-palette';
 import { dispatchNavigateToRegion, fallbackRegionPoints } from './region-navigation.ts';
 
 export interface RegionsMenuProps {

@@ -1,4 +1,4 @@
-import type { LandmarkStyle } from './terrain-palette.ts';
+import type { LandmarkStyle } from '@pixel-atlas/contracts/terrain-palette';
 
 /**
  * 16x16 pixel-art landmarks, one character per pixel ('.' = transparent). Colour keys are resolved

@@ -12,7 +12,7 @@
 import type { Camera, Viewport } from './camera.ts';
 import type { CanvasFactory } from './canvas-factory.ts';
 import type { PlacedLabel } from './region-labels.ts';
-import { SEA } from './terrain-palette.ts';
+import { SEA } from '@pixel-atlas/contracts/terrain-palette';
 import {
   labelSpriteSize,
   renderLabelSprite,

@@ -1,5 +1,5 @@
 import { valueNoise, hash2 } from './pixel-hash.ts';
-import { regionPalette } from './terrain-palette.ts';
+import { regionPalette } from '@pixel-atlas/contracts/terrain-palette';
 
 export const TERRAIN = {
   deepWater: 0,

@@ -1,7 +1,7 @@
 import { LANDMARK_SPRITES } from './landmark-sprites.ts';
 import { random2 } from './pixel-hash.ts';
 import { SIDE, TERRAIN, type TerrainGrid } from './terrain-classify.ts';
-import { BORDER_INK, SEA, regionPalette, shade, type RegionPalette, type Rgb } from './terrain-palette.ts';
+import { BORDER_INK, SEA, regionPalette, shade, type RegionPalette, type Rgb } from '@pixel-atlas/contracts/terrain-palette';
 
 /** Fixed base resolution of the pre-rendered terrain: every tile is a 16x16 pixel-art sprite. */
 export const TERRAIN_TILE_PX = 16;

@@ -1,3 +1,7 @@
+/**
+ * The map's terrain colours: region tints, sea and sand, border ink. Shared by the web's map engine and the
+ * gateway's share-card renderer, so a share card looks like the map (ARCHITECTURE.md section 8). Plain data, no zod.
+ */
 export type Rgb = readonly [number, number, number];
 
 /** Each region's own tint, so borders read at a glance (ARCHITECTURE.md section 8). */
