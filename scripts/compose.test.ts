@@ -1,12 +1,12 @@
-// Static checks of docker-compose.yml, the Dockerfiles and deploy/prometheus.yml against the services that exist
-// (services/<name>/src/server.ts). No Docker engine runs here, so this is what keeps the compose setup honest.
+// Static checks of docker-compose.yml, the Dockerfile and deploy/prometheus.yml against the services that exist
+// (services/<name>/src/server.ts). `npm run test:compose` (scripts/test-compose/) builds and runs them for real.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { dockerfileFor, rootTsxVersion } from './dockerfile.mjs';
 import { ROOT, SERVICE_PORTS, discoverServices } from './lib/workspace.mjs';
+import { interpolate } from './swarm-stack.mjs';
 
 type Service = { name: string; port: number; upstreamEnv: string | null };
 type ComposeService = {
@@ -26,6 +26,7 @@ type ComposeService = {
 };
 
 const read = (p: string) => readFileSync(path.join(ROOT, p), 'utf8');
+const rootPackage = JSON.parse(read('package.json')) as { packageManager: string; devDependencies: Record<string, string> };
 const composeText = read('docker-compose.yml');
 const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
 const services: Service[] = discoverServices(ROOT);
@@ -59,21 +60,6 @@ const OPERATOR_ENV: Record<string, string> = {
   // One NATS password per service (the broker reads them too, deploy/nats-server.conf).
   ...Object.fromEntries(['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [`NATS_PASSWORD_${s}`, `compose-nats-${s.toLowerCase()}`])),
 };
-
-/** Compose's variable interpolation: $$, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
-function interpolate(text: string, vars: Record<string, string | undefined>): string {
-  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|-|:\?|\?)([^}]*))?\}/g, (match, name, op, arg) => {
-    if (match === '$$') return '$';
-    const value = vars[name];
-    if (op === ':-') return value ? value : arg;
-    if (op === '-') return value ?? arg;
-    if (op === ':?' || op === '?') {
-      if (op === ':?' ? !value : value === undefined) throw new Error(`${name}: ${arg}`);
-      return value!;
-    }
-    return value ?? '';
-  });
-}
 
 /** The environment a container gets: interpolated values; keys without a value come from the operator's env or stay unset. */
 function containerEnv(svc: ComposeService, vars: Record<string, string | undefined>): Record<string, string> {
@@ -130,7 +116,7 @@ describe('docker-compose.yml: the app services are exactly the services with src
       expect(svc.ports, `${name} must not publish a port`).toBeUndefined();
     }
     if (compose.services.gateway) {
-      expect(compose.services.gateway.ports).toEqual(['${PORT:-8080}:8080']);
+      expect(compose.services.gateway.ports).toEqual(['${GATEWAY_BIND:-127.0.0.1}:${PORT:-8080}:8080']);
     }
   });
 
@@ -144,10 +130,12 @@ describe.each(services)('service $name', (service) => {
   const env = envOf(svc);
   const build = typeof svc.build === 'string' ? { context: svc.build } : (svc.build ?? {});
 
-  it('builds from the repository root with its own Dockerfile, which exists', () => {
+  it('builds from the repository root with the one Dockerfile, SERVICE naming it, into an image Swarm can also pull', () => {
     expect(build.context).toBe('.');
-    expect(build.dockerfile).toBe(`services/${service.name}/Dockerfile`);
-    expect(existsSync(path.join(ROOT, build.dockerfile ?? '-'))).toBe(true);
+    expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
+    expect(build.args?.SERVICE).toBe(service.name);
+    expect(svc.image).toBe(`\${IMAGE_PREFIX:-pixel-atlas}/${service.name}:\${IMAGE_TAG:-latest}`);
+    expect(existsSync(path.join(ROOT, 'services', service.name, 'Dockerfile')), 'no per-service Dockerfile next to the one at the root').toBe(false);
   });
 
   it('listens on its fixed port', () => {
@@ -212,36 +200,6 @@ describe.each(services)('service $name', (service) => {
     const doc = read('docs/operations.md');
     expect(keys.all.filter((key) => !doc.includes(`\`${key}\``))).toEqual([]);
   });
-
-  describe('Dockerfile', () => {
-    const file = path.join(ROOT, 'services', service.name, 'Dockerfile');
-    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-    const instructions = text.split('\n').filter((l) => /^[A-Z]+\s/.test(l));
-
-    it('is multi-stage (at least two FROM)', () => {
-      expect(instructions.filter((l) => l.startsWith('FROM ')).length).toBeGreaterThanOrEqual(2);
-    });
-
-    it('runs as a non-root user', () => {
-      const users = instructions.filter((l) => l.startsWith('USER '));
-      expect(users.length).toBeGreaterThan(0);
-      expect(users.at(-1)!.split(/\s+/)[1]).not.toMatch(/^(root|0)(:.*)?$/);
-    });
-
-    it('runs the service with node --import tsx, with tsx pinned like the root devDependency', () => {
-      expect(text).toContain(`CMD ["node", "--import", "tsx", "services/${service.name}/src/server.ts"]`);
-      expect(text).toContain(`tsx@${rootTsxVersion(ROOT)}`);
-    });
-
-    it('generates the Prisma client at build time and exposes its port', () => {
-      expect(text).toMatch(/npm run generate/);
-      expect(text).toContain(`EXPOSE ${service.port}`);
-    });
-
-    it('matches the template in scripts/dockerfile.mjs (regenerate: node scripts/dockerfile.mjs ' + service.name + ')', () => {
-      expect(text).toBe(dockerfileFor(service.name, service.port, rootTsxVersion(ROOT)));
-    });
-  });
 });
 
 describe('gateway', () => {
@@ -257,10 +215,9 @@ describe('gateway', () => {
     }
   });
 
-  it.runIf(gateway)('builds the web into its image', () => {
-    const text = read('services/gateway/Dockerfile');
-    expect(text).toMatch(/npm run build --workspace=web/);
-    expect(text).toContain('COPY --from=web /app/web/dist /app/web/dist');
+  it.runIf(gateway)('passes the product name to the web build', () => {
+    const build = gateway!.build as { args?: Record<string, unknown> };
+    expect(build.args?.SITE_NAME).toBe('${SITE_NAME:-Pixel Atlas}');
   });
 });
 
@@ -318,6 +275,46 @@ describe('monitoring profile', () => {
       expect(job!.metrics_path ?? '/metrics').toBe('/metrics');
       expect(job!.dns_sd_configs?.[0]).toMatchObject({ names: [name], type: 'A', port: metricsPort });
     }
+  });
+});
+
+describe('Dockerfile (one for every service, ARG SERVICE)', () => {
+  const text = read('Dockerfile');
+  const instructions = text.split('\n').filter((l) => /^[A-Z]+\s/.test(l));
+  const runtime = text.slice(text.lastIndexOf('\nFROM '));
+
+  it('is multi-stage, on Node 24 (the current LTS) by default, with the npm of packageManager', () => {
+    expect(instructions.filter((l) => l.startsWith('FROM ')).length).toBeGreaterThanOrEqual(2);
+    expect(text).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
+    expect(text).toContain(`npm install --global ${rootPackage.packageManager}`);
+  });
+
+  it('leaves SERVICE out of the dependency stages, so every image shares their layers', () => {
+    const beforeFirstServiceArg = text.slice(0, text.indexOf('ARG SERVICE'));
+    expect(beforeFirstServiceArg).toMatch(/npm ci --omit=dev --workspace=services/);
+    expect(beforeFirstServiceArg).toMatch(/npm run generate --if-present --workspace=services/);
+    expect(beforeFirstServiceArg).not.toContain('${SERVICE}');
+  });
+
+  it('runs as a non-root user', () => {
+    const users = instructions.filter((l) => l.startsWith('USER '));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.at(-1)!.split(/\s+/)[1]).not.toMatch(/^(root|0)(:.*)?$/);
+  });
+
+  it('runs services/$SERVICE/src/server.ts with node --import tsx, tsx pinned like the root devDependency', () => {
+    expect(runtime).toContain('WORKDIR /app/services/${SERVICE}');
+    expect(runtime).toContain('CMD ["node", "--import", "tsx", "src/server.ts"]');
+    expect(text).toContain(`tsx@${rootPackage.devDependencies.tsx.replace(/^[~^]/, '')}`);
+    for (const s of services) expect(existsSync(path.join(ROOT, 'services', s.name, 'src/server.ts'))).toBe(true);
+  });
+
+  it('copies the service source and its generated Prisma client, and the web build the gateway serves', () => {
+    expect(runtime).toContain('COPY services/${SERVICE} services/${SERVICE}');
+    expect(runtime).toContain('COPY --from=build /app/services/${SERVICE}/src/generated services/${SERVICE}/src/generated');
+    expect(text).toMatch(/if \[ "\$SERVICE" = gateway \]; then .*npm run build --workspace=web/);
+    expect(runtime).toContain('COPY --from=build /app/web/dist web/dist');
+    expect(runtime).toContain('ENV WEB_DIST_DIR=/app/web/dist');
   });
 });
 
