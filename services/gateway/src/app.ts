@@ -10,6 +10,7 @@ import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
 import { liveUpdatesPlugin } from './plugins/live-updates.ts';
 import { ownerPagesPlugin } from './plugins/owner-pages.ts';
+import { shareCardsPlugin } from './plugins/share-cards.ts';
 import { sharePagesPlugin } from './plugins/share-pages.ts';
 import { proxyPlugin } from './plugins/proxy.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -71,6 +72,16 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     internalToken: env.INTERNAL_TOKEN,
     outboundLinkRel: env.OUTBOUND_LINK_REL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+  });
+  await app.register(shareCardsPlugin, {
+    siteName: env.SITE_NAME,
+    publicOrigin: publicOriginOf(env),
+    internalToken: env.INTERNAL_TOKEN,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    renderConcurrency: env.SHARE_CARD_RENDER_CONCURRENCY,
+    renderQueue: env.SHARE_CARD_RENDER_QUEUE,
+    cacheEntries: env.SHARE_CARD_CACHE_ENTRIES,
+    cacheBytes: env.SHARE_CARD_CACHE_MB * 1024 * 1024,
   });
   await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });
   return app;

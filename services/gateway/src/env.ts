@@ -84,6 +84,12 @@ export const envSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
   LIVE_MAX_PER_CLIENT: z.coerce.number().int().positive().default(20),
+  /** Share cards (og:image PNGs) drawn at once per process (CPU-bound, ~50 ms each) and waiting; past that 503. */
+  SHARE_CARD_RENDER_CONCURRENCY: z.coerce.number().int().positive().max(16).default(1),
+  SHARE_CARD_RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
+  /** Share cards kept in memory per process (one per plot), and their total size in MiB. */
+  SHARE_CARD_CACHE_ENTRIES: z.coerce.number().int().positive().default(500),
+  SHARE_CARD_CACHE_MB: z.coerce.number().int().positive().default(64),
 }).superRefine((env, ctx) => {
   if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
     ctx.addIssue({

@@ -1,6 +1,7 @@
 import { DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, type Plot } from '@pixel-atlas/contracts/plots';
-import { tierPlotLabel } from '@pixel-atlas/contracts/tiers';
+import { TIER_SIZE, normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tiers';
 import { zoneName } from '@pixel-atlas/contracts/zones';
+import { SHARE_CARD_SIZE, shareCardPath } from './share-card-address.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -11,7 +12,8 @@ export interface PageMeta {
   description: string;
   /** Absent on the not-found page: it has no address of its own. */
   canonicalUrl?: string;
-  imageUrl?: string;
+  /** The og:image: the plot's share card (an absolute URL), its size and what it shows. */
+  image?: { url: string; width: number; height: number; alt: string };
   /** Crawlable HTML shown until the SPA mounts (React replaces the contents of #root). */
   bodyHtml: string;
   /** Pages that must stay out of search results (the not-found page). */
@@ -82,11 +84,20 @@ export function renderShell(shell: ShellTemplate, meta: PageMeta, siteName: stri
     `<meta property="og:title" content="${escapeHtml(meta.title)}">`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
     meta.canonicalUrl ? `<meta property="og:url" content="${escapeHtml(meta.canonicalUrl)}">` : '',
-    meta.imageUrl ? `<meta property="og:image" content="${escapeHtml(meta.imageUrl)}">` : '',
-    `<meta name="twitter:card" content="summary">`,
+    ...(meta.image
+      ? [
+          `<meta property="og:image" content="${escapeHtml(meta.image.url)}">`,
+          `<meta property="og:image:type" content="image/png">`,
+          `<meta property="og:image:width" content="${meta.image.width}">`,
+          `<meta property="og:image:height" content="${meta.image.height}">`,
+          `<meta property="og:image:alt" content="${escapeHtml(meta.image.alt)}">`,
+        ]
+      : []),
+    `<meta name="twitter:card" content="${meta.image ? 'summary_large_image' : 'summary'}">`,
     `<meta name="twitter:title" content="${escapeHtml(meta.title)}">`,
     `<meta name="twitter:description" content="${escapeHtml(meta.description)}">`,
-    meta.imageUrl ? `<meta name="twitter:image" content="${escapeHtml(meta.imageUrl)}">` : '',
+    meta.image ? `<meta name="twitter:image" content="${escapeHtml(meta.image.url)}">` : '',
+    meta.image ? `<meta name="twitter:image:alt" content="${escapeHtml(meta.image.alt)}">` : '',
   ].filter(Boolean);
   const fill: Record<Slot, string> = {
     title: `<title>${escapeHtml(meta.title)}</title>`,
@@ -109,6 +120,15 @@ function absolute(origin: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, origin).toString();
 }
 
+/** The plot's share card as the page's og:image. */
+function shareCardImage(plot: Plot, options: { origin: string; siteName: string }): NonNullable<PageMeta['image']> {
+  return {
+    url: absolute(options.origin, shareCardPath(plot)),
+    ...SHARE_CARD_SIZE,
+    alt: `${plot.display_name}'s ${tierPlotLabel(plot.tier)} at (${plot.x}, ${plot.y}) on the ${options.siteName} map`,
+  };
+}
+
 /** web/src/components/app-layout.tsx's PageContainer with the plot page's width and first-screen frame. */
 const PLOT_CONTAINER_CLASS = 'mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 max-w-2xl min-h-dvh';
 const PLOT_MAP_PREVIEW_BOX_CLASS = 'relative h-44 w-full overflow-hidden border-2 border-black bg-night shadow-pixel-sm sm:h-52 mt-4';
@@ -124,7 +144,7 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
     title: `${plot.display_name}'s Plot - ${options.siteName}`,
     description,
     canonicalUrl: absolute(options.origin, `/plot/${plot.id}`),
-    imageUrl: absolute(options.origin, plot.avatar_url),
+    image: shareCardImage(plot, options),
     // Laid out as the SPA's plot page (web/src/pages/plot-page.tsx: PageContainer, the min-h-dvh frame, the panel,
     // a 112 px avatar), with class names that page already uses so the web's CSS has them: the first paint sits
     // where the mounted page will, and the footer stays below the first screen throughout. Text elements keep no
@@ -160,8 +180,11 @@ export function userPageMeta(username: string, plots: Plot[], options: { origin:
         `</li>`,
     )
     .join('');
+  // The card of their biggest plot (the oldest among equals): what they would most likely show.
+  const showcase = [...plots].sort((a, b) => TIER_SIZE[normalizeTier(b.tier)] - TIER_SIZE[normalizeTier(a.tier)] || a.created_at.localeCompare(b.created_at))[0];
   return {
     title: `${username}'s Atlas - ${options.siteName}`,
+    image: showcase ? shareCardImage(showcase, options) : undefined,
     description: `${username} has claimed ${plots.length} plot${plots.length === 1 ? '' : 's'} on ${options.siteName}.`,
     canonicalUrl: absolute(options.origin, `/user/${encodeURIComponent(username)}`),
     bodyHtml: `<main><h1>${escapeHtml(username)}'s Atlas</h1><p>${plots.length} plots claimed</p><ul>${items}</ul><p><a href="/">Back to Atlas</a></p></main>`,
