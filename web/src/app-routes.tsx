@@ -19,13 +19,14 @@ const ClaimPage = lazyComponent(() => import('./pages/claim-page.tsx'), 'ClaimPa
 const ContactPage = lazyComponent(() => import('./pages/contact-page.tsx'), 'ContactPage');
 const DemoPage = lazyComponent(() => import('./pages/demo-page.tsx'), 'DemoPage');
 const FaqPage = lazyComponent(() => import('./pages/faq-page.tsx'), 'FaqPage');
+const ManagePage = lazyComponent(() => import('./pages/manage-page.tsx'), 'ManagePage');
 const NotFoundPage = lazyComponent(() => import('./pages/not-found-page.tsx'), 'NotFoundPage');
 const PlotPage = lazyComponent(() => import('./pages/plot-page.tsx'), 'PlotPage');
 const PrivacyPage = lazyComponent(() => import('./pages/privacy-page.tsx'), 'PrivacyPage');
 const TermsPage = lazyComponent(() => import('./pages/terms-page.tsx'), 'TermsPage');
 const UserPage = lazyComponent(() => import('./pages/user-page.tsx'), 'UserPage');
 
-const lazyParts: LazyComponent[] = [AboutPage, AdminPage, ClaimPage, ContactPage, DemoPage, FaqPage, NotFoundPage, PlotPage, PrivacyPage, TermsPage, UserPage, HomeMap];
+const lazyParts: LazyComponent[] = [AboutPage, AdminPage, ClaimPage, ContactPage, DemoPage, FaqPage, ManagePage, NotFoundPage, PlotPage, PrivacyPage, TermsPage, UserPage, HomeMap];
 
 /**
  * Screens without data of their own: the build prerenders each one whole (vite.config.ts writes
@@ -90,6 +91,7 @@ export const appRoutes: RouteObject[] = [
       { path: 'privacy', element: <Screen of={PrivacyPage} /> },
       { path: 'demo', element: <Screen of={DemoPage} /> },
       { path: 'admin', element: <Screen of={AdminPage} /> },
+      { path: 'manage/:token', element: <Screen of={ManagePage} /> },
       { path: '*', element: <Screen of={NotFoundPage} /> },
     ],
   },

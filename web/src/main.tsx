@@ -8,6 +8,7 @@ import { RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app-providers.tsx';
 import { createAppRouter, preloadPrerenderedScreen, prepareServerRenderedScreen } from './app-routes.tsx';
 import { queryClient } from './lib/query-client.ts';
+import { markServerRenderedPage } from './lib/server-rendered-page.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './lib/session-housekeeping.ts';
 
 resetOnFirstLoadOfSession(queryClient);
@@ -71,6 +72,8 @@ if (prerendered && prerendered.dataset.path === window.location.pathname && root
   };
   if (root.childElementCount === 0) mount();
   else {
+    // The gateway counted this page's view when it rendered it (the plot page must not count it again).
+    markServerRenderedPage(window.location.pathname);
     // A share page the gateway rendered stays on screen until the app can show the same screen in full; a slow API
     // does not keep the app away for long (the server's page is a working page meanwhile: plain links). Nothing is
     // blank meanwhile, so the app renders in a transition: time-sliced, one commit swaps the pages.

@@ -14,6 +14,7 @@ export const SPA_ROUTE_PATHS = [
   '/privacy',
   '/demo',
   '/admin',
+  '/manage/:token',
 ] as const;
 
 function routeMatcher(pattern: string): RegExp {

@@ -6,11 +6,13 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import type { ClaimedPlotState } from '../features/claim/claim-celebration.tsx';
+import { OwnerLinkNotice } from '../features/manage/owner-link-notice.tsx';
 import { OutboundLink, safeHttpLink } from '../features/plots/outbound-link.tsx';
 import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
 import { plotQueryKey } from '../features/plots/plot-queries.ts';
 import { ShareMenu } from '../features/plots/share-menu.tsx';
 import { TierBadge } from '../features/plots/tier-badge.tsx';
+import { usePlotViewCount } from '../features/plots/use-plot-view-count.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { errorStatus } from '../lib/api.ts';
 import { LazyMapPreview } from '../map/components/lazy-map-preview.tsx';
@@ -44,7 +46,21 @@ export function PlotPage() {
   return <PlotProfile plot={plot.data} />;
 }
 
+/**
+ * The owner link the claim handed over in the router state (only the browser that claimed has it), until the
+ * owner says it is saved: then it leaves the history entry too, so it is not shown again.
+ */
+function ClaimedOwnerLink() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = location.state as ClaimedPlotState | null;
+  if (!state?.manageToken) return null;
+  const dismiss = () => navigate(location.pathname, { replace: true, state: { ...state, manageToken: undefined } satisfies ClaimedPlotState });
+  return <OwnerLinkNotice token={state.manageToken} onDismiss={dismiss} className="mt-4" />;
+}
+
 function PlotProfile({ plot }: { plot: Plot }) {
+  usePlotViewCount(plot.id);
   const tier = normalizeTier(plot.tier);
   const description = plot.message.trim() || `A ${tierLabel(tier)} plot at coordinates (${plot.x}, ${plot.y}) on ${SITE_NAME}.`;
   usePageMeta(`${plot.display_name}'s Plot - ${SITE_NAME}`, description);
@@ -73,7 +89,7 @@ function PlotProfile({ plot }: { plot: Plot }) {
         {plot.message ? <p className="mt-6 text-lg break-words text-ink">{plot.message}</p> : null}
         <div className="mt-8 flex flex-wrap justify-center gap-3 sm:justify-start">
           {link ? (
-            <OutboundLink href={link} className={buttonClassName('primary')}>
+            <OutboundLink href={link} className={buttonClassName('primary')} countFor={plot.id}>
               Visit Website
             </OutboundLink>
           ) : null}
@@ -83,6 +99,7 @@ function PlotProfile({ plot }: { plot: Plot }) {
           </Link>
         </div>
       </article>
+      <ClaimedOwnerLink />
       <LazyMapPreview
         x={plot.x}
         y={plot.y}
@@ -139,6 +156,7 @@ function PlotUnderReview() {
           Back to Atlas
         </Link>
       </section>
+      <ClaimedOwnerLink />
     </PageContainer>
   );
 }

@@ -105,7 +105,7 @@ function UserPlotCard({ plot }: { plot: Plot }) {
           View Plot
         </Link>
         {link ? (
-          <OutboundLink href={link} className={buttonClassName('secondary', 'sm')} label={`Visit ${plot.display_name}'s website`}>
+          <OutboundLink href={link} className={buttonClassName('secondary', 'sm')} label={`Visit ${plot.display_name}'s website`} countFor={plot.id}>
             Visit
           </OutboundLink>
         ) : null}

@@ -4,34 +4,40 @@ import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { LazyMapPreview } from '../../map/components/lazy-map-preview.tsx';
+import { OwnerLinkNotice } from '../manage/owner-link-notice.tsx';
 import { CELEBRATION_MS, REDIRECT_AFTER_MS, celebrate } from './celebration.ts';
 
 /** Router state the plot page reads after a claim, so a plot still under review is explained. */
 export interface ClaimedPlotState {
   claimedUnderReview?: boolean;
+  /** The owner's private link token, shown once more on the plot page of the browser that claimed it. */
+  manageToken?: string;
 }
 
 /**
  * 'Plot Claimed!' with confetti for 4 s, then the plot's page after 4.5 s (spec section 4). Meanwhile the map flies
  * to the new plot and its pin bounces there (the flight and bounce fit in the 4.5 s), and a button goes on at once.
  */
-export function ClaimCelebration({ plot, underReview }: { plot: Plot; underReview: boolean }) {
+export function ClaimCelebration({ plot, underReview, manageToken }: { plot: Plot; underReview: boolean; manageToken?: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const navigate = useNavigate();
 
   const plotPath = `/plot/${encodeURIComponent(plot.id)}`;
-  const plotState: ClaimedPlotState = { claimedUnderReview: underReview };
+  const plotState: ClaimedPlotState = { claimedUnderReview: underReview, manageToken };
   useEffect(() => {
     const canvas = canvasRef.current;
     const stop = canvas ? celebrate(canvas) : () => {};
     const hide = window.setTimeout(() => canvas?.setAttribute('hidden', ''), CELEBRATION_MS);
-    const redirect = window.setTimeout(() => navigate(plotPath, { state: { claimedUnderReview: underReview } satisfies ClaimedPlotState }), REDIRECT_AFTER_MS);
+    const redirect = window.setTimeout(
+      () => navigate(plotPath, { state: { claimedUnderReview: underReview, manageToken } satisfies ClaimedPlotState }),
+      REDIRECT_AFTER_MS,
+    );
     return () => {
       stop();
       window.clearTimeout(hide);
       window.clearTimeout(redirect);
     };
-  }, [navigate, plotPath, underReview]);
+  }, [navigate, plotPath, underReview, manageToken]);
 
   const tier = normalizeTier(plot.tier);
   return (
@@ -55,6 +61,7 @@ export function ClaimCelebration({ plot, underReview }: { plot: Plot; underRevie
       <Link to={plotPath} state={plotState} className={buttonClassName('primary', 'md', 'mt-5')}>
         View Your Plot
       </Link>
+      {manageToken ? <OwnerLinkNotice token={manageToken} className="mt-6" /> : null}
     </section>
   );
 }

@@ -34,7 +34,7 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
   const [screenedTexts, setScreenedTexts] = useState(() => (pending ? contentReviewKey(pending) : null));
   const [notificationEmail, setNotificationEmail] = useState(pending?.notification_email);
   const [reviewOpen, setReviewOpen] = useState(false);
-  const [claimed, setClaimed] = useState<{ plot: Plot; underReview: boolean } | null>(null);
+  const [claimed, setClaimed] = useState<{ plot: Plot; underReview: boolean; manageToken?: string } | null>(null);
   const queryClient = useQueryClient();
 
   // Once the saved claim has been answered it is spent: whatever happens next happens in the form.
@@ -43,9 +43,9 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
     autoClaimedSessions.delete(sessionId);
   };
   const submission = useClaimSubmission({
-    onClaimed: (plot, underReview) => {
+    onClaimed: (plot, underReview, manageToken) => {
       spend();
-      setClaimed({ plot, underReview });
+      setClaimed({ plot, underReview, manageToken });
     },
     onPositionLost: () => {
       spend();
@@ -85,7 +85,7 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
     return () => markSessionUsed(queryClient, sessionId, claimedPlotId);
   }, [claimedPlotId, queryClient, sessionId]);
 
-  if (claimed) return <ClaimCelebration plot={claimed.plot} underReview={claimed.underReview} />;
+  if (claimed) return <ClaimCelebration plot={claimed.plot} underReview={claimed.underReview} manageToken={claimed.manageToken} />;
   if (stage === 'auto') return <ClaimLoading title="Creating Your Plot..." />;
 
   const submitConfirmed = (email: string | undefined) => {

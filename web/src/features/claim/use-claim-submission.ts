@@ -14,7 +14,8 @@ export interface ClaimSubmission {
 }
 
 export interface ClaimSubmissionHandlers {
-  onClaimed: (plot: Plot, underReview: boolean) => void;
+  /** `manageToken`: the owner's private link, when this claim created the plot (shown once). */
+  onClaimed: (plot: Plot, underReview: boolean, manageToken?: string) => void;
   /** The footprint is no longer claimable (taken meanwhile, or not land): pick another spot. */
   onPositionLost: () => void;
   /** Any other failure, after its toast. */
@@ -33,7 +34,7 @@ export function useClaimSubmission(handlers: ClaimSubmissionHandlers) {
       if (response.warning) toast({ title: UNDER_REVIEW_TITLE, description: response.warning });
       void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
       void queryClient.invalidateQueries({ predicate: (query) => isUserPlotsQueryKey(query.queryKey) });
-      handlers.onClaimed(response.plot, Boolean(response.warning));
+      handlers.onClaimed(response.plot, Boolean(response.warning), response.manage_token);
     },
     onError: (error, { auto }) => {
       const code = errorCode(error);

@@ -22,8 +22,11 @@ export function ModerationSection() {
   const queryClient = useQueryClient();
   const flagged = useQuery<unknown, Error, FlaggedPlot[]>({ queryKey: FLAGGED_PLOTS_QUERY_KEY, select: readableEntries });
   const decide = useMutation({
-    mutationFn: ({ plotId, decision }: { plotId: string; decision: Decision }) =>
-      apiJson<ApiResponse<'/api/admin/approve-plot', 'post'>>('POST', `/api/admin/${decision}-plot`, { plotId } satisfies ApiRequestBody<'/api/admin/reject-plot', 'post'>),
+    mutationFn: ({ plotId, editId, decision }: { plotId: string; editId?: string; decision: Decision }) =>
+      apiJson<ApiResponse<'/api/admin/approve-plot', 'post'>>('POST', `/api/admin/${decision}-plot`, {
+        plotId,
+        ...(editId && { editId }),
+      } satisfies ApiRequestBody<'/api/admin/reject-plot', 'post'>),
     onError: (error, { decision }) => {
       toast({
         title: 'Error',
@@ -73,12 +76,13 @@ export function ModerationSection() {
       ) : (
         <ul className="grid gap-4">
           {items.map((plot) => (
-            <li key={plot.id}>
+            // A plot can wait twice: for its own review and for an owner's edit (kind 'edit', decided by its edit id).
+            <li key={`${plot.id}:${plot.edit_id ?? ''}`}>
               <FlaggedPlotCard
                 plot={plot}
                 busy={decide.isPending}
-                deciding={decide.isPending && decide.variables?.plotId === plot.id ? decide.variables.decision : null}
-                onDecide={(decision) => decide.mutate({ plotId: plot.id, decision })}
+                deciding={decide.isPending && decide.variables?.plotId === plot.id && decide.variables.editId === (plot.edit_id ?? undefined) ? decide.variables.decision : null}
+                onDecide={(decision) => decide.mutate({ plotId: plot.id, editId: plot.edit_id ?? undefined, decision })}
               />
             </li>
           ))}
@@ -111,9 +115,15 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
   return (
     // wrap-anywhere (inherited by everything inside): a 140-character word or a 2,000-character link breaks
     // inside the card instead of widening the page past a 390 px phone.
-    <article aria-label={`Flagged plot ${plot.display_name}`} className="min-w-0 border-2 border-border bg-night p-4 wrap-anywhere">
+    <article
+      aria-label={plot.kind === 'edit' ? `Owner edit of ${plot.display_name}` : `Flagged plot ${plot.display_name}`}
+      className="min-w-0 border-2 border-border bg-night p-4 wrap-anywhere"
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="min-w-0 font-sans text-base font-semibold text-ink">{plot.display_name}</h3>
+        <h3 className="min-w-0 font-sans text-base font-semibold text-ink">
+          {plot.display_name}
+          {plot.kind === 'edit' ? <span className="ml-2 text-xs text-gold">Owner edit: the plot shows its current content until approved</span> : null}
+        </h3>
         <span className="text-xs text-ink-muted">
           {plot.flag_count} {plot.flag_count === 1 ? 'flag' : 'flags'}
           {plot.source === 'screen' || plot.source === 'both' ? ' · auto-screened' : ''}
@@ -128,7 +138,16 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
         <dd className="text-ink">
           ({plot.x}, {plot.y})
         </dd>
-        <dt className="text-ink-muted">Message</dt>
+        {plot.current ? (
+          <>
+            <dt className="text-ink-muted">Now shows</dt>
+            <dd className="text-ink-muted">
+              {plot.current.message || '—'}
+              {plot.current.link ? ` · ${plot.current.link}` : ''}
+            </dd>
+          </>
+        ) : null}
+        <dt className="text-ink-muted">{plot.kind === 'edit' ? 'New message' : 'Message'}</dt>
         <dd className="text-ink">{plot.message || '—'}</dd>
         <dt className="text-ink-muted">Link</dt>
         <dd>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { sendStatBeacon } from './stat-beacon.ts';
 
 /**
  * rel of every outbound plot link: a new tab without opener or referrer (spec section 2). The spec
@@ -18,9 +19,31 @@ export function safeHttpLink(link: string | null | undefined): string | null {
   }
 }
 
-export function OutboundLink({ href, className, children, label }: { href: string; className?: string; children: ReactNode; label?: string }) {
+interface OutboundLinkProps {
+  href: string;
+  className?: string;
+  children: ReactNode;
+  label?: string;
+  /** The plot whose link this is: a click (or middle click) is counted for its owner with a beacon. */
+  countFor?: string;
+}
+
+/**
+ * The buyer's own URL in the href, never a redirect through us (it keeps its value for search engines); the click is
+ * counted beside it with a beacon, which neither delays nor changes the navigation.
+ */
+export function OutboundLink({ href, className, children, label, countFor }: OutboundLinkProps) {
+  const count = countFor ? () => sendStatBeacon(countFor, 'click') : undefined;
   return (
-    <a href={href} target="_blank" rel={OUTBOUND_LINK_REL} className={className} aria-label={label}>
+    <a
+      href={href}
+      target="_blank"
+      rel={OUTBOUND_LINK_REL}
+      className={className}
+      aria-label={label}
+      onClick={count}
+      onAuxClick={count ? (event) => event.button === 1 && count() : undefined}
+    >
       {children}
     </a>
   );

@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
@@ -11,6 +12,7 @@ import { OutboundLink, safeHttpLink } from './outbound-link.tsx';
 import { PlotAvatar } from './plot-avatar.tsx';
 import { PLOTS_QUERY_KEY } from './plot-queries.ts';
 import { ShareMenu } from './share-menu.tsx';
+import { sendStatBeacon } from './stat-beacon.ts';
 import { TierBadge } from './tier-badge.tsx';
 
 interface PlotProfilePopupProps {
@@ -38,6 +40,13 @@ function ProfileCard({ clicked, onClose }: { clicked: AtlasPlot; onClose: () => 
   const plot = { ...clicked, ...full };
   const link = safeHttpLink(plot.link);
   const regionName = full?.region_name;
+  // Once per opening (React's development double effects keep the ref).
+  const counted = useRef<string | null>(null);
+  useEffect(() => {
+    if (counted.current === clicked.id) return;
+    counted.current = clicked.id;
+    sendStatBeacon(clicked.id, 'profile_open');
+  }, [clicked.id]);
 
   return (
     <PixelDialogContent title={plot.display_name} className="dialog-pop md:max-w-md" aria-describedby={undefined}>
@@ -60,7 +69,7 @@ function ProfileCard({ clicked, onClose }: { clicked: AtlasPlot; onClose: () => 
           View {plot.display_name}'s Plot
         </Link>
         {link ? (
-          <OutboundLink href={link} className={buttonClassName('secondary', 'sm')}>
+          <OutboundLink href={link} className={buttonClassName('secondary', 'sm')} countFor={plot.id}>
             Visit Website
           </OutboundLink>
         ) : null}

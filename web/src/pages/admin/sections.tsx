@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { LinkHealthSection } from '../../features/link-health/link-health-section.tsx';
 import { ModerationSection } from '../../features/moderation/moderation-section.tsx';
+import { TopPlotsSection } from '../../features/stats/top-plots-section.tsx';
 import { DangerZone, MapGeneration, MapStatus, useMapExists } from './map-sections.tsx';
 
 export interface AdminSection {
@@ -21,6 +22,7 @@ export interface AdminSection {
 export const AdminSections: AdminSection[] = [
   { id: 'moderation', title: 'Content Moderation', Component: ModerationSection },
   { id: 'link-health', title: 'Link Health', Component: LinkHealthSection },
+  { id: 'top-plots', title: 'Top Plots', Component: TopPlotsSection },
   { id: 'map', title: 'Map Status', Component: MapStatus },
   { id: 'map-generation', title: 'Map Generation', Component: MapGeneration },
   { id: 'danger-zone', title: 'Danger Zone', Component: DangerZone, useIsVisible: useMapExists },

@@ -1,0 +1,86 @@
+import { editPlotContentRequestSchema } from '@pixel-atlas/contracts/manage';
+import { MESSAGE_MAX } from '@pixel-atlas/contracts/plots';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { buttonClassName } from '../../components/button-styles.ts';
+import { CharacterCounter } from '../../components/character-counter.tsx';
+import { FormField, inputClassName } from '../../components/form-field.tsx';
+import { toast } from '../../hooks/use-toast.ts';
+import { errorMessageForDisplay } from '../../lib/api.ts';
+import { editPlotContent, type ManagePage } from './manage-queries.ts';
+
+type Field = 'message' | 'link';
+type Errors = Partial<Record<Field, string>>;
+
+/** The claim's own rules for message and link (the same schema the server applies). */
+function validate(draft: { message: string; link: string }): Errors {
+  const result = editPlotContentRequestSchema.safeParse(draft);
+  if (result.success) return {};
+  const errors: Errors = {};
+  for (const issue of result.error.issues) errors[issue.path[0] as Field] ??= issue.message;
+  return errors;
+}
+
+/** Message and link: saved live when the screen passes them, otherwise held for a quick review (the plot keeps its content). */
+export function EditContentForm({ token, page, onSaved }: { token: string; page: ManagePage; onSaved: () => void }) {
+  const id = useId();
+  const [draft, setDraft] = useState({ message: page.plot.message, link: page.plot.link ?? '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const save = useMutation({
+    mutationFn: () => editPlotContent(token, { message: draft.message.trim(), link: draft.link.trim() }),
+    onSuccess: (result) => {
+      if (result.status === 'under_review') toast({ title: 'Changes Under Review', description: result.warning ?? '' });
+      else toast({ title: 'Saved', description: 'Your plot shows your new message and link now.' });
+      onSaved();
+    },
+    onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Your changes could not be saved. Please try again.'), variant: 'destructive' }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate(draft);
+    setErrors(found);
+    if (!Object.keys(found).length) save.mutate();
+  };
+  const disabled = !page.plot.visible || save.isPending;
+  return (
+    <form className="grid gap-4" onSubmit={submit} noValidate aria-label="Change your message and link">
+      <FormField id={`${id}-message`} label="Message" error={errors.message}>
+        {({ id: inputId, errorId, invalid }) => (
+          <>
+            <textarea
+              id={inputId}
+              name="message"
+              rows={3}
+              className={`${inputClassName} resize-y`}
+              value={draft.message}
+              maxLength={MESSAGE_MAX}
+              aria-invalid={invalid || undefined}
+              aria-describedby={[`${id}-count`, errorId].filter(Boolean).join(' ')}
+              onChange={(event) => setDraft((d) => ({ ...d, message: event.target.value.slice(0, MESSAGE_MAX) }))}
+            />
+            <CharacterCounter id={`${id}-count`} count={draft.message.length} />
+          </>
+        )}
+      </FormField>
+      <FormField id={`${id}-link`} label="Link (optional)" error={errors.link}>
+        {({ id: inputId, errorId, invalid }) => (
+          <input
+            id={inputId}
+            name="link"
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            className={inputClassName}
+            value={draft.link}
+            aria-invalid={invalid || undefined}
+            aria-describedby={errorId}
+            onChange={(event) => setDraft((d) => ({ ...d, link: event.target.value }))}
+          />
+        )}
+      </FormField>
+      <button type="submit" className={buttonClassName('primary', 'md', 'w-fit')} disabled={disabled}>
+        {save.isPending ? 'Saving…' : 'Save Changes'}
+      </button>
+    </form>
+  );
+}
