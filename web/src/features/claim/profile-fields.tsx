@@ -13,7 +13,6 @@ interface ProfileFieldsProps {
 /** Display name (max 30), message (max 140 with its counter) and the optional link, errors under each. */
 export function ProfileFields({ draft, errors: submitErrors, onChange }: ProfileFieldsProps) {
   const id = useId();
-  const counterId = `${id}-message-count`;
   // A field left with something wrong in it says so at once (e.g. 'https://exa mple.com'), not only after
   // PAY & CLAIM; an empty field is not judged until submit. Typing in a field clears its message.
   const [leftErrors, setLeftErrors] = useState<FieldErrors>({});
@@ -45,7 +44,25 @@ export function ProfileFields({ draft, errors: submitErrors, onChange }: Profile
           />
         )}
       </FormField>
-      <FormField id={`${id}-message`} label="Message" error={errors.message}>
+      <MessageAndLinkFields idPrefix={id} draft={draft} errors={errors} onChange={change} onBlur={judgeOnLeave} />
+    </>
+  );
+}
+
+interface MessageAndLinkFieldsProps {
+  idPrefix: string;
+  draft: { message: string; link: string };
+  errors: { message?: string; link?: string };
+  onChange: (field: 'message' | 'link', value: string) => void;
+  onBlur?: (field: 'message' | 'link') => void;
+}
+
+/** The message (max 140 with its counter) and the optional link: the claim's fields, also the owner page's. */
+export function MessageAndLinkFields({ idPrefix, draft, errors, onChange, onBlur }: MessageAndLinkFieldsProps) {
+  const counterId = `${idPrefix}-message-count`;
+  return (
+    <>
+      <FormField id={`${idPrefix}-message`} label="Message" error={errors.message}>
         {({ id: inputId, errorId, invalid }) => (
           <>
             <textarea
@@ -57,14 +74,14 @@ export function ProfileFields({ draft, errors: submitErrors, onChange }: Profile
               maxLength={MESSAGE_MAX}
               aria-invalid={invalid || undefined}
               aria-describedby={[counterId, errorId].filter(Boolean).join(' ')}
-              onChange={(event) => change('message', event.target.value.slice(0, MESSAGE_MAX))}
-              onBlur={() => judgeOnLeave('message')}
+              onChange={(event) => onChange('message', event.target.value.slice(0, MESSAGE_MAX))}
+              onBlur={() => onBlur?.('message')}
             />
             <CharacterCounter id={counterId} count={draft.message.length} />
           </>
         )}
       </FormField>
-      <FormField id={`${id}-link`} label="Link (optional)" error={errors.link}>
+      <FormField id={`${idPrefix}-link`} label="Link (optional)" error={errors.link}>
         {({ id: inputId, errorId, invalid }) => (
           <input
             id={inputId}
@@ -77,8 +94,8 @@ export function ProfileFields({ draft, errors: submitErrors, onChange }: Profile
             autoComplete="url"
             aria-invalid={invalid || undefined}
             aria-describedby={errorId}
-            onChange={(event) => change('link', event.target.value)}
-            onBlur={() => judgeOnLeave('link')}
+            onChange={(event) => onChange('link', event.target.value)}
+            onBlur={() => onBlur?.('link')}
           />
         )}
       </FormField>

@@ -1,12 +1,10 @@
 import { editPlotContentRequestSchema } from '@pixel-atlas/contracts/manage';
-import { MESSAGE_MAX } from '@pixel-atlas/contracts/plots';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
-import { CharacterCounter } from '../../components/character-counter.tsx';
-import { FormField, inputClassName } from '../../components/form-field.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { errorMessageForDisplay } from '../../lib/api.ts';
+import { MessageAndLinkFields } from '../claim/profile-fields.tsx';
 import { editPlotContent, type ManagePage } from './manage-queries.ts';
 
 type Field = 'message' | 'link';
@@ -44,40 +42,7 @@ export function EditContentForm({ token, page, onSaved }: { token: string; page:
   const disabled = !page.plot.visible || save.isPending;
   return (
     <form className="grid gap-4" onSubmit={submit} noValidate aria-label="Change your message and link">
-      <FormField id={`${id}-message`} label="Message" error={errors.message}>
-        {({ id: inputId, errorId, invalid }) => (
-          <>
-            <textarea
-              id={inputId}
-              name="message"
-              rows={3}
-              className={`${inputClassName} resize-y`}
-              value={draft.message}
-              maxLength={MESSAGE_MAX}
-              aria-invalid={invalid || undefined}
-              aria-describedby={[`${id}-count`, errorId].filter(Boolean).join(' ')}
-              onChange={(event) => setDraft((d) => ({ ...d, message: event.target.value.slice(0, MESSAGE_MAX) }))}
-            />
-            <CharacterCounter id={`${id}-count`} count={draft.message.length} />
-          </>
-        )}
-      </FormField>
-      <FormField id={`${id}-link`} label="Link (optional)" error={errors.link}>
-        {({ id: inputId, errorId, invalid }) => (
-          <input
-            id={inputId}
-            name="link"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            className={inputClassName}
-            value={draft.link}
-            aria-invalid={invalid || undefined}
-            aria-describedby={errorId}
-            onChange={(event) => setDraft((d) => ({ ...d, link: event.target.value }))}
-          />
-        )}
-      </FormField>
+      <MessageAndLinkFields idPrefix={id} draft={draft} errors={errors} onChange={(field, value) => setDraft((d) => ({ ...d, [field]: value }))} />
       <button type="submit" className={buttonClassName('primary', 'md', 'w-fit')} disabled={disabled}>
         {save.isPending ? 'Saving…' : 'Save Changes'}
       </button>
