@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
-import { avatarFile, mapCanvas, screenPointOfTile } from './support/map.ts';
+import { claimThroughPopup } from './support/claim.ts';
 
 let stack: Stack;
 let buyer: Page;
@@ -27,36 +27,7 @@ describe('claiming a plot, end to end in a real browser', () => {
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent()).toBe('Find Plots (0)');
 
     await gotoLive(buyer, stack.url);
-    await expect.poll(async () => Number(await mapCanvas(buyer).getAttribute('data-zoom'))).toBeGreaterThan(0);
-    // Choose a free land tile near the middle of the view.
-    const layout = (await (await buyer.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
-    const centerX = Number(await mapCanvas(buyer).getAttribute('data-center-x'));
-    const centerY = Number(await mapCanvas(buyer).getAttribute('data-center-y'));
-    const land = layout.tiles
-      .filter((t) => t.is_land)
-      .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY))[0];
-
-    await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
-    await expect.poll(() => buyer.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);
-    await buyer.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
-    await buyer.waitForTimeout(600); // the page scrolls back up to the map
-    const point = await screenPointOfTile(buyer, land.x, land.y);
-    await buyer.mouse.click(point.x, point.y);
-    await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
-
-    await buyer.getByLabel('Display name').fill('Pixel Pioneer');
-    await buyer.getByLabel('Message').fill('First light on the atlas');
-    await buyer.getByLabel('Link (optional)').fill('https://pioneer.example/');
-    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer, { fill: '#f2c14e', width: 64, height: 48, square: '#3b82f6' }));
-    await buyer.getByRole('button', { name: 'Save Avatar' }).click();
-    await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBe(1);
-
-    await buyer.getByRole('button', { name: 'PAY & CLAIM ($25)' }).click();
-    await buyer.waitForURL(/\/api\/test-checkout\//);
-    expect(await buyer.locator('body').innerText()).toMatch(/TEST MODE/);
-    await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
-    await buyer.waitForURL(/\/claim\?session_id=/);
-    await expect.poll(() => buyer.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
+    const land = await claimThroughPopup(buyer, stack.url, { name: 'Pixel Pioneer', message: 'First light on the atlas', link: 'https://pioneer.example/' });
     expect(await buyer.getByText('Your basic plot is now yours!').count()).toBe(1);
     await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     await expect.poll(() => buyer.getByRole('heading', { name: "Pixel Pioneer's Plot" }).count()).toBe(1);

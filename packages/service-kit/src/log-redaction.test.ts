@@ -17,8 +17,11 @@ describe('request logs', () => {
     ] as const) {
       await app.inject({ method, url });
     }
+    // What @fastify/reply-from logs for each request the gateway proxies.
+    app.log.info({ source: `/api/manage/${TOKEN}/rotate` }, 'fetching from remote server');
     await app.close();
     const text = lines.join('');
+    expect(text).toContain('"source":"/api/manage/[redacted]/rotate"');
     expect(lines.length).toBeGreaterThanOrEqual(8);
     expect(text).not.toContain(TOKEN);
     expect(text).toContain('"url":"/api/manage/[redacted]"');

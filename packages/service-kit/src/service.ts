@@ -91,7 +91,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
       level: options.logLevel ?? 'info',
       base: { service: options.name },
       redact: { paths: ['req.headers.cookie', 'req.headers.authorization', `req.headers["${INTERNAL_HEADERS.token}"]`], remove: true },
-      serializers: { req: serializeRequest },
+      // `source`: the upstream path @fastify/reply-from logs for every proxied request (the gateway's).
+      serializers: { req: serializeRequest, source: (source: unknown) => (typeof source === 'string' ? redactSecretPaths(source) : source) },
       ...(options.logStream && { stream: options.logStream }),
     },
     genReqId: requestIdGenerator(options.internalToken, options.trustRequestIdFrom),
