@@ -1,0 +1,60 @@
+// Link health end to end with the real plots and moderation services: a plot whose link's name does not resolve
+// (.invalid never does) fails every check, is marked unreachable after N failures, and its owner gets one e-mail
+// through moderation's notifier; the admin list and the owner's view say so, the public plot keeps its link.
+import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
+import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '../testing/world.ts';
+import { getLinkHealth } from './get-link-health.ts';
+
+let world: World;
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  world = await startWorld({
+    plotsEnv: {
+      LINK_CHECK_INTERVAL_MS: '100',
+      LINK_CHECK_RECHECK_MS: '150',
+      LINK_CHECK_TIMEOUT_MS: '2000',
+      LINK_CHECK_UNREACHABLE_AFTER_FAILURES: '3',
+      // The tests cannot wait 3 days: the span is covered by check-plot-links.test.ts with a clock of its own.
+      LINK_CHECK_UNREACHABLE_AFTER_MS: '0',
+    },
+    moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, NOTIFY_POLL_INTERVAL_MS: '100' },
+  });
+});
+afterAll(async () => {
+  await world?.close();
+  await smtp?.close();
+});
+
+it('tells the owner once by e-mail when the link is unreachable, and shows it to the owner and the admin', async () => {
+  const spot = landSpots(world, 1, 1)[0]!;
+  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
+  const claimed = await claim(
+    world,
+    await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Lost Link', link: 'https://lost-link.invalid/home', notification_email: 'lost@example.com' }),
+  );
+  expect(claimed.statusCode, claimed.body).toBe(201);
+  const plotId = claimed.json().plot.id as string;
+
+  const mail = await eventually(async () => smtp.messages.find((m) => m.to.includes('lost@example.com')), 20_000);
+  expect(mail.subject).toBe("The link on your plot 'Lost Link' seems to be down");
+  expect(mail.text).toContain('https://lost-link.invalid/home');
+  expect(mail.text).toContain('(the last one: the name does not resolve)');
+
+  expect(await getLinkHealth({ db: world.plots.db, plotId })).toMatchObject({ status: 'unreachable', lastOkAt: null });
+  const listed = await world.plots.inject({
+    url: '/api/admin/link-health?status=unreachable',
+    headers: { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': 'warden' },
+  });
+  expect(listed.json().links).toEqual([expect.objectContaining({ plotId, displayName: 'Lost Link', status: 'unreachable' })]);
+  // More failed rounds keep the mark without another e-mail.
+  const checkedAt = (await getLinkHealth({ db: world.plots.db, plotId })).lastCheckedAt;
+  await eventually(async () => (await getLinkHealth({ db: world.plots.db, plotId })).lastCheckedAt !== checkedAt, 10_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(smtp.messages.filter((m) => m.to.includes('lost@example.com'))).toHaveLength(1);
+  // The public plot keeps its link.
+  expect((await world.plots.inject(`/api/plots/${plotId}`)).json().link).toBe('https://lost-link.invalid/home');
+});
