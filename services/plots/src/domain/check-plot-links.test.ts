@@ -368,3 +368,30 @@ describe('the checker as the service runs it (no allowed networks: the productio
     }
   });
 });
+
+describe('two replicas of the service', () => {
+  it('check each link once between them, never the same one twice', async () => {
+    const env = loadEnv({ ...testServiceEnv(db, stream), LINK_CHECK_INTERVAL_MS: '50', LINK_CHECK_BATCH_SIZE: '5', LINK_CHECK_TIMEOUT_MS: '2000' });
+    const replicas = [await buildApp(env), await buildApp(env)];
+    // Names under .invalid never resolve: every check fails at once, without a connection anywhere.
+    const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => plotLinkingTo(`https://replica-${i}.invalid/`)));
+    try {
+      await Promise.all(replicas.map((replica) => replica.ready()));
+      await eventually(async () => (await app.db.linkCheck.count({ where: { plotId: { in: ids }, lastCheckedAt: { not: null } } })) === ids.length, 15_000);
+      // A few more rounds of both: nothing is due again for 6 hours.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const rows = await app.db.linkCheck.findMany({ where: { plotId: { in: ids } } });
+      expect(rows.map((row) => row.consecutiveFailures)).toEqual(ids.map(() => 1));
+      expect(new Set(rows.map((row) => row.lastError))).toEqual(new Set(['the name does not resolve']));
+      const checkedBy = await Promise.all(
+        replicas.map(async (replica) => {
+          const text = await replica.metrics.getSingleMetricAsString('plots_link_checks_total');
+          return Number(/status="failing"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
+        }),
+      );
+      expect(checkedBy[0]! + checkedBy[1]!).toBe(ids.length);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()));
+    }
+  });
+});
