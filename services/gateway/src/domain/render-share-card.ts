@@ -215,6 +215,24 @@ function textOverlay(input: ShareCardInput, tier: Tier): Buffer {
 }
 
 /**
+ * The top-left tile of the view: the plot's centre at FOCUS, the view then moved inside the world where it can be
+ * (no sea of nothing beyond the edge) as long as the plot stays clear of the name panel.
+ */
+function viewOrigin(x: number, y: number, size: number): { originX: number; originY: number } {
+  const focusX = x + size / 2 - FOCUS.x / TILE_PX;
+  const focusY = y + size / 2 - FOCUS.y / TILE_PX;
+  const clamp = (value: number, max: number) => Math.min(Math.max(value, 0), Math.max(max, 0));
+  const originX = clamp(focusX, GRID_SIZE - CARD_WIDTH / TILE_PX);
+  const originY = clamp(focusY, GRID_SIZE - CARD_HEIGHT / TILE_PX);
+  const left = (x - originX) * TILE_PX;
+  const top = (y - originY) * TILE_PX;
+  const margin = 24;
+  const underPanel =
+    left < PANEL.x + PANEL.width + margin && left + size * TILE_PX > PANEL.x - margin && top + size * TILE_PX > PANEL.y - margin;
+  return underPanel ? { originX: focusX, originY: focusY } : { originX, originY };
+}
+
+/**
  * The share card of a plot: a 1200x630 PNG of its neighbourhood on the map in the map's pixel style (terrain
  * sprites in the shared palette, region borders, every plot in view with its tier frame and glow), the plot itself
  * with its avatar, and a panel with its avatar in a tier-coloured frame, name, tier and place. Pure: same input,
@@ -225,8 +243,7 @@ export async function renderShareCard(input: ShareCardInput): Promise<Buffer> {
   const terrain = new TerrainMap(input.tiles);
   const tier = normalizeTier(input.plot.tier);
   const size = TIER_SIZE[tier];
-  const originX = input.plot.x + size / 2 - FOCUS.x / TILE_PX;
-  const originY = input.plot.y + size / 2 - FOCUS.y / TILE_PX;
+  const { originX, originY } = viewOrigin(input.plot.x, input.plot.y, size);
   const toPx = (tx: number, ty: number) => ({ left: Math.round((tx - originX) * TILE_PX), top: Math.round((ty - originY) * TILE_PX) });
 
   for (let ty = Math.floor(originY); ty < originY + CARD_HEIGHT / TILE_PX; ty++) {
