@@ -58,3 +58,24 @@ export const screenContentQuery = {
   request: z.object({ texts: z.array(z.string().max(2000)).max(8), linkHost: z.string().max(2048).nullable() }),
   reply: z.object({ flagged: z.boolean(), words: z.array(z.string()) }),
 };
+
+/**
+ * Plots asks moderation (which owns the mailer and the owner's e-mail) to e-mail a new plot's owner link, right after
+ * the claim commits. Core request/reply on purpose, never an event or an outbox row: the plaintext token must not be
+ * kept anywhere durable (JetStream keeps events; an outbox row outlives its relay). `delivery`: `sent`, `failed`
+ * (SMTP refused or did not answer: plots tries again a few times), or `not-configured` (no SMTP_URL: nothing is sent,
+ * and the token is not written to the log either).
+ */
+export const sendOwnerLinkCommand = {
+  subject: 'command.moderation.send-owner-link',
+  request: z.object({
+    plotId: z.uuid(),
+    email: z.email().max(254),
+    displayName: z.string().min(1).max(60),
+    x: z.number().int(),
+    y: z.number().int(),
+    token: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  }),
+  reply: z.object({ delivery: z.enum(['sent', 'failed', 'not-configured']) }),
+};
+

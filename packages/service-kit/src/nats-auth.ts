@@ -51,7 +51,12 @@ export const NATS_SERVICE_BUS_USE = {
       ],
     },
     listens: ['plots.>'],
-    asks: [queries.sessionEntitlementQuery.subject, queries.footprintIsLandQuery.subject, queries.screenContentQuery.subject],
+    asks: [
+      queries.sessionEntitlementQuery.subject,
+      queries.footprintIsLandQuery.subject,
+      queries.screenContentQuery.subject,
+      queries.sendOwnerLinkCommand.subject,
+    ],
     declaresStream: true,
   },
   payments: {

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { screenContentQuery } from '@pixel-atlas/contracts/queries';
+import { screenContentQuery, sendOwnerLinkCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { queueOwnerEdit } from './domain/queue-owner-edit.ts';
+import { sendOwnerLink } from './domain/send-owner-link.ts';
 import { queueLinkUnreachableNotice } from './domain/queue-link-unreachable-notice.ts';
 import { queueScreenedClaim } from './domain/queue-screened-claim.ts';
 import { queueVisitorFlag } from './domain/queue-visitor-flag.ts';
@@ -60,6 +61,7 @@ export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
   });
 
   const words = buildWordList(env.MODERATION_EXTRA_WORDS);
+  const mailer = createMailer(env.SMTP_URL ? { url: env.SMTP_URL, from: env.SMTP_FROM } : null);
   await app.register(queriesPlugin, {
     queue: 'moderation',
     handlers: [
@@ -68,10 +70,13 @@ export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
         if (result.flagged) metrics.screenHits.inc();
         return result;
       }),
+      // The owner's private link, e-mailed once right after the claim (never queued: see sendOwnerLinkCommand).
+      answer(sendOwnerLinkCommand, (request) =>
+        sendOwnerLink({ db: app.db, mailer, request, site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN }, log: app.log }),
+      ),
     ],
   });
 
-  const mailer = createMailer(env.SMTP_URL ? { url: env.SMTP_URL, from: env.SMTP_FROM } : null);
   const notifier = new Notifier({
     db: app.db,
     mailer,

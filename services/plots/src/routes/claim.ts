@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 import { claimPlot } from '../domain/claim-plot.ts';
+import { emailOwnerLink } from '../domain/email-owner-link.ts';
 
 export interface ClaimRoutesOptions {
   maxInputPixels: number;
@@ -68,6 +69,10 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
             .send({ error: { code: error.code, message: error.message } });
         }
         throw error;
+      }
+      if (result.manageToken && request.body.notification_email) {
+        // After the commit, beside the answer: the buyer never waits for SMTP.
+        void emailOwnerLink({ bus: app.bus, log: request.log, plot: result.plot, email: request.body.notification_email, token: result.manageToken });
       }
       if (result.created) {
         opts.onClaimed({ tier: result.tier, screenedBy: result.screening?.screenedBy ?? 'moderation', held: result.screening?.held ?? false });

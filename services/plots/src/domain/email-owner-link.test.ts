@@ -1,0 +1,57 @@
+// The owner link by e-mail, with the real plots and moderation services and a local SMTP server: the buyer who left an
+// address gets the link once; the token is kept nowhere (no event, no outbox row, the notification row has a
+// placeholder), and a buyer without an address gets no e-mail.
+import { createHash } from 'node:crypto';
+import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, type World } from '../testing/world.ts';
+
+let world: World;
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  world = await startWorld({
+    moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PUBLIC_ORIGIN: 'https://atlas.example.com' },
+  });
+});
+afterAll(async () => {
+  await world?.close();
+  await smtp?.close();
+});
+
+it('e-mails the owner link once to the address left at claim, and keeps the token nowhere but its hash', async () => {
+  const [spot, other] = landSpots(world, 1, 2);
+  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
+  const claimed = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Mail Mabel', notification_email: 'mabel@example.com' }));
+  expect(claimed.statusCode, claimed.body).toBe(201);
+  const { plot, manage_token: token } = claimed.json() as { plot: { id: string }; manage_token: string };
+
+  const mail = await eventually(async () => smtp.messages.find((m) => m.to.includes('mabel@example.com')));
+  expect(mail.subject).toBe("Your private link to manage your plot 'Mail Mabel' on Pixel Atlas");
+  expect(mail.text).toContain(`https://atlas.example.com/manage/${token}`);
+  // The link in the e-mail opens the owner page.
+  expect((await world.plots.inject(`/api/manage/${token}`)).statusCode).toBe(200);
+
+  const [row] = await world.db.query<Record<string, unknown>>(`SELECT kind, status, body FROM moderation.notifications WHERE plot_id = $1`, [plot.id]);
+  expect(row).toMatchObject({ kind: 'owner-link', status: 'sent' });
+  expect(row.body).toContain('[private owner link: sent, not kept]');
+  const everywhere = JSON.stringify([
+    await world.db.query(`SELECT * FROM moderation.notifications`),
+    await world.db.query(`SELECT payload FROM plots.outbox_events`),
+    await world.db.query(`SELECT payload FROM moderation.outbox_events`),
+    await streamEvents(world),
+  ]);
+  expect(everywhere).not.toContain(token);
+  const [hashed] = await world.db.query<{ token_hash: string }>(`SELECT token_hash FROM plots.plot_manage_tokens WHERE plot_id = $1`, [plot.id]);
+  expect(hashed.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+
+  // Without an address: no e-mail.
+  const before = smtp.messages.length;
+  const quiet = await buyAndPay(world, { tier: 'basic', ...other });
+  expect((await claim(world, await claimBody(quiet, 'basic', other.x, other.y, { display_name: 'Quiet Quinn' }))).statusCode).toBe(201);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(smtp.messages.length).toBe(before);
+  expect(smtp.messages.filter((m) => m.to.includes('mabel@example.com'))).toHaveLength(1);
+});
