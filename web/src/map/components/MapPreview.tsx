@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { createMapEngine, type MapEngine } from '../engine/engine.ts';
 import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
+import { layoutBox } from '../engine/layout-box.ts';
 import { useMapLayout } from '../use-map-layout.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
 import { MAP_PREVIEW_BOX_CLASS } from './map-preview-box.ts';
@@ -114,8 +115,8 @@ export function MapPreview({ x, y, tier, label, arrive = false, className = '' }
 
 /** The zoom at which the footprint and its neighbours fill the shorter side of the box. */
 export function previewZoom(canvas: HTMLCanvasElement, footprintSize: number): number {
-  const rect = canvas.getBoundingClientRect();
-  const span = Math.min(rect.width || FALLBACK_SPAN_PX, rect.height || FALLBACK_SPAN_PX);
+  const box = layoutBox(canvas);
+  const span = Math.min(box.width || FALLBACK_SPAN_PX, box.height || FALLBACK_SPAN_PX);
   const zoom = span / ((footprintSize + 2 * PREVIEW_NEIGHBOUR_TILES) * TILE_SIZE_PX);
   return Math.min(PREVIEW_ZOOM_RANGE.max, Math.max(PREVIEW_ZOOM_RANGE.min, zoom));
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { ScreenRect } from '../engine/engine.ts';
+import { layoutBox } from '../engine/layout-box.ts';
 
 /** Marks the map's own chrome (panels, buttons, hints) drawn over the canvas. */
 export const MAP_OCCLUDER_ATTRIBUTE = 'data-map-occluder';
@@ -9,7 +10,8 @@ export const MAP_OCCLUDER_ATTRIBUTE = 'data-map-occluder';
  * and the parts of the canvas scrolled out of the window.
  */
 export function measureOccluders(canvas: Element, elements: Iterable<Element>, win: Pick<Window, 'innerWidth' | 'innerHeight'> = window): ScreenRect[] {
-  const frame = canvas.getBoundingClientRect();
+  const box = layoutBox(canvas);
+  const frame = { ...box, bottom: box.top + box.height };
   const rects: ScreenRect[] = [];
   for (const element of elements) {
     const rect = element.getBoundingClientRect();

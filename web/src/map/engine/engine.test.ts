@@ -328,6 +328,33 @@ describe('map engine layers', () => {
     expect(plotPaints()).toBeGreaterThan(before);
   });
 
+  it('shows a moving zoom by scaling the last frame up on the compositor: 1:1 copies, or nothing, on the main thread', () => {
+    const { engine, canvas, ctx, frames } = setupLayers();
+    expect(canvas.style.transform).toBe('');
+    const copies = () => ctx.calls.filter((call) => call.name === 'drawImage' && call.args.length === 9);
+    const scaledCopies = () => copies().filter(({ args }) => args[3] !== args[7] || args[4] !== args[8]);
+    const scaledBefore = scaledCopies().length;
+    // A zoom in about the centre: the camera's zoom moves every frame, the frame it shows is drawn at most once.
+    engine.flyTo(30, 30, 1.3);
+    frames.step(16);
+    const drawnAfterZoom = ctx.calls.length;
+    expect(canvas.style.transform).toMatch(/^scale\(1\.[0-9]+\)$/);
+    engine.flyTo(30, 30, 1.4);
+    frames.step(16);
+    expect(ctx.calls.length).toBe(drawnAfterZoom);
+    const scale = Number(/scale\(([0-9.]+)\)/.exec(canvas.style.transform)?.[1]);
+    expect(scale).toBeCloseTo(1.4);
+    // Zooming out below the frame's zoom redraws at the bucket below (never a frame that would leave edges bare).
+    engine.flyTo(30, 30, 0.9);
+    frames.step(16);
+    expect(Number(/scale\(([0-9.]+)\)/.exec(canvas.style.transform)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(scaledCopies().length).toBe(scaledBefore);
+    // At rest the frame is drawn at the exact zoom and the canvas is no longer scaled.
+    for (let i = 0; i < 30 && frames.pending() > 0; i++) frames.step(16);
+    expect(canvas.style.transform).toBe('');
+    expect(engine.getView().zoom).toBeCloseTo(0.9);
+  });
+
   it('rebuilds the layer tiles when the zoom leaves its bucket, and re-renders them exactly once it rests', () => {
     const { engine, frames, surfaces } = setupLayers();
     const created = surfaces.created.length;

@@ -26,6 +26,7 @@ import { cameraAlongFlight, planFlight } from './fly-to.ts';
 import { browserFrameDeps, createFrameScheduler, type FrameSchedulerDeps } from './frame-scheduler.ts';
 import { createImageCache, type ImageLoader } from './image-cache.ts';
 import { attachMapInput, type MapInputTarget } from './input.ts';
+import { layoutBox } from './layout-box.ts';
 import { chooseRenderZoom, createLayerCache, TILE_DEVICE_PX, TILES_BUILT_PER_PAN_FRAME } from './layer-cache.ts';
 import { chooseLevelOfDetail, tileScreenSize, type LevelOfDetail } from './level-of-detail.ts';
 import { pinRadius } from './map-pin.ts';
@@ -165,6 +166,10 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   /** What the map canvas shows: a frame whose camera, size and render zoom match it repaints nothing. */
   let shown: { camera: Camera; width: number; height: number; dpr: number; renderZoom: number } | null = null;
   let renderZoom: number | null = null;
+  /** The CSS scale the map canvas carries: the camera's zoom over the zoom its frame was drawn at. */
+  let compositorScale = 1;
+  /** The camera of the last frame (the overlay follows it exactly, whatever the map canvas was drawn at). */
+  let lastFrameCamera: Camera | null = null;
   /** The current layout has been painted in full once: later frames need no first-paint slicing. */
   let painting = false;
   let lastZoom = scene.camera.zoom;
@@ -190,6 +195,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   const scheduler = createFrameScheduler(draw, frames);
 
   canvas.style.touchAction = 'none';
+  // The compositor's scale of a moving zoom keeps the pixel art's hard edges (at rest the canvas is never scaled).
+  canvas.style.imageRendering = 'pixelated';
   if (!canvas.hasAttribute('tabindex')) canvas.tabIndex = 0;
 
   options.fonts
@@ -293,8 +300,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   }
 
   function toClient(point: ScreenPoint): ScreenPoint {
-    const rect = canvas.getBoundingClientRect();
-    return { x: rect.left + point.x, y: rect.top + point.y };
+    const box = layoutBox(canvas);
+    return { x: box.left + point.x, y: box.top + point.y };
   }
 
   function tileUnder(point: ScreenPoint): TileClick | null {
@@ -364,9 +371,9 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   };
   const detachInput = attachMapInput(canvas, inputTarget);
 
-  function overlayState(time: number): OverlayState {
+  function overlayState(time: number, camera: Camera = scene.camera): OverlayState {
     return {
-      camera: scene.camera,
+      camera,
       viewport: scene.viewport,
       dpr: scene.dpr,
       selected: scene.selected,
@@ -395,10 +402,17 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     }
     const zoomResting = time - zoomMovedAt >= ZOOM_REST_MS;
     const wantedZoom = chooseRenderZoom(camera.zoom, zoomResting, renderZoom);
+    // While the zoom moves, the world is drawn at the render zoom (at or below the camera's: chooseRenderZoom), which
+    // makes it 1:1 copies of the cached tiles, and the compositor scales the canvas up to the camera's zoom about its
+    // centre. A zoom gesture costs the main thread one copy of the view per frame at most, and nothing while only the
+    // zoom changes; once the zoom rests the frame is drawn exactly again and the scale is 1.
+    const drawnCamera = wantedZoom === camera.zoom ? camera : { ...camera, zoom: wantedZoom };
+    const cameraMoved = !lastFrameCamera || !camerasEqual(lastFrameCamera, camera);
+    lastFrameCamera = camera;
 
     const width = Math.max(1, Math.round(viewport.width * dpr));
     const height = Math.max(1, Math.round(viewport.height * dpr));
-    const moved = !shown || !camerasEqual(shown.camera, camera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
+    const moved = !shown || !camerasEqual(shown.camera, drawnCamera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
     let painted = false;
 
     if (moved || staticDirty || tilesPending || wantedZoom !== shown?.renderZoom || (!overlay && overlayDirty)) {
@@ -423,27 +437,34 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
             : () => true;
       renderZoom = wantedZoom;
       staticDirty = false;
-      const target = { ctx, camera, viewport, dpr, width, height };
+      const target = { ctx, camera: drawnCamera, viewport, dpr, width, height };
       tilesPending = !layers.drawWorld(target, world, renderZoom, mayBuild);
       if (world && !tilesPending) painting = true;
       // Tiles left for later frames: the next frame builds more.
       if (tilesPending) animating = true;
       scene.placedLabels = scene.layout
-        ? unoccluded(keepLabelsOffPlots(layoutRegionLabels(scene.layout.regions, camera, viewport, measureText), camera, viewport, isTakenTile))
+        ? unoccluded(keepLabelsOffPlots(layoutRegionLabels(scene.layout.regions, drawnCamera, viewport, measureText), drawnCamera, viewport, isTakenTile))
         : [];
       layers.drawLabels(target, scene.placedLabels);
       if (!overlay) {
-        if (paintOverlay(ctx, overlayState(time)).animating) animating = true;
+        if (paintOverlay(ctx, overlayState(time, drawnCamera)).animating) animating = true;
         overlayDirty = false;
       }
-      shown = { camera, width, height, dpr, renderZoom };
+      shown = { camera: drawnCamera, width, height, dpr, renderZoom };
       painted = true;
       scheduleIdleWork();
     }
     // Until the zoom rests the tiles may be a zoom bucket's: one more frame then re-renders them exactly.
     if (renderZoom !== null && renderZoom !== camera.zoom) animating = true;
 
-    if (overlay && (overlayDirty || (moved && (overlayHasContent(scene) || !overlay.isClear())))) {
+    const scale = shown ? camera.zoom / shown.camera.zoom : 1;
+    if (scale !== compositorScale) {
+      compositorScale = scale;
+      canvas.style.transform = scale === 1 ? '' : `scale(${scale})`;
+      painted = true;
+    }
+
+    if (overlay && (overlayDirty || (cameraMoved && (overlayHasContent(scene) || !overlay.isClear())))) {
       overlayDirty = false;
       if (overlay.draw(overlayState(time))) {
         animating = true;
@@ -569,9 +590,9 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       startFlight(cameraShowingAt(worldX, worldY, camera.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits), STEP_FLIGHT_MS * 2);
     },
     resize() {
-      const rect = canvas.getBoundingClientRect();
-      const width = rect.width || canvas.clientWidth;
-      const height = rect.height || canvas.clientHeight;
+      const box = layoutBox(canvas);
+      const width = box.width || canvas.clientWidth;
+      const height = box.height || canvas.clientHeight;
       const ratio = Math.min(3, Math.max(1, devicePixelRatio()));
       if (width === scene.viewport.width && height === scene.viewport.height && ratio === scene.dpr) return;
       scene.viewport = { width, height };
@@ -581,8 +602,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       scheduler.flush();
     },
     tileAt(clientX, clientY) {
-      const rect = canvas.getBoundingClientRect();
-      return screenToTile(scene.camera, scene.viewport, clientX - rect.left, clientY - rect.top);
+      const box = layoutBox(canvas);
+      return screenToTile(scene.camera, scene.viewport, clientX - box.left, clientY - box.top);
     },
     plotAt: (tileX, tileY) => scene.plots.plotAt(tileX, tileY),
     getView: () => viewOf(scene.camera),

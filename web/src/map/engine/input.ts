@@ -1,4 +1,5 @@
 import type { ScreenPoint } from './camera.ts';
+import { layoutBox } from './layout-box.ts';
 
 /** What the input layer asks of the map. Points are CSS pixels relative to the canvas. */
 export interface MapInputTarget {
@@ -66,8 +67,8 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
   let pointerInside = false;
 
   const local = (event: { clientX: number; clientY: number }): ScreenPoint => {
-    const rect = canvas.getBoundingClientRect();
-    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    const box = layoutBox(canvas);
+    return { x: event.clientX - box.left, y: event.clientY - box.top };
   };
 
   const currentPinch = (): PinchState => {

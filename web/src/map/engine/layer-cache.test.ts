@@ -18,4 +18,16 @@ describe('zoom buckets', () => {
     expect(chooseRenderZoom(0.3, false, 0.45)).toBeCloseTo(2 ** -2);
     expect(chooseRenderZoom(3, false, null)).toBeCloseTo(2 * Math.SQRT2);
   });
+
+  it('never renders a moving zoom above the zoom: the compositor only ever scales the frame up', () => {
+    // Zooming out from a resting 1: straight to the bucket below, not the sharper frame that would leave edges bare.
+    expect(chooseRenderZoom(0.9, false, 1)).toBeCloseTo(2 ** -0.5);
+    for (const zoom of [0.2, 0.45, 0.9, 1, 1.3, 2.2, 5, 8]) {
+      for (const previous of [null, 0.25, 0.5, 1, 2, 8]) {
+        const chosen = chooseRenderZoom(zoom, false, previous);
+        expect(chosen).toBeLessThanOrEqual(zoom);
+        expect(zoom / chosen).toBeLessThan(1.5);
+      }
+    }
+  });
 });

@@ -28,9 +28,9 @@ export const TILE_DEVICE_PX = 512;
 const BUCKETS_PER_OCTAVE = 2;
 /**
  * While the zoom moves, tiles rendered at the previous zoom are kept while zoom / render zoom stays in
- * this range (a zoom gesture starts without rebuilding anything), then the bucket takes over.
+ * [1, this) (zooming in starts without rebuilding anything), then the bucket takes over. Never below 1: the engine
+ * shows a moving zoom by scaling the frame up on the compositor, which must cover the whole view.
  */
-const REUSE_MIN_SCALE = 0.75;
 const REUSE_MAX_SCALE = 1.5;
 /**
  * Building a tile paints terrain and every plot on it: a pan that scrolls a whole column of missing
@@ -47,12 +47,15 @@ export function zoomBucket(zoom: number): number {
   return 2 ** (Math.floor(Math.log2(zoom) * BUCKETS_PER_OCTAVE + 1e-9) / BUCKETS_PER_OCTAVE);
 }
 
-/** The render zoom for a frame: exact when the zoom rests, else the previous one while close enough, else the bucket. */
+/**
+ * The render zoom for a frame: exact when the zoom rests, else the previous one while close enough below the zoom,
+ * else the bucket at or below it. While the zoom moves it is never above the zoom.
+ */
 export function chooseRenderZoom(zoom: number, zoomResting: boolean, previous: number | null): number {
   if (zoomResting) return zoom;
   if (previous !== null) {
     const scale = zoom / previous;
-    if (scale >= REUSE_MIN_SCALE && scale < REUSE_MAX_SCALE) return previous;
+    if (scale >= 1 && scale < REUSE_MAX_SCALE) return previous;
   }
   return zoomBucket(zoom);
 }
