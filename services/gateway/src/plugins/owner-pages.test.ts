@@ -80,7 +80,7 @@ describe('an owner edit through the gateway', () => {
     });
     expect(edited.status).toBe(200);
     expect(edited.headers.get('referrer-policy')).toBe('no-referrer');
-    expect((await edited.json()).status).toBe('applied');
+    expect(((await edited.json()) as { status: string }).status).toBe('applied');
 
     await readUntil(`"reason":"updated","plotId":"${plotId}"`);
     controller.abort();
@@ -108,7 +108,7 @@ describe('an owner edit through the gateway', () => {
     const crossSite = { ...sameOrigin, 'sec-fetch-site': 'cross-site' };
     const forged = await fetch(`${base}/api/manage/${token}`, { method: 'PATCH', headers: crossSite, body: JSON.stringify({ message: 'pwned', link: '' }) });
     expect(forged.status).toBe(403);
-    expect((await forged.json()).error.code).toBe('CROSS_SITE_REQUEST');
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('CROSS_SITE_REQUEST');
     const beacon = await fetch(`${base}/api/plot-stats`, { method: 'POST', headers: crossSite, body: JSON.stringify({ plotId, kind: 'click' }) });
     expect(beacon.status).toBe(403);
     const wrong = await fetch(`${base}/api/manage/${'x'.repeat(43)}`);
@@ -128,9 +128,10 @@ describe('an owner edit through the gateway', () => {
     });
     expect(beacon.status).toBe(204);
     const today = await eventually(async () => {
-      const days = (await (await fetch(`${base}/api/manage/${token}`)).json()).stats.days;
+      const page = (await (await fetch(`${base}/api/manage/${token}`)).json()) as { stats: { days: Array<{ views: number; clicks: number }> } };
+      const days = page.stats.days;
       const last = days.at(-1);
-      return last.views === 1 && last.clicks === 1 ? last : null;
+      return last?.views === 1 && last.clicks === 1 ? last : null;
     });
     expect(today).toMatchObject({ views: 1, profileOpens: 0, clicks: 1 });
   });
