@@ -2242,6 +2242,7 @@ export interface components {
                 region_name?: string | null;
                 reviewed: boolean;
                 tier: components["schemas"]["Tier"];
+                updated_at?: string | null;
                 visible: boolean;
                 x: number;
                 y: number;
@@ -2264,6 +2265,7 @@ export interface components {
                 region_name?: string | null;
                 reviewed: boolean;
                 tier: components["schemas"]["TierInput"];
+                updated_at?: string | null;
                 visible: boolean;
                 x: number;
                 y: number;
@@ -2359,6 +2361,7 @@ export interface components {
             region_name?: string | null;
             reviewed: boolean;
             tier: components["schemas"]["Tier"];
+            updated_at?: string | null;
             x: number;
             y: number;
             zone: string;
@@ -2401,6 +2404,7 @@ export interface components {
             region_name?: string | null;
             reviewed: boolean;
             tier: components["schemas"]["TierInput"];
+            updated_at?: string | null;
             x: number;
             y: number;
             zone: string;

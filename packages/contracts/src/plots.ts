@@ -64,6 +64,8 @@ export const plotSchema = z
     flagged: z.boolean(),
     reviewed: z.boolean(),
     region_name: z.string().nullable().optional(),
+    /** When the owner last changed the message, link or avatar; null: as claimed. */
+    updated_at: z.string().nullable().optional(),
   })
   .meta({ id: 'Plot' });
 export type Plot = z.infer<typeof plotSchema>;

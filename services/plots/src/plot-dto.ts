@@ -18,6 +18,7 @@ export const PLOT_PUBLIC_SELECT = {
   reviewed: true,
   regionName: true,
   avatarVersion: true,
+  contentUpdatedAt: true,
 } as const;
 
 export type PublicPlotRow = Pick<Plot, keyof typeof PLOT_PUBLIC_SELECT>;
@@ -59,6 +60,7 @@ export function toPlotDto(row: PublicPlotRow): PlotDto {
     flagged: row.flagged,
     reviewed: row.reviewed,
     region_name: row.regionName ?? null,
+    updated_at: row.contentUpdatedAt?.toISOString() ?? null,
   };
 }
 

@@ -228,7 +228,8 @@ export function renderSitemap(origin: string, plots: Plot[]): string {
   const users = [...new Set(plots.map((p) => p.display_name))];
   const urls = [
     ...STATIC_PAGES.map((p) => ({ loc: absolute(origin, p) })),
-    ...plots.map((p) => ({ loc: absolute(origin, `/plot/${p.id}`), lastmod: p.created_at.slice(0, 10) })),
+    // An owner's edit is news for crawlers: the page's date is the last change.
+    ...plots.map((p) => ({ loc: absolute(origin, `/plot/${p.id}`), lastmod: (p.updated_at ?? p.created_at).slice(0, 10) })),
     ...users.map((u) => ({ loc: absolute(origin, `/user/${encodeURIComponent(u)}`) })),
   ];
   const entries = urls
