@@ -3,7 +3,6 @@ import { isTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from '../../hooks/use-toast.ts';
-import { CLAIM_TOASTS } from './claim-messages.ts';
 import type { Tile } from './claim-popup.tsx';
 
 const RETURN_PARAMS = ['checkout', 'tier', 'x', 'y'] as const;
@@ -37,7 +36,9 @@ export function useCheckoutCancelReturn(reopen: (tile: Tile, tier: Tier) => void
     const rest = new URLSearchParams(params);
     for (const name of RETURN_PARAMS) rest.delete(name);
     setParams(rest, { replace: true });
-    toast(CLAIM_TOASTS.checkoutCancelled);
+    // The claim flow's own wording, loaded with the claim popup it reopens: the home map's first load stays without
+    // the claim code (the bundler keeps the claim messages with the claim's schemas).
+    void import('./claim-messages.ts').then(({ CLAIM_TOASTS }) => toast(CLAIM_TOASTS.checkoutCancelled));
     if (cancelled !== 'no-purchase') reopenRef.current(cancelled.tile, cancelled.tier);
   }, [params, setParams]);
 }

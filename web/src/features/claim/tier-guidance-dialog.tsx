@@ -5,7 +5,6 @@ import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent, mapCanvas } from '../../components/pixel-dialog.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { TIER_GUIDANCE_EVENT, type TierGuidanceDetail } from '../../lib/tier-guidance.ts';
-import { findFreePosition } from './auto-assign.ts';
 import { storedTier } from './stored-tier.ts';
 import type { Tile } from './claim-popup.tsx';
 
@@ -54,6 +53,8 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
   const autoAssign = async () => {
     if (!tier) return;
     setAssigning(true);
+    // Loaded on use: the position checks and their schemas stay out of the home map's first load.
+    const { findFreePosition } = await import('./auto-assign.ts');
     const tile = await findFreePosition(tier);
     setAssigning(false);
     if (!tile) {

@@ -61,7 +61,8 @@ describe('home map wiring', () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
     act(() => engine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
-    const popup = screen.getByRole('dialog', { name: 'Claim This Tile' });
+    // The popup's code loads on the first interaction: it opens once that is in.
+    const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (12, 14)')).toBeTruthy();
     expect(engine().engine.setSelectedTile).toHaveBeenCalledWith({ x: 12, y: 14 }, 'basic');
     await user.keyboard('{Escape}');

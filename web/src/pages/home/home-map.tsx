@@ -1,7 +1,7 @@
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useCheckoutCancelReturn } from '../../features/claim/checkout-cancel-return.ts';
-import { ClaimPopup, type Tile } from '../../features/claim/claim-popup.tsx';
+import type { Tile } from '../../features/claim/claim-popup.tsx';
 import { handleReservedTileClick, useReservedFootprints } from '../../features/claim/reserved-land.ts';
 import { storedTier } from '../../features/claim/stored-tier.ts';
 import { TierGuidanceDialog } from '../../features/claim/tier-guidance-dialog.tsx';
@@ -12,12 +12,38 @@ import type { AtlasPlot } from '../../map/components/atlas-plot.ts';
 import { AtlasMap } from '../../map/components/AtlasMap.tsx';
 
 /**
+ * The claim popup (its form, the avatar editor, the checkout's schemas) is most of this screen's code and none of what
+ * the map needs to come alive: on a phone, evaluating it with the map was one of the longest tasks of the first load.
+ * It loads at the visitor's first touch, click or key press on the page (a tap's pointerdown comes before its click),
+ * or when a tile is opened, and stays mounted once opened.
+ */
+const loadClaimPopup = () => import('../../features/claim/claim-popup.tsx');
+const ClaimPopup = lazy(() => loadClaimPopup().then((module) => ({ default: module.ClaimPopup })));
+
+function useLoadOnFirstInteraction(load: () => Promise<unknown>) {
+  useEffect(() => {
+    const warm = () => {
+      stop();
+      void load();
+    };
+    const stop = () => {
+      window.removeEventListener('pointerdown', warm, true);
+      window.removeEventListener('keydown', warm, true);
+    };
+    window.addEventListener('pointerdown', warm, true);
+    window.addEventListener('keydown', warm, true);
+    return stop;
+  }, [load]);
+}
+
+/**
  * The home map and everything it opens: the claim popup for an empty land tile, the profile popup
  * for a plot, 'Find Plots', and the tier guidance dialog with auto-assign.
  */
 export function HomeMap() {
   const [claimTile, setClaimTile] = useState<Tile | null>(null);
   const [claimOpen, setClaimOpen] = useState(false);
+  const [claimMounted, setClaimMounted] = useState(false);
   const [claimTier, setClaimTier] = useState<Tier | undefined>(undefined);
   const [pinTier, setPinTier] = useState<Tier>(storedTier);
   const [profilePlot, setProfilePlot] = useState<AtlasPlot | null>(null);
@@ -29,8 +55,10 @@ export function HomeMap() {
     setClaimTile(tile);
     setClaimTier(tier);
     setPinTier(tier ?? storedTier());
+    setClaimMounted(true);
     setClaimOpen(true);
   };
+  useLoadOnFirstInteraction(loadClaimPopup);
   useCheckoutCancelReturn((tile, tier) => {
     flyToPlot({ ...tile, tier });
     openClaim(tile, tier);
@@ -50,7 +78,11 @@ export function HomeMap() {
         selectedTier={pinTier}
         selectedTile={claimTile}
       />
-      <ClaimPopup tile={claimTile} open={claimOpen} onOpenChange={setClaimOpen} initialTier={claimTier} onTierChange={setPinTier} />
+      {claimMounted ? (
+        <Suspense fallback={null}>
+          <ClaimPopup tile={claimTile} open={claimOpen} onOpenChange={setClaimOpen} initialTier={claimTier} onTierChange={setPinTier} />
+        </Suspense>
+      ) : null}
       <PlotProfilePopup plot={profilePlot} onClose={() => setProfilePlot(null)} />
       <FindPlotsDialog open={findOpen} onOpenChange={setFindOpen} onChoosePlot={flyToPlot} />
       <TierGuidanceDialog
