@@ -4,6 +4,9 @@ import type { FaultStack } from './stack.ts';
 
 export { avatarDataUrl, claimBody };
 
+/** Where requests go: only the gateway's URL is read (a fault stack, or the compose test's published port). */
+export type Site = { gateway: Pick<FaultStack['gateway'], 'url'> };
+
 let visitorCounter = 0;
 
 /**
@@ -42,7 +45,7 @@ export interface ApiResponse<T = any> {
 
 /** One request through the gateway, as a browser would send it. Never throws: network failures come back as status 0. */
 export async function api<T = any>(
-  stack: Pick<FaultStack, 'gateway'>,
+  stack: Site,
   method: string,
   urlPath: string,
   options: { json?: unknown; form?: string; raw?: string; visitor?: Visitor; headers?: Record<string, string>; timeoutMs?: number } = {},
@@ -102,7 +105,7 @@ export interface PaidSession {
 }
 
 /** Checkout through the gateway, then the test checkout's Pay button: a paid session holding (x, y). */
-export async function buyAndPay(stack: Pick<FaultStack, 'gateway'>, tier: Tier, spot: { x: number; y: number }, visitor = new Visitor()): Promise<PaidSession> {
+export async function buyAndPay(stack: Site, tier: Tier, spot: { x: number; y: number }, visitor = new Visitor()): Promise<PaidSession> {
   // Preparation, not the fault: on a loaded machine a query between services can time out (504); the buyer
   // tries again (payments releases the hold of a checkout that timed out).
   let created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', { json: { tier, ...spot }, visitor });
@@ -118,12 +121,12 @@ export async function buyAndPay(stack: Pick<FaultStack, 'gateway'>, tier: Tier, 
 }
 
 /** Buys a session for each place, `parallel` at a time (preparation, not timed). */
-export async function buyMany(stack: Pick<FaultStack, 'gateway'>, tier: Tier, places: Array<{ x: number; y: number }>, parallel = 8): Promise<PaidSession[]> {
+export async function buyMany(stack: Site, tier: Tier, places: Array<{ x: number; y: number }>, parallel = 8): Promise<PaidSession[]> {
   return pool(places, parallel, (place) => buyAndPay(stack, tier, place));
 }
 
 export async function claimPlot(
-  stack: Pick<FaultStack, 'gateway'>,
+  stack: Site,
   session: PaidSession,
   overrides: Record<string, unknown> = {},
 ): Promise<ApiResponse<{ plot: { id: string; x: number; y: number }; error?: { code: string; message: string } }>> {
@@ -136,7 +139,7 @@ export async function claimPlot(
   return api(stack, 'POST', '/api/claim-plot', { json: body, visitor: session.visitor });
 }
 
-export async function flagPlot(stack: Pick<FaultStack, 'gateway'>, plotId: string, visitor: Visitor, reason?: string): Promise<ApiResponse> {
+export async function flagPlot(stack: Site, plotId: string, visitor: Visitor, reason?: string): Promise<ApiResponse> {
   return api(stack, 'POST', '/api/flag-plot', { json: reason === undefined ? { plotId } : { plotId, reason }, visitor });
 }
 
