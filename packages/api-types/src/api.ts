@@ -1507,10 +1507,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br */
+        /**
+         * Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br
+         * @description Without `format`: the spec's plot list. With `format=compact`: the same plots column by column (PlotListCompact, versioned by its `version` field), a fraction of the bytes; the web app reads this one.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    format?: "compact";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1523,7 +1528,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["PlotList"];
+                        "application/json": components["schemas"]["PlotList"] | components["schemas"]["PlotListCompact"];
                     };
                 };
                 /** @description Not modified */
@@ -2410,6 +2415,48 @@ export interface components {
             zone: string;
         };
         PlotList: components["schemas"]["Plot"][];
+        PlotListCompact: {
+            /** @description null: the default `/api/plots/{id}/avatar`; otherwise the plot's avatar_url */
+            avatar_url: (string | null)[];
+            /** @description milliseconds: the first since the Unix epoch, each next one as a difference from the one before */
+            created_at: number[];
+            display_name: string[];
+            flagged: (0 | 1)[];
+            id: string[];
+            link: (string | null)[];
+            message: string[];
+            region_name: (string | null)[];
+            reviewed: (0 | 1)[];
+            tier: components["schemas"]["Tier"][];
+            /** @description milliseconds since the Unix epoch; null: as claimed */
+            updated_at: (number | null)[];
+            /** @constant */
+            version: 1;
+            x: number[];
+            y: number[];
+            zone: string[];
+        };
+        PlotListCompactInput: {
+            /** @description null: the default `/api/plots/{id}/avatar`; otherwise the plot's avatar_url */
+            avatar_url: (string | null)[];
+            /** @description milliseconds: the first since the Unix epoch, each next one as a difference from the one before */
+            created_at: number[];
+            display_name: string[];
+            flagged: (0 | 1)[];
+            id: string[];
+            link: (string | null)[];
+            message: string[];
+            region_name: (string | null)[];
+            reviewed: (0 | 1)[];
+            tier: components["schemas"]["TierInput"][];
+            /** @description milliseconds since the Unix epoch; null: as claimed */
+            updated_at: (number | null)[];
+            /** @constant */
+            version: 1;
+            x: number[];
+            y: number[];
+            zone: string[];
+        };
         PlotListInput: components["schemas"]["PlotInput"][];
         PlotStats: {
             days: {

@@ -71,6 +71,8 @@ export const plotSchema = z
 export type Plot = z.infer<typeof plotSchema>;
 
 export const plotListResponseSchema = z.array(plotSchema).meta({ id: 'PlotList' });
+/** `format=compact` asks for the columnar list (plot-list-compact.ts); without it, the spec's shape. */
+export const plotListQuerySchema = z.object({ format: z.enum(['compact']).optional() });
 
 /** One shape for both the claim form and the /claim auto-claim. */
 export const claimPlotResponseSchema = z

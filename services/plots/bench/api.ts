@@ -6,19 +6,40 @@
  *
  *   npx tsx services/plots/bench/api.ts        (BENCH_DURATION=10 seconds per run, BENCH_CONNECTIONS=32)
  *
+ * Bytes on the wire of the spec's list and of `?format=compact` (identity, gzip, brotli) come first, side by
+ * side; BENCH_SIZES_ONLY=1 prints only those.
+ *
  * The plots are written straight into the plots schema (a read benchmark: 8,100 plots cover water too,
  * which no buyer could claim).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { decodePlotListCompact, type PlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import type { FastifyInstance } from 'fastify';
 import { startWorld } from '../src/testing/world.ts';
 import { autocannon, baseUrl, fmt, table } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** BENCH_SIZES_ONLY=1: only the bytes on the wire, no load runs. */
+const SIZES_ONLY = process.env.BENCH_SIZES_ONLY === '1';
+
+/** The body's bytes exactly as sent for one accept-encoding (fetch would decode them). */
+function wireBytes(url: string, encoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
+      if (res.headers['content-encoding'] !== (encoding === 'identity' ? undefined : encoding)) reject(new Error(`${url} answered ${res.headers['content-encoding']} to ${encoding}`));
+      let n = 0;
+      res.on('data', (chunk: Buffer) => (n += chunk.length));
+      res.on('end', () => resolve(n));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 const world = await startWorld({ listen: true, plotsEnv: { LOG_LEVEL: 'warn' } });
 const webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-bench-web-'));
@@ -53,6 +74,7 @@ try {
   const viaGateway = baseUrl(gateway);
 
   const rows: Array<Record<string, string | number>> = [];
+  const wire: Array<Record<string, string>> = [];
   for (const count of [2000, 8100]) {
     await world.db.query('TRUNCATE plots.plots CASCADE');
     // 1×1 plots row by row; names, messages and links of realistic length.
@@ -71,21 +93,24 @@ try {
     const body = Buffer.from(await identity.arrayBuffer());
     const listed = JSON.parse(body.toString()) as unknown[];
     if (listed.length !== count) throw new Error(`expected ${count} plots, listed ${listed.length}`);
+    const compactList = decodePlotListCompact((await (await fetch(`${direct}/api/plots?format=compact`)).json()) as PlotListCompact);
+    if (JSON.stringify(compactList) !== body.toString()) throw new Error('the compact list does not decode to the spec list');
     const etag = identity.headers.get('etag')!;
-    const sizes: Record<string, number> = { identity: body.length };
-    for (const encoding of ['gzip', 'br']) {
-      // Node's fetch decodes bodies: ask with a raw request for the compressed size.
-      const { request } = await import('node:http');
-      sizes[encoding] = await new Promise<number>((resolve, reject) => {
-        request(`${direct}/api/plots`, { headers: { 'accept-encoding': encoding } }, (res) => {
-          let n = 0;
-          res.on('data', (chunk: Buffer) => (n += chunk.length));
-          res.on('end', () => resolve(n));
-        })
-          .on('error', reject)
-          .end();
-      });
+    const sizes: Record<string, number> = {};
+    // Bytes on the wire, through the gateway as a browser gets them: the spec's list beside the compact one.
+    const [spec, compact] = [{}, {}] as Array<Record<string, number>>;
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      spec[encoding] = await wireBytes(`${viaGateway}/api/plots`, encoding);
+      compact[encoding] = await wireBytes(`${viaGateway}/api/plots?format=compact`, encoding);
     }
+    Object.assign(sizes, spec);
+    const bytes = (size: Record<string, number>, encoding: string) => `${fmt(size[encoding])} (${fmt(size[encoding] / 1024, 1)} KB)`;
+    for (const [shape, size] of [['spec', spec], ['compact', compact]] as const) {
+      wire.push({ plots: fmt(count), shape, identity: bytes(size, 'identity'), gzip: bytes(size, 'gzip'), br: bytes(size, 'br') });
+    }
+    const share = (encoding: string) => `${fmt((compact[encoding] / spec[encoding]) * 100, 1)}%`;
+    wire.push({ plots: fmt(count), shape: 'compact / spec', identity: share('identity'), gzip: share('gzip'), br: share('br') });
+    if (SIZES_ONLY) continue;
     await writeFile(path.join(webDir, 'plots.json'), body);
 
     const runs: Array<[string, string, Record<string, string>, string]> = [
@@ -119,8 +144,10 @@ try {
     }
     console.log(`\n${fmt(count)} plots: ${fmt(sizes.identity)} B JSON, ${fmt(sizes.gzip)} B gzip, ${fmt(sizes.br)} B brotli`);
   }
-  console.log(`\nGET /api/plots — ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} CPUs shared by load generator, services and PostgreSQL\n`);
-  console.log(table(rows));
+  console.log(`\nGET /api/plots on the wire through the gateway: the spec's list and ?format=compact, same plots, same run\n`);
+  console.log(table(wire));
+  if (!SIZES_ONLY) console.log(`\nGET /api/plots — ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} CPUs shared by load generator, services and PostgreSQL\n`);
+  if (!SIZES_ONLY) console.log(table(rows));
 } finally {
   await gateway?.close();
   await world.close();

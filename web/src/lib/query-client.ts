@@ -1,9 +1,10 @@
 import { QueryClient } from '@tanstack/react-query';
+import { fetchPlotList, PLOTS_QUERY_KEY } from '../features/plots/plot-queries.ts';
 import { getQueryFn } from './api.ts';
 
 /** Spec section 7: no refetch interval, no refetch on focus, never stale, no retries. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),
@@ -15,6 +16,8 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  client.setQueryDefaults(PLOTS_QUERY_KEY, { queryFn: fetchPlotList });
+  return client;
 }
 
 export const queryClient = createQueryClient();

@@ -1,8 +1,11 @@
+import { encodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
+import type { Plot } from '@pixel-atlas/contracts/plots';
 import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { AppProviders } from '../app-providers.tsx';
 import { appRoutes, preloadLazyParts } from '../app-routes.tsx';
+import { PLOT_LIST_COMPACT_URL } from '../features/plots/plot-queries.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 
 // Screens are lazily loaded chunks in the app; loaded up front here they render in the same pass, as before.
@@ -21,6 +24,12 @@ export function renderApp(path = '/') {
     </StrictMode>,
   );
   return { ...result, router, queryClient };
+}
+
+/** The fake gateway's route of the plot list as the app asks for it (the compact form), and its answer. */
+export const PLOT_LIST_ROUTE = `GET ${PLOT_LIST_COMPACT_URL}`;
+export function plotListResponse(plots: readonly Plot[]): Response {
+  return jsonResponse(encodePlotListCompact(plots));
 }
 
 /** A fetch Response with a JSON body. */

@@ -1,4 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
+import { plotListCompactSchema } from '@pixel-atlas/contracts/plot-list-compact';
+import { decodePlotListCompact, PLOT_LIST_COMPACT_VERSION } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
@@ -65,6 +68,33 @@ describe('GET /api/plots', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(identity.json());
     expect(identity.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('format=compact: the same plots column by column, with its own ETag/304, compressed as the client accepts', async () => {
+    await claimed('Compact Reader');
+    const spec = (await world.plots.inject('/api/plots')).json();
+    const compact = await world.plots.inject('/api/plots?format=compact');
+    expect(compact.statusCode).toBe(200);
+    const parsed = plotListCompactSchema.parse(compact.json());
+    expect(parsed.version).toBe(PLOT_LIST_COMPACT_VERSION);
+    expect(decodePlotListCompact(parsed)).toEqual(spec);
+    expect(compact.body.length).toBeLessThan(JSON.stringify(spec).length);
+    const etag = compact.headers.etag as string;
+    expect(etag).not.toBe((await world.plots.inject('/api/plots')).headers.etag);
+    expect((await world.plots.inject({ url: '/api/plots?format=compact', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    const br = await world.plots.inject({ url: '/api/plots?format=compact', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(compact.json());
+    const gz = await world.plots.inject({ url: '/api/plots?format=compact', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(compact.json());
+  });
+
+  it('refuses a format it does not know with a 400, and ignores other query parameters', async () => {
+    const unknown = await world.plots.inject('/api/plots?format=xml');
+    expect(unknown.statusCode).toBe(400);
+    expect(errorBodySchema.parse(unknown.json()).error.code).toBe('VALIDATION_FAILED');
+    expect((await world.plots.inject('/api/plots?cache=1')).json()).toEqual((await world.plots.inject('/api/plots')).json());
   });
 
   it('another replica drops its cached list when a plot is claimed elsewhere (plots.plot.claimed on NATS)', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
-import { plotListResponseSchema, plotSchema, userPlotsResponseSchema } from '@pixel-atlas/contracts/plots';
+import { plotListCompactSchema } from '@pixel-atlas/contracts/plot-list-compact';
+import { plotListQuerySchema, plotListResponseSchema, plotSchema, userPlotsResponseSchema } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,17 +24,22 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   // Untyped on purpose: these two send ready-made bytes (a Buffer skips the serializer); the schemas document them.
-  app.get(
+  app.get<{ Querystring: z.infer<typeof plotListQuerySchema> }>(
     '/api/plots',
     {
       schema: {
         summary: 'Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br',
+        description:
+          'Without `format`: the spec\'s plot list. With `format=compact`: the same plots column by column (PlotListCompact, ' +
+          'versioned by its `version` field), a fraction of the bytes; the web app reads this one.',
         tags: ['plots'],
-        response: { 200: plotListResponseSchema, 304: z.null().describe('Not modified') },
+        querystring: plotListQuerySchema,
+        response: { 200: z.union([plotListResponseSchema, plotListCompactSchema]), 304: z.null().describe('Not modified') },
       },
     },
     async (request, reply) => {
-      const body = await opts.cache.get();
+      const list = await opts.cache.get();
+      const body = request.query.format === 'compact' ? list.compact : list;
       reply.header('etag', body.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
       if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.status(304).send();
       const encoding = negotiateEncoding(request.headers['accept-encoding']);

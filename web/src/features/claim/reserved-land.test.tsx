@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MapEngineOptions } from '../../map/engine/engine.ts';
 import { HomeMap } from '../../pages/home/home-map.tsx';
 import { fakeGateway } from '../../test/fake-gateway.ts';
-import { jsonResponse } from '../../test/render-app.tsx';
+import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { savePendingClaim } from './pending-claim.ts';
 import { checkPosition } from './position-check.ts';
@@ -54,7 +54,7 @@ const engine = () => engineMock.created[engineMock.created.length - 1];
 function renderHome() {
   const gateway = fakeGateway({
     'GET /api/map-layout': [() => jsonResponse(layout)],
-    'GET /api/plots': [() => jsonResponse([neighbour])],
+    [PLOT_LIST_ROUTE]: [() => plotListResponse([neighbour])],
     'GET /api/reserved-footprints': [() => jsonResponse([held, review])],
     'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
   });

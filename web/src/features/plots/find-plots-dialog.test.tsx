@@ -4,7 +4,7 @@ import { useState } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeGateway } from '../../test/fake-gateway.ts';
-import { jsonResponse } from '../../test/render-app.tsx';
+import { PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { FindPlotsDialog } from './find-plots-dialog.tsx';
 import { flyToPlot } from './fly-to-plot.ts';
@@ -22,6 +22,8 @@ const base: Plot = {
   created_at: '2026-11-20T10:00:00.000Z',
   flagged: false,
   reviewed: true,
+  region_name: null,
+  updated_at: null,
 };
 const premium: Plot = { ...base, id: '22222222-2222-4222-8222-222222222222', tier: 'premium', x: 30, y: 40, display_name: 'Grace Tiles', message: 'Big plot' };
 
@@ -33,7 +35,7 @@ function renderDialog(onChoosePlot = vi.fn()) {
 
 describe('Find Plots dialog', () => {
   it("lists every plot as a link with tier, message, position, end corner and 'NxN area' for larger plots", async () => {
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([base, premium])] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([base, premium])] });
     renderDialog();
     expect(await screen.findByRole('dialog', { name: 'Claimed Plots (2)' })).toBeTruthy();
     const items = within(screen.getByRole('list', { name: 'Claimed plots' })).getAllByRole('listitem');
@@ -52,7 +54,7 @@ describe('Find Plots dialog', () => {
   });
 
   it('shows the empty state when nobody has claimed a plot', async () => {
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([])] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([])] });
     renderDialog();
     expect(await screen.findByText('No plots claimed yet')).toBeTruthy();
     expect(screen.getByText('Be the first to claim your space!')).toBeTruthy();
@@ -61,7 +63,7 @@ describe('Find Plots dialog', () => {
 
   it('choosing a plot (click or keyboard) hands it over and closes; search narrows the list', async () => {
     const user = userEvent.setup();
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([base, premium])] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([base, premium])] });
     const { onChoosePlot, onOpenChange } = renderDialog();
     await user.type(await screen.findByLabelText('Search by name or message'), 'grace');
     const links = within(screen.getByRole('list', { name: 'Claimed plots' })).getAllByRole('link');
@@ -88,7 +90,7 @@ describe('Find Plots focus', () => {
 
   it('opens with focus in its search box, and gives focus back to the button that opened it on Escape', async () => {
     const user = userEvent.setup();
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([base, premium])] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([base, premium])] });
     renderWithProviders(<Opener />);
     const opener = screen.getByRole('button', { name: 'Find Plots (2)' });
     await user.click(opener);
@@ -100,7 +102,7 @@ describe('Find Plots focus', () => {
   });
 
   it('moves focus into the search box when the list arrives after the dialog opened', async () => {
-    fakeGateway({ 'GET /api/plots': [() => new Promise((resolve) => setTimeout(() => resolve(jsonResponse([base])), 50))] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => new Promise((resolve) => setTimeout(() => resolve(plotListResponse([base])), 50))] });
     renderDialog();
     const search = await screen.findByLabelText('Search by name or message');
     await waitFor(() => expect(document.activeElement).toBe(search));

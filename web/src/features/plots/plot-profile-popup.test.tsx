@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { fakeGateway } from '../../test/fake-gateway.ts';
-import { jsonResponse } from '../../test/render-app.tsx';
+import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { deferred, renderWithProviders } from '../../test/render-with-providers.tsx';
 import { PlotProfilePopup } from './plot-profile-popup.tsx';
 
@@ -33,7 +33,7 @@ function Harness() {
 
 describe('plot profile popup', () => {
   it('shows avatar, name, message, tier, zone, the plot page link, visit website and share', async () => {
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([plot])] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])] });
     renderWithProviders(<Harness />);
     const card = screen.getByRole('dialog', { name: 'Ada Pixel' });
     expect(card.className).toContain('dialog-pop');
@@ -50,7 +50,7 @@ describe('plot profile popup', () => {
 
   it('closes with the close button', async () => {
     const user = userEvent.setup();
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([plot])] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])] });
     renderWithProviders(<Harness />);
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -59,7 +59,7 @@ describe('plot profile popup', () => {
   it('disables the flag button while flagging, then thanks the visitor and closes', async () => {
     const user = userEvent.setup();
     const answer = deferred<Response>();
-    const gateway = fakeGateway({ 'GET /api/plots': [() => jsonResponse([plot])], 'POST /api/flag-plot': [() => answer.promise] });
+    const gateway = fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])], 'POST /api/flag-plot': [() => answer.promise] });
     renderWithProviders(<Harness />);
     await user.click(screen.getByRole('button', { name: 'Flag Content' }));
     const busy = screen.getByRole('button', { name: 'Flagging...' }) as HTMLButtonElement;
@@ -74,7 +74,7 @@ describe('plot profile popup', () => {
   it('treats an earlier flag by the same visitor as flagged', async () => {
     const user = userEvent.setup();
     fakeGateway({
-      'GET /api/plots': [() => jsonResponse([plot])],
+      [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])],
       'POST /api/flag-plot': [() => jsonResponse({ error: { code: 'ALREADY_FLAGGED', message: 'Already flagged' } }, { status: 409 })],
     });
     renderWithProviders(<Harness />);
@@ -84,7 +84,7 @@ describe('plot profile popup', () => {
 
   it("shows the destructive 'Error' toast when flagging fails and keeps the card open", async () => {
     const user = userEvent.setup();
-    fakeGateway({ 'GET /api/plots': [() => jsonResponse([plot])], 'POST /api/flag-plot': [() => new Response('', { status: 500 })] });
+    fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])], 'POST /api/flag-plot': [() => new Response('', { status: 500 })] });
     renderWithProviders(<Harness />);
     await user.click(screen.getByRole('button', { name: 'Flag Content' }));
     expect(await screen.findByText('Failed to flag content. Please try again.')).toBeTruthy();

@@ -1,4 +1,5 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
+import type { Tier } from '@pixel-atlas/contracts/tiers';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, within } from '@testing-library/react';
 import { StrictMode } from 'react';
@@ -7,7 +8,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLiveUpdates } from '../../features/live/use-live-updates.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
-import { jsonResponse } from '../../test/render-app.tsx';
+import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { AtlasStrip } from './atlas-strip.tsx';
 import { countTilesLeft, lowestPrice, recentPlots } from './atlas-stats.ts';
 
@@ -18,7 +19,7 @@ const layout: MapLayout = {
   seed: 's',
   generatedAt: '2026-01-01T00:00:00.000Z',
 };
-const plot = (id: string, name: string, tier: string, x: number, y: number, created_at: string) => ({
+const plot = (id: string, name: string, tier: Tier, x: number, y: number, created_at: string) => ({
   id,
   display_name: name,
   tier,
@@ -102,7 +103,7 @@ describe('AtlasStrip', () => {
 
   it('is the page h1 and shows placeholders, then the counters and the lowest served price', async () => {
     fakeGateway({
-      'GET /api/plots': [() => jsonResponse([ada, bob])],
+      [PLOT_LIST_ROUTE]: [() => plotListResponse([ada, bob])],
       'GET /api/map-layout': [() => jsonResponse(layout)],
       'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 1900, featured: 5000, prime: 7500, premium: 10000 } })],
     });
@@ -122,7 +123,7 @@ describe('AtlasStrip', () => {
 
   it('puts a plot claimed elsewhere at the front of the ticker when the live stream says so', async () => {
     fakeGateway({
-      'GET /api/plots': [() => jsonResponse([ada, bob]), () => jsonResponse([ada, bob, cy])],
+      [PLOT_LIST_ROUTE]: [() => plotListResponse([ada, bob]), () => plotListResponse([ada, bob, cy])],
       'GET /api/map-layout': [() => jsonResponse(layout)],
       'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
     });
@@ -148,7 +149,7 @@ describe('AtlasStrip', () => {
     const animate = vi.fn();
     Element.prototype.animate = animate as unknown as Element['animate'];
     fakeGateway({
-      'GET /api/plots': [() => jsonResponse([ada]), () => jsonResponse([ada, bob])],
+      [PLOT_LIST_ROUTE]: [() => plotListResponse([ada]), () => plotListResponse([ada, bob])],
       'GET /api/map-layout': [() => jsonResponse(layout)],
       'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
     });
@@ -164,7 +165,7 @@ describe('AtlasStrip', () => {
 
   it('says so when nobody has claimed yet', async () => {
     fakeGateway({
-      'GET /api/plots': [() => jsonResponse([])],
+      [PLOT_LIST_ROUTE]: [() => plotListResponse([])],
       'GET /api/map-layout': [() => jsonResponse(layout)],
       'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
     });

@@ -6,7 +6,7 @@ import { findFreePosition } from '../../features/claim/auto-assign.ts';
 import { dispatchTierGuidance } from '../../lib/tier-guidance.ts';
 import type { MapEngineOptions } from '../../map/engine/engine.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
-import { jsonResponse } from '../../test/render-app.tsx';
+import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { HomeMap } from './home-map.tsx';
 
@@ -45,7 +45,7 @@ const engine = () => engineMock.created[engineMock.created.length - 1];
 function renderHome() {
   fakeGateway({
     'GET /api/map-layout': [() => jsonResponse(layout)],
-    'GET /api/plots': [() => jsonResponse([plot])],
+    [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])],
     'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 10000 } })],
   });
   return renderWithProviders(<HomeMap />);
