@@ -159,9 +159,8 @@ async function main(): Promise<void> {
   });
   const upStarted = Date.now();
   await stack.up([], log);
-  const healthySeconds = await stack.waitHealthy(ONE_EACH, 300_000);
+  await stack.waitHealthy(ONE_EACH, 300_000);
   log(`time to healthy (up -d until every container's healthcheck passed): ${((Date.now() - upStarted) / 1000).toFixed(1)} s`);
-  void healthySeconds;
   // The shape faults/support/traffic.ts sends requests through: the gateway's published loopback port.
   const site = { gateway: { url: `http://127.0.0.1:${vars.PORT}` } };
   const published = run(PODMAN[0], [...PODMAN.slice(1), 'ps', '--filter', `label=com.docker.compose.project=${vars.COMPOSE_PROJECT_NAME}`, '--format', '{{.Names}} {{.Ports}}'], { quiet: true })

@@ -93,7 +93,7 @@ export class ComposeStack {
     return this.containers().filter((c) => c.service === service && c.running);
   }
 
-  /** Waits until each service has `counts[service]` running containers and every running container is healthy. */
+  /** Waits until each service has `counts[service]` healthy running containers; returns the seconds it took. */
   async waitHealthy(counts: Record<string, number>, timeoutMs: number): Promise<number> {
     const started = Date.now();
     let last = '';
