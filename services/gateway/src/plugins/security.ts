@@ -1,16 +1,19 @@
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 
 /**
  * Security headers. The CSP allows only the app's own scripts, styles (plus inline style attributes,
  * which React components set), fonts and API, and images from itself, data: and blob: (cropped avatars).
  * `upgrade-insecure-requests` is only sent over https: over plain http on a compose host name it
  * would break every asset.
+ *
+ * helmet's middleware is built once here and applied in one synchronous hook: @fastify/helmet calls
+ * `helmet(options)` again on every request (parsing the CSP directives each time) in two hooks of its own.
  */
 export const securityPlugin = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
-    await app.register(helmet, {
+    const setSecurityHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
@@ -27,6 +30,9 @@ export const securityPlugin = fp(
       },
       hsts: opts.https ? { maxAge: 15552000, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
     });
   },
   { name: 'gateway-security' },
