@@ -382,7 +382,8 @@ describe('two replicas of the service', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const rows = await app.db.linkCheck.findMany({ where: { plotId: { in: ids } } });
       expect(rows.map((row) => row.consecutiveFailures)).toEqual(ids.map(() => 1));
-      expect(new Set(rows.map((row) => row.lastError))).toEqual(new Set(['the name does not resolve']));
+      // A resolver on a loaded machine may time out instead of answering that the name does not exist.
+      for (const row of rows) expect(row.lastError).toMatch(/^(the name does not resolve|timed out after \d+ s)$/);
       const checkedBy = await Promise.all(
         replicas.map(async (replica) => {
           const text = await replica.metrics.getSingleMetricAsString('plots_link_checks_total');

@@ -39,10 +39,13 @@ it('tells the owner once by e-mail when the link is unreachable, and shows it to
   expect(claimed.statusCode, claimed.body).toBe(201);
   const plotId = claimed.json().plot.id as string;
 
-  const mail = await eventually(async () => smtp.messages.find((m) => m.to.includes('lost@example.com')), 20_000);
+  // The owner also gets the private owner link at claim time: the link-health notice is the one about the link.
+  const linkNotices = () => smtp.messages.filter((m) => m.to.includes('lost@example.com') && m.subject.startsWith('The link on your plot'));
+  const mail = await eventually(async () => linkNotices()[0], 20_000);
   expect(mail.subject).toBe("The link on your plot 'Lost Link' seems to be down");
   expect(mail.text).toContain('https://lost-link.invalid/home');
-  expect(mail.text).toContain('(the last one: the name does not resolve)');
+  // A resolver on a loaded machine may time out instead of answering that the name does not exist.
+  expect(mail.text).toMatch(/\(the last one: (the name does not resolve|timed out after \d+ s)\)/);
 
   expect(await getLinkHealth({ db: world.plots.db, plotId })).toMatchObject({ status: 'unreachable', lastOkAt: null });
   const listed = await world.plots.inject({
@@ -54,7 +57,7 @@ it('tells the owner once by e-mail when the link is unreachable, and shows it to
   const checkedAt = (await getLinkHealth({ db: world.plots.db, plotId })).lastCheckedAt;
   await eventually(async () => (await getLinkHealth({ db: world.plots.db, plotId })).lastCheckedAt !== checkedAt, 10_000);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  expect(smtp.messages.filter((m) => m.to.includes('lost@example.com'))).toHaveLength(1);
+  expect(linkNotices()).toHaveLength(1);
   // The public plot keeps its link.
   expect((await world.plots.inject(`/api/plots/${plotId}`)).json().link).toBe('https://lost-link.invalid/home');
 });
