@@ -59,6 +59,10 @@ COPY tsconfig.base.json ./
 COPY packages packages
 ARG SERVICE
 RUN test -n "$SERVICE" || { echo 'build with --build-arg SERVICE=<a folder of services/>' >&2; exit 1; }
+# The gateway draws the share cards' text (names, tiers) with sharp, which needs a system font; the slim image has none.
+RUN if [ "$SERVICE" = gateway ]; then \
+      apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*; \
+    fi
 COPY services/${SERVICE} services/${SERVICE}
 COPY --from=build /app/services/${SERVICE}/src/generated services/${SERVICE}/src/generated
 COPY --from=build /app/web/dist web/dist
