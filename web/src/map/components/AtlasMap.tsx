@@ -1,7 +1,7 @@
 import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM, type Region } from '@pixel-atlas/contracts/regions';
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { errorStatus } from '../../lib/api.ts';
 import { TOUCH_GUIDE_DISMISSED_KEY } from '../../lib/storage-keys.ts';
 import { useMapLayout } from '../use-map-layout.ts';
@@ -131,18 +131,24 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
     // The engine lives as long as the component; zoom limits follow the device it was created on.
   }, []);
 
+  // The engine takes new data in a render of its own, after the one that shows it in the page's text: a query's
+  // answer re-renders synchronously, and the engine's work on a layout (classifying 8,100 tiles) in that same task
+  // made it one of the longest of the first load on a phone.
+  const engineLayout = useDeferredValue(layout);
+  const enginePlots = useDeferredValue(plots);
+
   useEffect(() => {
-    engineRef.current?.setLayout(layout ?? null);
-    if (!layout) {
+    engineRef.current?.setLayout(engineLayout ?? null);
+    if (!engineLayout) {
       // A cleared map takes its selection with it.
       setSelectedTile(null);
       engineRef.current?.setSelectedTile(null);
     }
-  }, [layout]);
+  }, [engineLayout]);
 
   useEffect(() => {
-    engineRef.current?.setPlots(plots);
-  }, [plots]);
+    engineRef.current?.setPlots(enginePlots);
+  }, [enginePlots]);
 
   useEffect(() => {
     engineRef.current?.setReservedFootprints(reservedFootprints);
