@@ -1,49 +1,24 @@
 // The owner's edit, end to end through the real gateway in front of the real plots and moderation services: the
 // change reaches an open map (live updates over SSE) and the server-rendered page; the owner page's headers and the
 // gateway's CSRF rule for owner edits and stat beacons.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '@pixel-atlas/plots-service/testing/world';
-import { eventually, testServiceEnv } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
+import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/plots-service/testing/world';
+import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { loadEnv } from '../env.ts';
+import { startGatewayOverWorld, TEST_SHELL, type GatewayOverWorld } from '../testing/gateway-over-world.ts';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-const SHELL = '<!doctype html><html><head><title>Pixel Atlas</title></head><body><div id="root"></div></body></html>';
 
 let world: World;
-let gateway: FastifyInstance;
 let base: string;
-let webDir: string;
+let stack: GatewayOverWorld;
 
 beforeAll(async () => {
-  world = await startWorld({ listen: true });
-  webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-owner-'));
-  await writeFile(path.join(webDir, 'index.html'), SHELL);
-  await writeFile(path.join(webDir, 'app.html'), SHELL);
-  const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  gateway = await buildApp(
-    loadEnv({
-      ...testServiceEnv(world.db, world.stream),
-      PLOTS_URL: urlOf(world.plots),
-      MODERATION_URL: urlOf(world.moderation!),
-      PAYMENTS_URL: urlOf(world.payments),
-      MAP_URL: urlOf(world.map!),
-      CONTACT_URL: 'http://127.0.0.1:9',
-      WEB_DIST_DIR: webDir,
-    }),
-  );
-  await gateway.listen({ port: 0, host: '127.0.0.1' });
-  base = urlOf(gateway);
+  stack = await startGatewayOverWorld({ web: { 'index.html': TEST_SHELL, 'app.html': TEST_SHELL } });
+  ({ world, base } = stack);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await world?.close();
-  await rm(webDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 let spotIndex = 0;

@@ -1,53 +1,30 @@
 // Share cards end to end: the real gateway in front of the real map, plots and moderation services. The page's
 // og:image is an absolute URL of a 1200x630 PNG that shows the plot (its tier colour, its avatar); a changed plot
 // gets a new card at a new address.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { TIER_COLOR } from '@pixel-atlas/contracts/tier-catalog';
-import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '@pixel-atlas/plots-service/testing/world';
-import { eventually, testServiceEnv } from '@pixel-atlas/service-kit/testing';
+import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/plots-service/testing/world';
+import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
 import { AVATAR_FRAME } from '../domain/render-share-card.ts';
-import { loadEnv } from '../env.ts';
+import { startGatewayOverWorld, type GatewayOverWorld } from '../testing/gateway-over-world.ts';
 
 const ORIGIN = 'https://atlas.example.com';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-const SHELL = '<!doctype html><html><head><title>Pixel Atlas</title></head><body><div id="root"></div></body></html>';
 
 let world: World;
 let gateway: FastifyInstance;
 let base: string;
-let webDir: string;
+let stack: GatewayOverWorld;
 
 beforeAll(async () => {
-  world = await startWorld({ listen: true });
-  webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-cards-'));
-  await writeFile(path.join(webDir, 'index.html'), SHELL);
-  const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  gateway = await buildApp(
-    loadEnv({
-      ...testServiceEnv(world.db, world.stream),
-      PUBLIC_ORIGIN: ORIGIN,
-      PLOTS_URL: urlOf(world.plots),
-      MODERATION_URL: urlOf(world.moderation!),
-      PAYMENTS_URL: urlOf(world.payments),
-      MAP_URL: urlOf(world.map!),
-      CONTACT_URL: 'http://127.0.0.1:9',
-      WEB_DIST_DIR: webDir,
-    }),
-  );
-  await gateway.listen({ port: 0, host: '127.0.0.1' });
-  base = urlOf(gateway);
+  stack = await startGatewayOverWorld({ env: { PUBLIC_ORIGIN: ORIGIN } });
+  ({ world, gateway, base } = stack);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await world?.close();
-  await rm(webDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 async function solidPng(r: number, g: number, b: number): Promise<string> {
