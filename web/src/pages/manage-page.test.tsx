@@ -1,28 +1,14 @@
 import type { ManagePage } from '@pixel-atlas/contracts/manage';
-import type { Plot } from '@pixel-atlas/contracts/plots';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeGateway } from '../test/fake-gateway.ts';
+import { ADA_PLOT_ID, adaPlot } from '../test/plot-fixture.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
 
-const PLOT_ID = '5f1d2c3b-4a59-4e8f-8d7c-6b5a49382716';
+const PLOT_ID = ADA_PLOT_ID;
 const TOKEN = 'Qm9yaXMgS2FybG9mZiBwbGF5ZWQgdGhlIG1vbnN0ZXIu_-x';
-const plot: Plot = {
-  id: PLOT_ID,
-  zone: 'creator',
-  tier: 'featured',
-  x: 12,
-  y: 34,
-  display_name: 'Ada Pixel',
-  message: 'Pixel art every day',
-  link: 'https://ada.example/',
-  avatar_url: `/api/plots/${PLOT_ID}/avatar`,
-  created_at: '2026-11-22T10:00:00.000Z',
-  flagged: false,
-  reviewed: true,
-  region_name: 'Creator Coast',
-};
+const plot = adaPlot;
 const days = Array.from({ length: 30 }, (_, i) => ({ day: `2026-11-${String(i + 1).padStart(2, '0')}`, views: i === 29 ? 7 : 1, profileOpens: 2, clicks: i === 29 ? 3 : 0 }));
 const page: ManagePage = {
   plot: { ...plot, visible: true },

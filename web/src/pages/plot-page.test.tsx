@@ -1,27 +1,13 @@
-import type { Plot } from '@pixel-atlas/contracts/plots';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AVATAR_SRC } from '../features/plots/plot-avatar.tsx';
 import { fakeGateway } from '../test/fake-gateway.ts';
+import { ADA_PLOT_ID, adaPlot } from '../test/plot-fixture.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
 
-const PLOT_ID = '5f1d2c3b-4a59-4e8f-8d7c-6b5a49382716';
-const plot: Plot = {
-  id: PLOT_ID,
-  zone: 'creator',
-  tier: 'featured',
-  x: 12,
-  y: 34,
-  display_name: 'Ada Pixel',
-  message: 'Pixel art every day',
-  link: 'https://ada.example/',
-  avatar_url: `/api/plots/${PLOT_ID}/avatar`,
-  created_at: '2026-11-22T10:00:00.000Z',
-  flagged: false,
-  reviewed: true,
-  region_name: 'Creator Coast',
-};
+const PLOT_ID = ADA_PLOT_ID;
+const plot = adaPlot;
 const route = `GET /api/plots/${PLOT_ID}`;
 
 describe('/plot/{id}', () => {
