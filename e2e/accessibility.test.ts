@@ -23,6 +23,7 @@ const LONG_LINK = `https://very-long-link.example/${'unbroken'.repeat(200)}`;
 let stack: Stack;
 let land: Array<{ x: number; y: number }> = [];
 let plotId: string;
+let manageToken: string;
 const PLOT_NAME = 'Ada Pixel';
 const contexts: BrowserContext[] = [];
 afterEach(async () => {
@@ -99,7 +100,12 @@ async function newPage(size: (typeof VIEWPORTS)[number]): Promise<Page> {
   return context.newPage();
 }
 
-async function buyPlot(request: APIRequestContext, tile: { x: number; y: number }, fields: { display_name: string; message: string; link: string }): Promise<string> {
+/** A claimed plot: its id and the owner link's token the claim answered with. */
+async function buyPlot(
+  request: APIRequestContext,
+  tile: { x: number; y: number },
+  fields: { display_name: string; message: string; link: string },
+): Promise<{ id: string; manageToken: string }> {
   const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
   expect(checkout.ok(), await checkout.text()).toBe(true);
   const { sessionId } = await checkout.json();
@@ -108,7 +114,8 @@ async function buyPlot(request: APIRequestContext, tile: { x: number; y: number 
     data: { ...fields, zone: 'nexus', ...tile, stripeSessionId: sessionId, tier: 'basic', avatar_url: ONE_PIXEL_PNG },
   });
   expect(claim.status(), await claim.text()).toBe(201);
-  return (await claim.json()).plot.id;
+  const body = await claim.json();
+  return { id: body.plot.id, manageToken: body.manage_token };
 }
 
 /** A paid checkout nobody has claimed with yet: /claim shows its form (with the avatar drop zone). */
@@ -150,9 +157,9 @@ beforeAll(async () => {
   const layout = (await (await setup.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
   land = layout.tiles.filter((tile) => tile.is_land);
   const spots = land.filter((tile) => tile.x >= 55 && tile.y >= 55 && tile.x % 4 === 0 && tile.y % 4 === 0);
-  plotId = await buyPlot(setup.request, spots[0], { display_name: PLOT_NAME, message: 'Tiny worlds, drawn by hand', link: 'https://ada.example/' });
+  ({ id: plotId, manageToken } = await buyPlot(setup.request, spots[0], { display_name: PLOT_NAME, message: 'Tiny worlds, drawn by hand', link: 'https://ada.example/' }));
   // A plot with one very long word and a very long link, flagged by a visitor: it sits in the admin's queue.
-  const longId = await buyPlot(setup.request, spots[1], { display_name: 'Longwinded', message: LONG_WORD, link: LONG_LINK });
+  const { id: longId } = await buyPlot(setup.request, spots[1], { display_name: 'Longwinded', message: LONG_WORD, link: LONG_LINK });
   expect((await setup.request.post(`${stack.url}/api/flag-plot`, { data: { plotId: longId } })).ok()).toBe(true);
 });
 
@@ -172,6 +179,7 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
       [`/claim?session_id=${sessionId}`, 200, 'Payment Successful! Claim Your Plot'],
       [`/plot/${plotId}`, 200, `${PLOT_NAME}'s Plot`],
       [`/user/${encodeURIComponent(PLOT_NAME)}`, 200, `${PLOT_NAME}'s Atlas`],
+      [`/manage/${manageToken}`, 200, `Manage ${PLOT_NAME}'s Plot`],
       ['/about', 200, 'How it works'],
       ['/faq', 200, 'Still have questions?'],
       ['/contact', 200, 'Contact Us'],

@@ -43,27 +43,31 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
         <span className="text-sky">■</span> page views · <span className="text-gold">■</span> link visits. Counts only: we keep nothing about your
         visitors, and obvious robots are not counted.
       </p>
-      <table className="sr-only">
-        <caption>Daily counts</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Page views</th>
-            <th scope="col">Profile opens</th>
-            <th scope="col">Link visits</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.day}>
-              <th scope="row">{day.day}</th>
-              <td>{day.views}</td>
-              <td>{day.profileOpens}</td>
-              <td>{day.clicks}</td>
+      {/* sr-only on the wrapper: a table sizes to its cells whatever width it is given, so on the table itself it
+          widened the page by the table's width on a phone. */}
+      <div className="sr-only">
+        <table>
+          <caption>Daily counts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Page views</th>
+              <th scope="col">Profile opens</th>
+              <th scope="col">Link visits</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.day}>
+                <th scope="row">{day.day}</th>
+                <td>{day.views}</td>
+                <td>{day.profileOpens}</td>
+                <td>{day.clicks}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
