@@ -111,6 +111,39 @@ describe('rate limits counted in PostgreSQL', () => {
     expect(row.count).toBe(60);
   });
 
+  it('a burst from one client is counted in a few statements, each request in its own exact place', async () => {
+    const pool = newPool(db.url);
+    const client = pgClient(pool);
+    let statements = 0;
+    const counting: SqlClient = {
+      ...client,
+      $queryRawUnsafe: (sql, ...values) => {
+        statements += 1;
+        return client.$queryRawUnsafe(sql, ...values);
+      },
+    };
+    const app = Fastify();
+    await app.register(rateLimit, {
+      global: false,
+      store: pgRateLimitStore({ sql: () => ({ client: counting, schema: SCHEMA }), log: app.log, metrics: new Registry(), timeoutMs: 10_000 }),
+    });
+    app.get('/a', { config: { rateLimit: { max: 150, timeWindow: 60_000 } } }, async () => ({ ok: true }));
+    await app.ready();
+    apps.push(app);
+
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => app.inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.40' })),
+    );
+    expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(150);
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(50);
+    // Every place from 149 remaining down to 0 was handed out exactly once.
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-ratelimit-remaining']));
+    expect(new Set(remaining).size).toBe(150);
+    const [row] = (await hits()).filter((h) => h.key.endsWith('198.51.100.40'));
+    expect(row.count).toBe(200);
+    expect(statements).toBeLessThan(20);
+  });
+
   it('continueExceeding: a client still sending while refused keeps its window open', async () => {
     const { app } = await bare({ max: 1, timeWindow: 600, continueExceeding: true });
     const hit = () => app.inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.20' });

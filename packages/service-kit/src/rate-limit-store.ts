@@ -92,10 +92,22 @@ function routePrefix(params: RouteLimitParams): string {
   return info.url ? `${method} ${info.url}|` : '';
 }
 
+/** Requests for one key waiting for the count in flight to come back, counted together in the next one. */
+interface KeyBatch {
+  waiting: IncrCallback[];
+  inFlight: boolean;
+}
+
 /**
  * A @fastify/rate-limit store in the service's own PostgreSQL schema, so every replica counts against the
- * same limit. Each count is one statement (one round trip): an upsert that starts a new window when the
- * last one ended and otherwise adds one, with the window measured on the database's clock.
+ * same limit. A count is one statement (one round trip): an upsert that starts a new window when the last
+ * one ended and otherwise adds to it, with the window measured on the database's clock.
+ *
+ * Counts of one key are group-committed per replica: while a key's upsert is in flight, further requests
+ * with that key wait and are then added in one upsert of `+n`, each taking its own place in the returned
+ * total. A busy client (one address behind the gateway, or a benchmark) would otherwise queue one upsert per
+ * request behind that key's row lock; batched, the row is locked once per round trip however many
+ * requests arrive meanwhile, and every request still sees a distinct, exact count.
  *
  * When PostgreSQL cannot answer (down, or slower than `timeoutMs`) the request is let through, counted
  * in `rate_limit_store_failures_total` and logged: every limited route needs the same database for its
@@ -103,6 +115,8 @@ function routePrefix(params: RouteLimitParams): string {
  * clients to wait out a window, and on the gateway would take down every API route, cached reads included.
  */
 export class PgRateLimitStore {
+  private readonly batches = new Map<string, KeyBatch>();
+
   constructor(
     private readonly core: StoreCore,
     private readonly prefix: string,
@@ -110,48 +124,79 @@ export class PgRateLimitStore {
   ) {}
 
   incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void {
+    const fullKey = this.prefix + key;
+    let batch = this.batches.get(fullKey);
+    if (!batch) {
+      batch = { waiting: [], inFlight: false };
+      this.batches.set(fullKey, batch);
+    }
+    batch.waiting.push(callback);
+    if (!batch.inFlight) this.flush(fullKey, batch, timeWindow, max);
+  }
+
+  /** Counts everything waiting on `fullKey` in one upsert, then starts the next batch if more arrived meanwhile. */
+  private flush(fullKey: string, batch: KeyBatch, timeWindow: number, max: number): void {
+    const callbacks = batch.waiting;
+    batch.waiting = [];
+    batch.inFlight = true;
+    const done = () => {
+      batch.inFlight = false;
+      if (batch.waiting.length > 0) this.flush(fullKey, batch, timeWindow, max);
+      else this.batches.delete(fullKey);
+    };
+    const letThrough = (reason: 'unavailable' | 'timeout' | 'error', error: unknown) => {
+      this.core.failed(reason, error);
+      for (const callback of callbacks) callback(null, { current: 0, ttl: timeWindow });
+    };
+
     const sql = this.core.sql();
     if (!sql) {
-      this.core.failed('unavailable', new Error('no database client registered for rate limits'));
-      callback(null, { current: 0, ttl: timeWindow });
+      letThrough('unavailable', new Error('no database client registered for rate limits'));
+      done();
       return;
     }
     const table = `${quoteIdent(sql.schema)}."rate_limit_hits"`;
+    const n = callbacks.length;
     // In ON CONFLICT ... DO UPDATE every column reference reads the row as it was before this update, and
-    // the row lock serialises concurrent counts of one key: no count is lost and none is seen twice.
+    // the row lock serialises concurrent counts of one key across replicas: no count is lost, none seen twice.
     const count = sql.client.$queryRawUnsafe<HitRow[]>(
       `INSERT INTO ${table} AS h ("key", "count", "window_ends_at")
-       VALUES ($1, 1, now() + make_interval(secs => $2::float8 / 1000))
+       VALUES ($1, $5::int, now() + make_interval(secs => $2::float8 / 1000))
        ON CONFLICT ("key") DO UPDATE SET
-         "count" = CASE WHEN h."window_ends_at" <= now() THEN 1 ELSE h."count" + 1 END,
+         "count" = CASE WHEN h."window_ends_at" <= now() THEN $5::int ELSE h."count" + $5::int END,
          "window_ends_at" = CASE
-           WHEN h."window_ends_at" <= now() OR ($3::boolean AND h."count" + 1 > $4::bigint) THEN excluded."window_ends_at"
+           WHEN h."window_ends_at" <= now() OR ($3::boolean AND h."count" + $5::int > $4::bigint) THEN excluded."window_ends_at"
            ELSE h."window_ends_at" END
        RETURNING "count", GREATEST(0, ceil(extract(epoch FROM "window_ends_at" - now()) * 1000))::int AS ttl_ms`,
-      this.prefix + key,
+      fullKey,
       timeWindow,
       this.continueExceeding,
       max,
+      n,
     );
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
-      this.core.failed('timeout', new Error(`rate-limit count took longer than ${this.core.timeoutMs} ms`));
-      callback(null, { current: 0, ttl: timeWindow });
+      letThrough('timeout', new Error(`rate-limit count took longer than ${this.core.timeoutMs} ms`));
+      done();
     }, this.core.timeoutMs);
     count.then(
       (rows) => {
         clearTimeout(timer);
         if (settled) return;
         const [row] = rows;
-        callback(null, { current: Number(row.count), ttl: Number(row.ttl_ms) });
+        const total = Number(row.count);
+        const ttl = Number(row.ttl_ms);
+        // The batch's requests hold the last n places of the total, in arrival order.
+        callbacks.forEach((callback, i) => callback(null, { current: total - n + i + 1, ttl }));
         this.core.maybeSweep(sql);
+        done();
       },
       (error: unknown) => {
         clearTimeout(timer);
         if (settled) return;
-        this.core.failed('error', error);
-        callback(null, { current: 0, ttl: timeWindow });
+        letThrough('error', error);
+        done();
       },
     );
   }
