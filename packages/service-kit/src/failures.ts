@@ -69,3 +69,40 @@ export function isTransientFailure(error: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((inner) => isTransientFailure(inner, depth + 1))) return true;
   return isTransientFailure(e.cause, depth + 1) || isTransientFailure(e.meta?.driverAdapterError, depth + 1);
 }
+
+interface DatabaseErrorFields {
+  code?: unknown;
+  originalCode?: unknown;
+  severity?: unknown;
+  constraint?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+}
+
+/**
+ * The PostgreSQL error under whatever wraps it: pg's own error, or Prisma's (a known request error whose
+ * `meta.driverAdapterError.cause` is the adapter's description of pg's error), or an error's `cause`.
+ */
+function findDatabaseError(error: unknown, depth = 0): DatabaseErrorFields | undefined {
+  if (!error || typeof error !== 'object' || depth > 6) return undefined;
+  const e = error as DatabaseErrorFields;
+  // The adapter keeps pg's code as `originalCode`; pg's own errors carry a `severity` beside the code
+  // (Prisma's codes, 'P2002' and the like, look like SQLSTATEs but come without one).
+  if (typeof e.originalCode === 'string' || (typeof e.code === 'string' && typeof e.severity === 'string')) return e;
+  return findDatabaseError(e.meta?.driverAdapterError, depth + 1) ?? findDatabaseError(e.cause, depth + 1);
+}
+
+/** The five-character SQLSTATE PostgreSQL answered with ('23505', '40P01', ...), or undefined. */
+export function sqlState(error: unknown): string | undefined {
+  const e = findDatabaseError(error);
+  const code = e?.originalCode ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The name of the constraint or index that refused a row, when PostgreSQL (or the adapter) named it. */
+export function violatedConstraint(error: unknown): string | undefined {
+  const constraint = findDatabaseError(error)?.constraint;
+  if (typeof constraint === 'string') return constraint;
+  const index = (constraint as { index?: unknown } | undefined)?.index;
+  return typeof index === 'string' ? index : undefined;
+}

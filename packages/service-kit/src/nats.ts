@@ -1,5 +1,5 @@
 import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -9,6 +9,12 @@ import { natsInboxPrefix } from './nats-auth.ts';
 export const EVENT_DOMAINS = ['contact', 'payments', 'plots', 'moderation', 'map'] as const;
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** JetStream's JSStreamNameExistErr: a stream of that name exists (with another configuration). */
+const STREAM_NAME_IN_USE = 10058;
+
+function isJetStreamApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
 
 export interface NatsSettings {
   servers: string;
@@ -88,12 +94,12 @@ export async function ensureStream(bus: EventBus): Promise<void> {
     const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
     if (missing.length) await bus.jsm.streams.update(config.name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
   } catch (error) {
-    if (!String((error as Error).message).includes('not found')) throw error;
+    if (!isJetStreamApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
     try {
       await bus.jsm.streams.add(config);
     } catch (addError) {
       // Another replica created it between our info and add.
-      if (!String((addError as Error).message).includes('already in use')) throw addError;
+      if (!isJetStreamApiError(addError, STREAM_NAME_IN_USE)) throw addError;
     }
   }
 }

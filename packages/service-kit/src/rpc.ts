@@ -1,4 +1,4 @@
-import type { Subscription } from '@nats-io/nats-core';
+import { NoRespondersError, RequestError, type Subscription } from '@nats-io/nats-core';
 import type { ErrorCode } from '@pixel-atlas/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -61,8 +61,7 @@ export async function query<Req, Res>(bus: EventBus, definition: QueryDefinition
   try {
     answerMessage = await bus.nc.request(bus.subject(definition.subject), JSON.stringify(payload), { timeout: options.timeoutMs ?? 3000 });
   } catch (error) {
-    const text = String((error as Error).message ?? error);
-    if (text.includes('no responders') || text.includes('503')) {
+    if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
       throw new AppError('UPSTREAM_UNAVAILABLE', `No service is answering ${definition.subject} right now`);
     }
     throw new AppError('TIMEOUT', `No answer to ${definition.subject} in time`);

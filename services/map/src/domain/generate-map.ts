@@ -1,5 +1,6 @@
 import { MAP_GENERATED_MESSAGE } from '@pixel-atlas/contracts/map';
 import { AppError } from '@pixel-atlas/service-kit/errors';
+import { sqlState } from '@pixel-atlas/service-kit/failures';
 import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
 import { SCHEMA, type PrismaClient } from '../db.ts';
 import { generateLayout } from './generate-layout.ts';
@@ -38,7 +39,7 @@ export async function generateMap({ db, seed, requestId }: GenerateMapOptions) {
       { timeout: 30_000 },
     );
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw new AppError('MAP_EXISTS', MAP_EXISTS_MESSAGE);
+    if (sqlState(error) === '23505') throw new AppError('MAP_EXISTS', MAP_EXISTS_MESSAGE);
     throw error;
   }
   return { message: MAP_GENERATED_MESSAGE, tileCount: layout.tiles.length, landTileCount: layout.landTileCount, seed };

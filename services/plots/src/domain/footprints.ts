@@ -1,6 +1,7 @@
 import { GRID_SIZE, footprintInsideGrid, type Footprint } from '@pixel-atlas/contracts/grid';
 import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
 import { AppError } from '@pixel-atlas/service-kit/errors';
+import { sqlState, violatedConstraint } from '@pixel-atlas/service-kit/failures';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { TABLE, type Tx } from '../db.ts';
@@ -63,33 +64,19 @@ export async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint): Pro
   );
 }
 
-function errorText(error: unknown): string {
-  if (!error || typeof error !== 'object') return String(error);
-  const e = error as { code?: unknown; message?: unknown; meta?: unknown };
-  let meta = '';
-  try {
-    meta = JSON.stringify(e.meta ?? '');
-  } catch {
-    meta = '';
-  }
-  return `${String(e.code ?? '')} ${String(e.message ?? '')} ${meta}`;
-}
-
-/** The exclusion constraint refused an overlapping footprint (Prisma P2039 carrying PostgreSQL 23P01). */
+/** The exclusion constraint refused an overlapping footprint: it is the schema's only one. */
 export function isOverlapViolation(error: unknown): boolean {
-  const text = errorText(error);
-  return text.includes('23P01') || text.includes('footprints_no_overlap');
+  return sqlState(error) === '23P01';
 }
 
-/** A unique constraint refused a row (Prisma P2002); `field` narrows it to one column. */
-export function isUniqueViolation(error: unknown, field?: string): boolean {
-  const e = error as { code?: unknown } | null;
-  if (e?.code !== 'P2002' && !errorText(error).includes('23505')) return false;
-  return field ? errorText(error).includes(field) : true;
+/** A unique constraint refused a row; `constraint` narrows it to one index (e.g. `footprints_hold_id_key`). */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (sqlState(error) !== '23505') return false;
+  return constraint ? violatedConstraint(error) === constraint : true;
 }
 
 /** PostgreSQL gave up on the transaction (deadlock or serialization): worth one more try. */
 export function isRetryableTransactionError(error: unknown): boolean {
-  const text = errorText(error);
-  return (error as { code?: unknown } | null)?.code === 'P2034' || text.includes('40P01') || text.includes('40001');
+  const state = sqlState(error);
+  return (error as { code?: unknown } | null)?.code === 'P2034' || state === '40P01' || state === '40001';
 }

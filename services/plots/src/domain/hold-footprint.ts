@@ -47,7 +47,7 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
     }, { maxWait: 10_000, timeout: 10_000 });
   } catch (error) {
     if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
-    if (isUniqueViolation(error, 'hold_id')) return { held: true };
+    if (isUniqueViolation(error, 'footprints_hold_id_key')) return { held: true };
     throw error;
   }
   return { held: true };
