@@ -144,6 +144,46 @@ describe('rate limits counted in PostgreSQL', () => {
     expect(statements).toBeLessThan(20);
   });
 
+  it('while a count is in flight, a request in the first half of the limit is answered at once; past half it waits', async () => {
+    const client = pgClient(newPool(db.url));
+    const held: Array<() => void> = [];
+    let hold = true;
+    const gated: SqlClient = {
+      ...client,
+      $queryRawUnsafe: async (sql, ...values) => {
+        if (hold) await new Promise<void>((resolve) => held.push(resolve));
+        return client.$queryRawUnsafe(sql, ...values);
+      },
+    };
+    const Store = pgRateLimitStore({ sql: () => ({ client: gated, schema: SCHEMA }), log: Fastify().log, metrics: new Registry(), timeoutMs: 10_000 });
+    const store = new Store({});
+    const answers: number[] = [];
+    const count = (max: number) =>
+      new Promise<number>((resolve) => store.incr('198.51.100.41', (_error, result) => (answers.push(result!.current), resolve(result!.current)), 60_000, max));
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((r) => setTimeout(r, 5));
+    };
+
+    const first = count(8);
+    const [second, third] = [count(8), count(8)]; // nothing known yet: they wait
+    await until(() => held.length === 1);
+    expect(answers).toEqual([]);
+    held.shift()!(); // the first count returns 1; the next upsert (+2) goes out and is held
+    expect(await first).toBe(1);
+    await until(() => held.length === 1);
+    // Known total 1, 2 in flight: place 4 is within half of 8, answered without the database.
+    expect(await count(8)).toBe(4);
+    // Place 5 is past half: it waits.
+    const fifth = count(8);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answers).toEqual([1, 4]);
+    hold = false;
+    held.shift()!();
+    expect([await second, await third, await fifth]).toEqual([2, 3, 5]);
+    const [row] = (await hits()).filter((h) => h.key.endsWith('198.51.100.41'));
+    expect(row.count).toBe(5);
+  });
+
   it('continueExceeding: a client still sending while refused keeps its window open', async () => {
     const { app } = await bare({ max: 1, timeWindow: 600, continueExceeding: true });
     const hit = () => app.inject({ method: 'GET', url: '/a', remoteAddress: '198.51.100.20' });

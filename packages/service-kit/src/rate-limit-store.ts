@@ -92,10 +92,16 @@ function routePrefix(params: RouteLimitParams): string {
   return info.url ? `${method} ${info.url}|` : '';
 }
 
-/** Requests for one key waiting for the count in flight to come back, counted together in the next one. */
+/**
+ * One key's counting on this replica: the requests to add in the next upsert (a null callback was already
+ * answered from the replica's own count and only has to be added), whether an upsert is in flight, and the
+ * total and window end PostgreSQL returned last.
+ */
 interface KeyBatch {
-  waiting: IncrCallback[];
-  inFlight: boolean;
+  waiting: Array<IncrCallback | null>;
+  inFlight: number;
+  knownTotal: number;
+  knownWindowEndsAt: number;
 }
 
 /**
@@ -104,10 +110,17 @@ interface KeyBatch {
  * one ended and otherwise adds to it, with the window measured on the database's clock.
  *
  * Counts of one key are group-committed per replica: while a key's upsert is in flight, further requests
- * with that key wait and are then added in one upsert of `+n`, each taking its own place in the returned
+ * with that key are added together in the next upsert of `+n`, each taking its own place in the returned
  * total. A busy client (one address behind the gateway, or a benchmark) would otherwise queue one upsert per
  * request behind that key's row lock; batched, the row is locked once per round trip however many
- * requests arrive meanwhile, and every request still sees a distinct, exact count.
+ * requests arrive meanwhile.
+ *
+ * While an upsert is in flight, a request whose place by this replica's own count (the last total from
+ * PostgreSQL plus what it has added since) is within the first half of the limit is answered at once and
+ * only added to the next upsert: a client far from its limit never waits on the database behind its own
+ * earlier requests. Past half the limit every request waits for PostgreSQL's total, so the (limit+1)th
+ * request is refused exactly, whichever replicas the requests went to. A request with no batch in flight
+ * always waits for its own count, so a client sending one request at a time is always counted exactly.
  *
  * When PostgreSQL cannot answer (down, or slower than `timeoutMs`) the request is let through, counted
  * in `rate_limit_store_failures_total` and logged: every limited route needs the same database for its
@@ -127,26 +140,35 @@ export class PgRateLimitStore {
     const fullKey = this.prefix + key;
     let batch = this.batches.get(fullKey);
     if (!batch) {
-      batch = { waiting: [], inFlight: false };
+      batch = { waiting: [], inFlight: 0, knownTotal: 0, knownWindowEndsAt: 0 };
       this.batches.set(fullKey, batch);
     }
+    if (batch.inFlight > 0 && batch.knownWindowEndsAt > Date.now()) {
+      const place = batch.knownTotal + batch.inFlight + batch.waiting.length + 1;
+      if (place <= max / 2) {
+        batch.waiting.push(null);
+        callback(null, { current: place, ttl: batch.knownWindowEndsAt - Date.now() });
+        return;
+      }
+    }
     batch.waiting.push(callback);
-    if (!batch.inFlight) this.flush(fullKey, batch, timeWindow, max);
+    if (batch.inFlight === 0) this.flush(fullKey, batch, timeWindow, max);
   }
 
   /** Counts everything waiting on `fullKey` in one upsert, then starts the next batch if more arrived meanwhile. */
   private flush(fullKey: string, batch: KeyBatch, timeWindow: number, max: number): void {
     const callbacks = batch.waiting;
     batch.waiting = [];
-    batch.inFlight = true;
+    batch.inFlight = callbacks.length;
     const done = () => {
-      batch.inFlight = false;
+      batch.inFlight = 0;
       if (batch.waiting.length > 0) this.flush(fullKey, batch, timeWindow, max);
-      else this.batches.delete(fullKey);
+      else this.batches.delete(fullKey); // idle keys hold no memory: the next request waits for its own count
     };
     const letThrough = (reason: 'unavailable' | 'timeout' | 'error', error: unknown) => {
       this.core.failed(reason, error);
-      for (const callback of callbacks) callback(null, { current: 0, ttl: timeWindow });
+      batch.knownWindowEndsAt = 0; // nothing known: the next requests wait for a real count
+      for (const callback of callbacks) callback?.(null, { current: 0, ttl: timeWindow });
     };
 
     const sql = this.core.sql();
@@ -187,8 +209,10 @@ export class PgRateLimitStore {
         const [row] = rows;
         const total = Number(row.count);
         const ttl = Number(row.ttl_ms);
+        batch.knownTotal = total;
+        batch.knownWindowEndsAt = Date.now() + ttl;
         // The batch's requests hold the last n places of the total, in arrival order.
-        callbacks.forEach((callback, i) => callback(null, { current: total - n + i + 1, ttl }));
+        callbacks.forEach((callback, i) => callback?.(null, { current: total - n + i + 1, ttl }));
         this.core.maybeSweep(sql);
         done();
       },
