@@ -6,7 +6,7 @@ import { connectBus, ensureStream, type EventBus } from './nats.ts';
 import { enqueueEvent, OutboxRelay } from './outbox.ts';
 import { pgClient } from './test-pg-client.ts';
 import { TestNatsServer } from './test-nats-server.ts';
-import { createTestDatabase, createTestStream, eventually, type TestDatabase, type TestStream } from './testing.ts';
+import { createTestDatabase, createTestStream, eventually, readStream, type TestDatabase, type TestStream } from './testing.ts';
 
 let db: TestDatabase;
 let pool: pg.Pool;
@@ -73,13 +73,8 @@ const rows = () =>
 
 /** How many messages the stream holds for each Nats-Msg-Id. */
 async function storedPerId(): Promise<Map<string, number>> {
-  const info = await bus.jsm.streams.info(stream.stream);
   const counts = new Map<string, number>();
-  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-    const message = await bus.jsm.streams.getMessage(stream.stream, { seq }).catch(() => null);
-    const id = message?.header.get('Nats-Msg-Id');
-    if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
+  for (const { msgId } of await readStream(stream)) if (msgId) counts.set(msgId, (counts.get(msgId) ?? 0) + 1);
   return counts;
 }
 

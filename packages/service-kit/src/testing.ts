@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { ConnectionOptions } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
+import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pg from 'pg';
 import type { NatsServiceName } from './nats-auth.ts';
 import { TEST_OPERATOR_USER, TestNatsServer } from './test-nats-server.ts';
@@ -113,6 +114,41 @@ export async function createTestStream(server?: TestNatsServer): Promise<TestStr
       }
     },
   };
+}
+
+export interface StreamMessage {
+  seq: number;
+  subject: string;
+  /** The Nats-Msg-Id JetStream deduplicated on (the outbox relay sends the event id). */
+  msgId: string | null;
+  event: EventEnvelope<any>;
+}
+
+/**
+ * Every message a stream holds, oldest first: what the services really published. Reads through `jsm` when the
+ * caller already has a connection, otherwise connects to the test stream as the operator.
+ */
+export async function readStream(source: TestStream | { jsm: JetStreamManager; stream: string }): Promise<StreamMessage[]> {
+  if ('jsm' in source) return readWith(source.jsm, source.stream);
+  const nc = await connect(source.connectOptions());
+  try {
+    return await readWith(await jetstreamManager(nc), source.stream);
+  } finally {
+    await nc.close();
+  }
+}
+
+async function readWith(jsm: JetStreamManager, stream: string): Promise<StreamMessage[]> {
+  const info = await jsm.streams.info(stream).catch(() => null);
+  const out: StreamMessage[] = [];
+  if (!info || info.state.messages === 0) return out;
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+    // A gap (a message deleted or purged) is not an error.
+    const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (!message) continue;
+    out.push({ seq, subject: message.subject, msgId: message.header?.get('Nats-Msg-Id') || null, event: message.json<EventEnvelope<any>>() });
+  }
+  return out;
 }
 
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';

@@ -1,7 +1,5 @@
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, eventually, readStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -11,14 +9,12 @@ import { loadEnv } from '../env.ts';
 let nats: TestNatsServer;
 let db: TestDatabase;
 let app: FastifyInstance;
-let streamName: string;
 let stream: TestStream;
 
 beforeAll(async () => {
   nats = await TestNatsServer.start();
   db = await createTestDatabase();
   stream = await createTestStream(nats);
-  streamName = stream.stream;
   app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_RATE_LIMIT_MAX: '1000' }));
   await app.ready();
 });
@@ -30,19 +26,7 @@ afterAll(async () => {
 });
 
 async function eventIdsInStream(): Promise<string[]> {
-  const nc = await connect(stream.connectOptions());
-  try {
-    const jsm = await jetstreamManager(nc);
-    const info = await jsm.streams.info(streamName);
-    const ids: string[] = [];
-    for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
-      const message = await jsm.streams.getMessage(streamName, { seq });
-      if (message) ids.push(message.json<{ id: string }>().id);
-    }
-    return ids;
-  } finally {
-    await nc.close();
-  }
+  return (await readStream(stream)).map((message) => message.event.id);
 }
 
 it('loses no contact message while NATS is down: the outbox delivers each exactly once after it returns', async () => {

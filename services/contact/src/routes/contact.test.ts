@@ -1,6 +1,4 @@
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, readStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -20,19 +18,7 @@ function asNewClient(): Record<string, string> {
 const valid = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' };
 
 async function streamMessages(): Promise<Array<{ subject: string; data: any }>> {
-  const nc = await connect(stream.connectOptions());
-  try {
-    const jsm = await jetstreamManager(nc);
-    const info = await jsm.streams.info(stream.stream);
-    const out = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      const m = await jsm.streams.getMessage(stream.stream, { seq });
-      if (m) out.push({ subject: m.subject, data: m.json() });
-    }
-    return out;
-  } finally {
-    await nc.close();
-  }
+  return (await readStream(stream)).map((message) => ({ subject: message.subject, data: message.event }));
 }
 
 beforeAll(async () => {

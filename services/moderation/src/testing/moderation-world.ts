@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { EVENTS, type EventData, type EventEnvelope, type EventType } from '@pixel-atlas/contracts/events';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
-import { TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
+import { TEST_INTERNAL_TOKEN, readStream } from '@pixel-atlas/service-kit/testing';
 import { SMTPServer } from 'smtp-server';
 
 export function adminHeaders(admin = 'warden'): Record<string, string> {
@@ -65,16 +65,8 @@ export async function publish(bus: EventBus, event: EventEnvelope, msgID = event
 
 /** Every event in the stream whose type starts with `typePrefix`, in order. */
 export async function streamEvents(bus: EventBus, typePrefix = ''): Promise<EventEnvelope<any>[]> {
-  const info = await bus.jsm.streams.info(bus.settings.stream);
-  const out: EventEnvelope<any>[] = [];
-  if (info.state.messages === 0) return out;
-  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-    const message = await bus.jsm.streams.getMessage(bus.settings.stream, { seq }).catch(() => null);
-    if (!message) continue;
-    const event = message.json<EventEnvelope<any>>();
-    if (event.type.startsWith(typePrefix)) out.push(event);
-  }
-  return out;
+  const messages = await readStream({ jsm: bus.jsm, stream: bus.settings.stream });
+  return messages.map((message) => message.event).filter((event) => event.type.startsWith(typePrefix));
 }
 
 export interface ReceivedMail {
