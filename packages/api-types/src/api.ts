@@ -1973,28 +1973,8 @@ export interface components {
             /** @enum {string} */
             status: "unchecked" | "ok" | "failing" | "unreachable";
         };
-        AdminLinkHealthEntryInput: {
-            consecutiveFailures: number;
-            displayName: string;
-            failingSince: string | null;
-            lastCheckedAt: string | null;
-            lastError: string | null;
-            lastOkAt: string | null;
-            link: string;
-            /** Format: uuid */
-            plotId: string;
-            /** @enum {string} */
-            status: "unchecked" | "ok" | "failing" | "unreachable";
-        };
         AdminLinkHealthList: {
             links: components["schemas"]["AdminLinkHealthEntry"][];
-        };
-        AdminLinkHealthListInput: {
-            links: components["schemas"]["AdminLinkHealthEntryInput"][];
-        };
-        AdminLoginRequest: {
-            password: string;
-            username: string;
         };
         AdminLoginRequestInput: {
             password: string;
@@ -2002,25 +1982,6 @@ export interface components {
         };
         AdminMe: {
             username: string;
-        };
-        AdminMeInput: {
-            username: string;
-        };
-        ClaimPlotRequest: {
-            avatar_url: string;
-            display_name: string;
-            /** Format: uri */
-            link?: string;
-            /** @default  */
-            message: string;
-            /** Format: email */
-            notification_email?: string;
-            stripeSessionId: string;
-            tier: components["schemas"]["Tier"];
-            x: number;
-            y: number;
-            /** @default nexus */
-            zone: components["schemas"]["Zone"];
         };
         ClaimPlotRequestInput: {
             avatar_url: string;
@@ -2043,24 +2004,8 @@ export interface components {
             plot: components["schemas"]["Plot"];
             warning?: string;
         };
-        ClaimPlotResponseInput: {
-            manage_token?: string;
-            plot: components["schemas"]["PlotInput"];
-            warning?: string;
-        };
         ClearMapResponse: {
             message: string;
-        };
-        ClearMapResponseInput: {
-            message: string;
-        };
-        ContactRequest: {
-            /** Format: email */
-            email: string;
-            message: string;
-            name: string;
-            /** @enum {string} */
-            subject: "general" | "technical" | "billing" | "plot-issue" | "content-moderation" | "business" | "feedback" | "other";
         };
         ContactRequestInput: {
             /** Format: email */
@@ -2074,15 +2019,6 @@ export interface components {
             id: string;
             submittedAt: string;
         };
-        ContactResponseInput: {
-            id: string;
-            submittedAt: string;
-        };
-        CreateCheckoutSessionRequest: {
-            tier: components["schemas"]["Tier"];
-            x: number;
-            y: number;
-        };
         CreateCheckoutSessionRequestInput: {
             tier: components["schemas"]["TierInput"];
             x: number;
@@ -2091,16 +2027,6 @@ export interface components {
         CreateCheckoutSessionResponse: {
             sessionId: string;
             url: string;
-        };
-        CreateCheckoutSessionResponseInput: {
-            sessionId: string;
-            url: string;
-        };
-        EditPlotContentRequest: {
-            /** Format: uri */
-            link?: string;
-            /** @default  */
-            message: string;
         };
         EditPlotContentRequestInput: {
             /** Format: uri */
@@ -2114,21 +2040,7 @@ export interface components {
             status: "applied" | "under_review";
             warning?: string;
         };
-        EditPlotContentResponseInput: {
-            plot: components["schemas"]["PlotInput"];
-            /** @enum {string} */
-            status: "applied" | "under_review";
-            warning?: string;
-        };
         ErrorBody: {
-            error: {
-                /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "INVALID_LOCATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "PAYMENT_REQUIRED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "MAP_NOT_AVAILABLE" | "PLOT_NOT_FOUND" | "SESSION_NOT_FOUND" | "CONFLICT" | "TILE_UNAVAILABLE" | "SESSION_ALREADY_USED" | "MAP_EXISTS" | "ALREADY_DECIDED" | "ALREADY_FLAGGED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "NOT_READY" | "TIMEOUT";
-                details?: unknown;
-                message: string;
-            };
-        };
-        ErrorBodyInput: {
             error: {
                 /** @enum {string} */
                 code: "BAD_REQUEST" | "VALIDATION_FAILED" | "INVALID_LOCATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "PAYMENT_REQUIRED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "MAP_NOT_AVAILABLE" | "PLOT_NOT_FOUND" | "SESSION_NOT_FOUND" | "CONFLICT" | "TILE_UNAVAILABLE" | "SESSION_ALREADY_USED" | "MAP_EXISTS" | "ALREADY_DECIDED" | "ALREADY_FLAGGED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_UNAVAILABLE" | "NOT_READY" | "TIMEOUT";
@@ -2159,36 +2071,7 @@ export interface components {
             y: number;
             zone: string;
         };
-        FlaggedPlotInput: {
-            created_at: string;
-            current?: {
-                link: string | null;
-                message: string;
-            } | null;
-            display_name: string;
-            edit_id?: string | null;
-            flag_count: number;
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            kind?: "plot" | "edit";
-            link: string | null;
-            message: string;
-            reasons: string[];
-            /** @enum {string} */
-            source: "screen" | "visitor" | "both";
-            tier: components["schemas"]["TierInput"];
-            x: number;
-            y: number;
-            zone: string;
-        };
         FlaggedPlotList: components["schemas"]["FlaggedPlot"][];
-        FlaggedPlotListInput: components["schemas"]["FlaggedPlotInput"][];
-        FlagPlotRequest: {
-            /** Format: uuid */
-            plotId: string;
-            reason?: string;
-        };
         FlagPlotRequestInput: {
             /** Format: uuid */
             plotId: string;
@@ -2200,32 +2083,13 @@ export interface components {
             /** Format: uuid */
             plotId: string;
         };
-        FlagPlotResponseInput: {
-            /** @constant */
-            flagged: true;
-            /** Format: uuid */
-            plotId: string;
-        };
         GenerateMapResponse: {
             landTileCount: number;
             message: string;
             seed: string;
             tileCount: number;
         };
-        GenerateMapResponseInput: {
-            landTileCount: number;
-            message: string;
-            seed: string;
-            tileCount: number;
-        };
         LinkHealth: {
-            lastCheckedAt: string | null;
-            lastError: string | null;
-            lastOkAt: string | null;
-            /** @enum {string} */
-            status: "unchecked" | "ok" | "failing" | "unreachable";
-        };
-        LinkHealthInput: {
             lastCheckedAt: string | null;
             lastError: string | null;
             lastOkAt: string | null;
@@ -2255,49 +2119,13 @@ export interface components {
             };
             stats: components["schemas"]["PlotStats"];
         };
-        ManagePageInput: {
-            linkHealth: components["schemas"]["LinkHealthInput"];
-            pendingEdit: components["schemas"]["PendingPlotEditInput"] | null;
-            plot: {
-                avatar_url: string;
-                created_at: string;
-                display_name: string;
-                flagged: boolean;
-                /** Format: uuid */
-                id: string;
-                link: string | null;
-                message: string;
-                region_name?: string | null;
-                reviewed: boolean;
-                tier: components["schemas"]["TierInput"];
-                updated_at?: string | null;
-                visible: boolean;
-                x: number;
-                y: number;
-                zone: string;
-            };
-            stats: components["schemas"]["PlotStatsInput"];
-        };
         MapLayout: {
             generatedAt: string;
             regions: components["schemas"]["Region"][];
             seed: string;
             tiles: components["schemas"]["MapTile"][];
         };
-        MapLayoutInput: {
-            generatedAt: string;
-            regions: components["schemas"]["RegionInput"][];
-            seed: string;
-            tiles: components["schemas"]["MapTileInput"][];
-        };
         MapTile: {
-            is_land: boolean;
-            x: number;
-            y: number;
-            zone_name: string;
-            zone_value: number;
-        };
-        MapTileInput: {
             is_land: boolean;
             x: number;
             y: number;
@@ -2321,35 +2149,10 @@ export interface components {
             plotId: string;
             snapshot: components["schemas"]["FlaggedPlot"];
         };
-        ModerationAuditEntryInput: {
-            admin: string;
-            decidedAt: string;
-            /** @enum {string} */
-            decision: "approved" | "rejected";
-            /** Format: uuid */
-            id: string;
-            notification: {
-                attempts: number;
-                lastError: string | null;
-                /** @enum {string} */
-                status: "pending" | "sent" | "logged" | "failed";
-            } | null;
-            /** Format: uuid */
-            plotId: string;
-            snapshot: components["schemas"]["FlaggedPlotInput"];
-        };
         ModerationAuditList: {
             entries: components["schemas"]["ModerationAuditEntry"][];
         };
-        ModerationAuditListInput: {
-            entries: components["schemas"]["ModerationAuditEntryInput"][];
-        };
         PendingPlotEdit: {
-            link: string | null;
-            message: string;
-            submittedAt: string;
-        };
-        PendingPlotEditInput: {
             link: string | null;
             message: string;
             submittedAt: string;
@@ -2371,12 +2174,6 @@ export interface components {
             y: number;
             zone: string;
         };
-        PlotDecisionRequest: {
-            /** Format: uuid */
-            editId?: string;
-            /** Format: uuid */
-            plotId: string;
-        };
         PlotDecisionRequestInput: {
             /** Format: uuid */
             editId?: string;
@@ -2389,30 +2186,6 @@ export interface components {
             decision: "approved" | "rejected";
             /** Format: uuid */
             plotId: string;
-        };
-        PlotDecisionResponseInput: {
-            decidedAt: string;
-            /** @enum {string} */
-            decision: "approved" | "rejected";
-            /** Format: uuid */
-            plotId: string;
-        };
-        PlotInput: {
-            avatar_url: string;
-            created_at: string;
-            display_name: string;
-            flagged: boolean;
-            /** Format: uuid */
-            id: string;
-            link: string | null;
-            message: string;
-            region_name?: string | null;
-            reviewed: boolean;
-            tier: components["schemas"]["TierInput"];
-            updated_at?: string | null;
-            x: number;
-            y: number;
-            zone: string;
         };
         PlotList: components["schemas"]["Plot"][];
         PlotListCompact: {
@@ -2436,37 +2209,7 @@ export interface components {
             y: number[];
             zone: string[];
         };
-        PlotListCompactInput: {
-            /** @description null: the default `/api/plots/{id}/avatar`; otherwise the plot's avatar_url */
-            avatar_url: (string | null)[];
-            /** @description milliseconds: the first since the Unix epoch, each next one as a difference from the one before */
-            created_at: number[];
-            display_name: string[];
-            flagged: (0 | 1)[];
-            id: string[];
-            link: (string | null)[];
-            message: string[];
-            region_name: (string | null)[];
-            reviewed: (0 | 1)[];
-            tier: components["schemas"]["TierInput"][];
-            /** @description milliseconds since the Unix epoch; null: as claimed */
-            updated_at: (number | null)[];
-            /** @constant */
-            version: 1;
-            x: number[];
-            y: number[];
-            zone: string[];
-        };
-        PlotListInput: components["schemas"]["PlotInput"][];
         PlotStats: {
-            days: {
-                clicks: number;
-                day: string;
-                profileOpens: number;
-                views: number;
-            }[];
-        };
-        PlotStatsInput: {
             days: {
                 clicks: number;
                 day: string;
@@ -2484,28 +2227,7 @@ export interface components {
             /** @enum {string} */
             reason?: "water" | "taken" | "held" | "review" | "out_of_grid" | "no_map";
         };
-        PositionAvailableInput: {
-            available: boolean;
-            overlaps?: {
-                display_name: string;
-                /** Format: uuid */
-                id: string;
-            };
-            /** @enum {string} */
-            reason?: "water" | "taken" | "held" | "review" | "out_of_grid" | "no_map";
-        };
         PricesResponse: {
-            /** @description Price per tier in the smallest unit of the currency (US cents) */
-            cents: {
-                basic: number;
-                featured: number;
-                premium: number;
-                prime: number;
-            };
-            /** @constant */
-            currency: "usd";
-        };
-        PricesResponseInput: {
             /** @description Price per tier in the smallest unit of the currency (US cents) */
             cents: {
                 basic: number;
@@ -2527,28 +2249,11 @@ export interface components {
             notableLocations: string[];
             value: number;
         };
-        RegionInput: {
-            audience: string;
-            description: string;
-            focus: {
-                x: number;
-                y: number;
-            };
-            name: string;
-            notableLocations: string[];
-            value: number;
-        };
-        ReplaceAvatarRequest: {
-            avatar_url: string;
-        };
         ReplaceAvatarRequestInput: {
             avatar_url: string;
         };
         ReplaceAvatarResponse: {
             plot: components["schemas"]["Plot"];
-        };
-        ReplaceAvatarResponseInput: {
-            plot: components["schemas"]["PlotInput"];
         };
         ReservedFootprint: {
             /** @enum {string} */
@@ -2557,36 +2262,14 @@ export interface components {
             x: number;
             y: number;
         };
-        ReservedFootprintInput: {
-            /** @enum {string} */
-            reason: "held" | "review";
-            size: number;
-            x: number;
-            y: number;
-        };
         ReservedFootprintList: components["schemas"]["ReservedFootprint"][];
-        ReservedFootprintListInput: components["schemas"]["ReservedFootprintInput"][];
         RevokeManageTokenResponse: {
-            /** Format: uuid */
-            plotId: string;
-            revoked: boolean;
-        };
-        RevokeManageTokenResponseInput: {
             /** Format: uuid */
             plotId: string;
             revoked: boolean;
         };
         RotateManageTokenResponse: {
             token: string;
-        };
-        RotateManageTokenResponseInput: {
-            token: string;
-        };
-        StatBeacon: {
-            /** @enum {string} */
-            kind: "view" | "profile_open" | "click";
-            /** Format: uuid */
-            plotId: string;
         };
         StatBeaconInput: {
             /** @enum {string} */
@@ -2616,24 +2299,8 @@ export interface components {
                 views: number;
             }[];
         };
-        TopPlotsInput: {
-            days: number;
-            plots: {
-                clicks: number;
-                displayName: string;
-                /** Format: uuid */
-                plotId: string;
-                profileOpens: number;
-                tier: components["schemas"]["TierInput"];
-                views: number;
-            }[];
-        };
         UserPlots: {
             plots: components["schemas"]["Plot"][];
-            username: string;
-        };
-        UserPlotsInput: {
-            plots: components["schemas"]["PlotInput"][];
             username: string;
         };
         VerifySessionResponse: {
@@ -2648,20 +2315,6 @@ export interface components {
             x: number;
             y: number;
         };
-        VerifySessionResponseInput: {
-            /** @description The plot the session bought, while it exists (null when unused or the plot was removed) */
-            plotId: string | null;
-            sessionId: string;
-            tier: components["schemas"]["TierInput"];
-            /** @description The session already bought a plot: it cannot claim another */
-            used: boolean;
-            verified: boolean;
-            /** @description Top-left tile of the footprint held for this checkout (the paid position) */
-            x: number;
-            y: number;
-        };
-        /** @enum {string} */
-        Zone: "nexus" | "startup" | "creator" | "meme";
         /** @enum {string} */
         ZoneInput: "nexus" | "startup" | "creator" | "meme";
     };

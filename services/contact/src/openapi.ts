@@ -1,0 +1,9 @@
+import { describeRoutes, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { contactRoutes } from './routes/contact.ts';
+
+/** The contact service's OpenAPI document, from its route schemas (nothing connects). */
+export function describeApi(): Promise<OpenApiDocument> {
+  return describeRoutes('contact', async (app) => {
+    await app.register(contactRoutes, { rateLimit: { max: 1, timeWindow: 1 } });
+  });
+}

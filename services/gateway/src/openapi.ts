@@ -1,0 +1,9 @@
+import { describeRoutes, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { adminSessionRoutes } from './routes/admin-session.ts';
+
+/** The gateway's own operations (admin sign-in) as an OpenAPI document, from their route schemas (nothing connects). */
+export function describeApi(): Promise<OpenApiDocument> {
+  return describeRoutes('gateway', async (app) => {
+    await app.register(adminSessionRoutes, { absoluteHours: 0 });
+  });
+}

@@ -1,0 +1,10 @@
+import { describeRoutes, usedOnlyByHandlers, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import type { LayoutCache } from './domain/layout-cache.ts';
+import { mapLayoutRoutes } from './routes/map-layout.ts';
+
+/** The map service's OpenAPI document, from its route schemas (nothing connects). */
+export function describeApi(): Promise<OpenApiDocument> {
+  return describeRoutes('map', async (app) => {
+    await app.register(mapLayoutRoutes, { cache: usedOnlyByHandlers<LayoutCache>('cache'), seed: 'unused' });
+  });
+}

@@ -1,0 +1,38 @@
+import { describeRoutes, usedOnlyByHandlers, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import type { AvatarDecodeSlots } from './avatar-decode-slots.ts';
+import type { PlotListCache } from './plot-list-cache.ts';
+import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
+import { claimRoutes } from './routes/claim.ts';
+import { flagRoutes } from './routes/flag.ts';
+import { linkHealthRoutes } from './routes/link-health.ts';
+import { manageRoutes } from './routes/manage.ts';
+import { plotStatsRoutes } from './routes/plot-stats.ts';
+import { plotRoutes } from './routes/plots.ts';
+import { positionRoutes } from './routes/position.ts';
+import { reservedFootprintRoutes } from './routes/reserved-footprints.ts';
+
+/** The plots service's OpenAPI document, from its route schemas (nothing connects). */
+export function describeApi(): Promise<OpenApiDocument> {
+  return describeRoutes('plots', async (app) => {
+    const rateLimit = { max: 1, timeWindow: 1 };
+    const decodeSlots = usedOnlyByHandlers<AvatarDecodeSlots>('decodeSlots');
+    const unused = () => {
+      throw new Error('a route callback ran while only describing routes');
+    };
+    await app.register(plotRoutes, { cache: usedOnlyByHandlers<PlotListCache>('cache') });
+    await app.register(positionRoutes);
+    await app.register(linkHealthRoutes);
+    await app.register(reservedFootprintRoutes, { cache: usedOnlyByHandlers<ReservedFootprintsCache>('cache') });
+    await app.register(claimRoutes, {
+      maxAttemptsPerSession: 0,
+      decodeSlots,
+      maxInputPixels: 0,
+      entitlementTimeoutMs: 0,
+      screenTimeoutMs: 0,
+      onClaimed: unused,
+    });
+    await app.register(flagRoutes, { rateLimit, secureCookie: false, cookieSecret: 'unused', onFlagged: unused });
+    await app.register(manageRoutes, { rateLimit, screenTimeoutMs: 0, maxInputPixels: 0, decodeSlots, onChanged: unused });
+    await app.register(plotStatsRoutes, { rateLimit });
+  });
+}
