@@ -1,6 +1,4 @@
 import path from 'node:path';
-import compress from '@fastify/compress';
-import etag from '@fastify/etag';
 import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
@@ -51,8 +49,6 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(compress, { threshold: 1024 });
-  await app.register(etag, { weak: true });
 
   const metrics = createPlotsMetrics(app.metrics, () => app.db);
   const plotList = new PlotListCache(() => listVisiblePlots({ db: app.db }), env.PLOT_LIST_CACHE_MAX_AGE_MS, (error) =>

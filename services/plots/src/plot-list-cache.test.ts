@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { describe, expect, it } from 'vitest';
-import { PlotListCache, negotiateEncoding } from './plot-list-cache.ts';
+import { PlotListCache } from './plot-list-cache.ts';
 
 const plot = (n: number) => ({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` }) as unknown as Plot;
 
@@ -72,16 +72,4 @@ describe('PlotListCache', () => {
     expect(loads).toBe(2);
     expect((await cache.get()).identity.toString()).toContain(plot(2).id);
   });
-});
-
-describe('negotiateEncoding', () => {
-  it.each([
-    [undefined, 'identity'],
-    ['gzip, deflate, br', 'br'],
-    ['gzip', 'gzip'],
-    ['br;q=0, gzip', 'gzip'],
-    ['identity', 'identity'],
-    ['*', 'gzip'],
-    ['gzip;q=0', 'identity'],
-  ])('%s → %s', (header, expected) => expect(negotiateEncoding(header)).toBe(expected));
 });

@@ -1,42 +1,12 @@
-import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { encodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import type { Plot } from '@pixel-atlas/contracts/plots';
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-/** One serialised document, in every encoding we serve, with its validator. */
-export interface EncodedDocument {
-  etag: string;
-  identity: Buffer;
-  gzip: Buffer;
-  br: Buffer;
-}
+import { encodeJson, type EncodedJson } from '@pixel-atlas/service-kit/cached-json';
 
 /** The plot list in the spec's shape (the document's own fields) and in the compact, columnar one. */
-export interface PlotListBody extends EncodedDocument {
+export interface PlotListBody extends EncodedJson {
   count: number;
-  compact: EncodedDocument;
+  compact: EncodedJson;
   builtAt: number;
-}
-
-export type Encoding = 'br' | 'gzip' | 'identity';
-
-/** Picks the best encoding the client accepts (q=0 refuses one). */
-export function negotiateEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return 'identity';
-  const accepted = new Set<string>();
-  for (const part of acceptEncoding.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q && Number(q.slice(2)) === 0) continue;
-    accepted.add(name.trim());
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
-  return 'identity';
 }
 
 /**
@@ -98,7 +68,7 @@ export class PlotListCache {
 
   private async build(): Promise<PlotListBody> {
     const plots = await this.load();
-    const [spec, compact] = await Promise.all([encodeDocument(plots, 5), encodeDocument(encodePlotListCompact(plots), COMPACT_BROTLI_QUALITY)]);
+    const [spec, compact] = await Promise.all([encodeJson(plots), encodeJson(encodePlotListCompact(plots), { brotliQuality: COMPACT_BROTLI_QUALITY })]);
     return { ...spec, count: plots.length, compact, builtAt: Date.now() };
   }
 }
@@ -108,19 +78,3 @@ export class PlotListCache {
  * about what quality 5 costs the spec's list, once per change, and saves bytes on every download.
  */
 const COMPACT_BROTLI_QUALITY = 9;
-
-async function encodeDocument(document: unknown, brotliQuality: number): Promise<EncodedDocument> {
-  const identity = Buffer.from(JSON.stringify(document));
-  const [gz, br] = await Promise.all([
-    gzipAsync(identity, { level: 6 }),
-    brotliAsync(identity, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
-        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-  ]);
-  const etag = `W/"${createHash('sha1').update(identity).digest('base64url')}"`;
-  return { etag, identity, gzip: gz, br };
-}

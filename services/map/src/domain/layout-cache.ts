@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
+import { encodeJson, type EncodedJson } from '@pixel-atlas/service-kit/cached-json';
 import type { PrismaClient } from '../db.ts';
 import { createLandMask, createRegionIndex, type LandMask, type RegionIndex } from './land-mask.ts';
 
 /** The serialised layout, compressed once per change rather than once per request. */
 export interface CachedLayout {
-  etag: string;
-  identity: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
+  body: EncodedJson;
   tileCount: number;
   landMask: LandMask;
   /** Region name per tile, beside the land mask (the region a plot stands in). */
@@ -48,12 +44,8 @@ export class LayoutCache {
       seed: layout.seed,
       generatedAt: layout.generatedAt.toISOString(),
     };
-    const identity = Buffer.from(JSON.stringify(body));
     return {
-      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-      identity,
-      gzip: gzipSync(identity, { level: 6 }),
-      brotli: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
+      body: await encodeJson(body, { brotliQuality: 6 }),
       tileCount: rows.length,
       landMask: createLandMask(body.tiles),
       regions: createRegionIndex(body.tiles),

@@ -2,7 +2,9 @@ import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { clearMapResponseSchema, generateMapResponseSchema, mapLayoutResponseSchema } from '@pixel-atlas/contracts/map';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
+import { sendEncodedJson } from '@pixel-atlas/service-kit/cached-json';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clearMap } from '../domain/clear-map.ts';
 import { generateMap } from '../domain/generate-map.ts';
@@ -19,6 +21,7 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
     {
       schema: {
         summary: 'The whole map: every tile and the regions',
+        operationId: 'getMapLayout',
         tags: ['map'],
         response: { 200: mapLayoutResponseSchema, 404: errorBodySchema },
       },
@@ -26,18 +29,7 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
     async (request, reply) => {
       const layout = await opts.cache.get();
       if (!layout) throw new AppError('MAP_NOT_AVAILABLE', MAP_NOT_AVAILABLE_MESSAGE);
-      reply.header('etag', layout.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
-      // A 304 has no body and must not announce one (no content-length of a serialised null).
-      if (request.headers['if-none-match'] === layout.etag) return (reply as FastifyReply).status(304).send();
-      const accepts = String(request.headers['accept-encoding'] ?? '');
-      const [encoding, body] = /\bbr\b/.test(accepts)
-        ? ['br', layout.brotli]
-        : /\bgzip\b/.test(accepts)
-          ? ['gzip', layout.gzip]
-          : [null, layout.identity];
-      if (encoding) reply.header('content-encoding', encoding);
-      // A Buffer skips the per-request serialiser: the body was serialised and compressed once per layout.
-      return reply.type('application/json').send(body);
+      return sendEncodedJson(request, reply, layout.body, { cacheControl: 'no-cache' });
     },
   );
 
@@ -47,8 +39,10 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
       preHandler: requireAdmin,
       schema: {
         summary: 'Generate the map (only when none exists)',
+        operationId: 'generateMap',
         tags: ['admin', 'map'],
-        response: { 201: generateMapResponseSchema, 401: errorBodySchema, 409: errorBodySchema },
+        security: ADMIN_SESSION_SECURITY,
+        response: { 201: generateMapResponseSchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -66,8 +60,10 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
       preHandler: requireAdmin,
       schema: {
         summary: 'Remove all tile data',
+        operationId: 'clearMap',
         tags: ['admin', 'map'],
-        response: { 200: clearMapResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+        security: ADMIN_SESSION_SECURITY,
+        response: { 200: clearMapResponseSchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request) => {

@@ -2,23 +2,15 @@ import { createHash } from 'node:crypto';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { plotListCompactSchema } from '@pixel-atlas/contracts/plot-list-compact';
 import { plotListQuerySchema, plotListResponseSchema, plotSchema, userPlotsResponseSchema } from '@pixel-atlas/contracts/plots';
+import { etagMatches, sendEncodedJson } from '@pixel-atlas/service-kit/cached-json';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getPlot, getPlotAvatar } from '../domain/get-plot.ts';
 import { listUserPlots } from '../domain/list-user-plots.ts';
-import { negotiateEncoding, type PlotListCache } from '../plot-list-cache.ts';
+import type { PlotListCache } from '../plot-list-cache.ts';
 
 const idParams = z.object({ id: z.string().max(100) });
-
-function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === bare;
-  });
-}
 
 export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCache }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -29,24 +21,22 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
     {
       schema: {
         summary: 'Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br',
+        operationId: 'listPlots',
         description:
           'Without `format`: the spec\'s plot list. With `format=compact`: the same plots column by column (PlotListCompact, ' +
           'versioned by its `version` field), a fraction of the bytes; the web app reads this one.',
         tags: ['plots'],
         querystring: plotListQuerySchema,
-        response: { 200: z.union([plotListResponseSchema, plotListCompactSchema]), 304: z.null().describe('Not modified') },
+        response: {
+          200: z.union([plotListResponseSchema, plotListCompactSchema]),
+          304: z.null().describe('Not modified'),
+          400: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
       const list = await opts.cache.get();
-      const body = request.query.format === 'compact' ? list.compact : list;
-      reply.header('etag', body.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
-      if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.status(304).send();
-      const encoding = negotiateEncoding(request.headers['accept-encoding']);
-      reply.header('content-type', 'application/json; charset=utf-8');
-      if (encoding !== 'identity') reply.header('content-encoding', encoding);
-      // A Buffer skips the serializer: the list was serialised once, when it was built.
-      return reply.send(body[encoding]);
+      return sendEncodedJson(request, reply, request.query.format === 'compact' ? list.compact : list, { cacheControl: 'no-cache' });
     },
   );
 
@@ -55,9 +45,10 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
     {
       schema: {
         summary: 'One plot',
+        operationId: 'getPlot',
         tags: ['plots'],
         params: idParams,
-        response: { 200: plotSchema, 404: errorBodySchema },
+        response: { 200: plotSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request) => getPlot({ db: app.db, id: request.params.id }),
@@ -68,9 +59,10 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
     {
       schema: {
         summary: "A plot's avatar: a 128×128 PNG, cached for good (a replaced avatar gets a new URL: ?v=N)",
+        operationId: 'getPlotAvatar',
         tags: ['plots'],
         params: idParams,
-        response: { 200: z.any().describe('image/png, 128×128'), 404: errorBodySchema },
+        response: { 200: z.any().describe('image/png, 128×128'), 400: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -88,9 +80,10 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
     {
       schema: {
         summary: "A user's page: visible plots whose display name matches, ignoring case",
+        operationId: 'listUserPlots',
         tags: ['plots'],
         params: z.object({ username: z.string().min(1).max(100) }),
-        response: { 200: userPlotsResponseSchema },
+        response: { 200: userPlotsResponseSchema, 400: errorBodySchema },
       },
     },
     async (request) => listUserPlots({ db: app.db, username: request.params.username }),
