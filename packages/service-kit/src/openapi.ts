@@ -1,6 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import { createServiceApp } from './service.ts';
-
 export interface OpenApiDocument {
   openapi: string;
   info: Record<string, unknown>;
@@ -18,41 +15,17 @@ const ADMIN_SESSION_SCHEME = 'adminSession';
  */
 export const ADMIN_SESSION_SECURITY = [{ [ADMIN_SESSION_SCHEME]: [] }];
 
-const SECURITY_SCHEMES = {
+/** Declared in every service's document (`createServiceApp`), so operations can name them in `schema.security`. */
+export const API_SECURITY_SCHEMES = {
   [ADMIN_SESSION_SCHEME]: {
-    type: 'apiKey',
-    in: 'cookie',
+    type: 'apiKey' as const,
+    in: 'cookie' as const,
     name: 'pa_admin',
     description:
       'The admin session, set by `POST /api/admin/login` (httpOnly, SameSite=Strict; named `__Host-pa_admin` when the site is ' +
       'served over https). State-changing admin requests from another site are refused with 403.',
   },
 };
-
-/**
- * A service's OpenAPI document from its route schemas alone: the kit's app, with the same OpenAPI settings as a
- * running service, and only the routes registered by `registerRoutes`. Nothing connects to a database or NATS, and
- * no handler runs, so the routes' runtime dependencies may be `usedOnlyByHandlers` stand-ins.
- */
-export async function describeRoutes(service: string, registerRoutes: (app: FastifyInstance) => Promise<void>): Promise<OpenApiDocument> {
-  const app = await createServiceApp({ name: service, internalToken: 'describing routes only', trustRequestIdFrom: 'nobody', logLevel: 'silent' });
-  try {
-    await registerRoutes(app);
-    await app.ready();
-    return app.swagger() as unknown as OpenApiDocument;
-  } finally {
-    await app.close();
-  }
-}
-
-/** Stands in for a route dependency that only request handlers touch, while `describeRoutes` runs none: any use throws. */
-export function usedOnlyByHandlers<T extends object>(name: string): T {
-  return new Proxy({} as T, {
-    get(_target, property) {
-      throw new Error(`${name}.${String(property)} was used while only describing routes`);
-    },
-  });
-}
 
 /** Every `$ref` inside a value, as the component names it points at. */
 function referencedSchemas(value: unknown, found: Set<string>): void {
@@ -92,9 +65,11 @@ function usedSchemas(paths: Record<string, unknown>, schemas: Record<string, unk
 export function mergeOpenApi(documents: OpenApiDocument[], title: string): OpenApiDocument {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {};
+  const securitySchemes: Record<string, unknown> = {};
   for (const doc of documents) {
     Object.assign(paths, doc.paths);
     Object.assign(schemas, doc.components?.schemas ?? {});
+    Object.assign(securitySchemes, doc.components?.securitySchemes ?? {});
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return {
@@ -103,6 +78,6 @@ export function mergeOpenApi(documents: OpenApiDocument[], title: string): OpenA
     servers: [{ url: '/', description: 'The origin serving this document' }],
     security: [],
     paths: sortedPaths,
-    components: { schemas: usedSchemas(sortedPaths, schemas), securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: usedSchemas(sortedPaths, schemas), securitySchemes },
   };
 }

@@ -15,6 +15,7 @@ import { AppError, errorHandlerPlugin } from './errors.ts';
 import { healthPlugin } from './health.ts';
 import { hasInternalToken, internalAuthPlugin } from './internal-auth.ts';
 import { metricsPlugin } from './metrics.ts';
+import { API_SECURITY_SCHEMES } from './openapi.ts';
 import type { SqlClient } from './database.ts';
 import { pgRateLimitStore } from './rate-limit-store.ts';
 
@@ -135,6 +136,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     openapi: {
       openapi: '3.1.0',
       info: { title: `${options.name} service`, description: options.description, version: '1.0.0' },
+      components: { securitySchemes: API_SECURITY_SCHEMES },
     },
     // Routes without tags (the gateway's proxy routes, health, metrics) stay out of the API reference.
     hideUntagged: true,

@@ -1,4 +1,5 @@
-import { describeRoutes, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { describeRoutes } from '@pixel-atlas/service-kit/describe-routes';
+import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import { contactRoutes } from './routes/contact.ts';
 
 /** The contact service's OpenAPI document, from its route schemas (nothing connects). */

@@ -1,4 +1,5 @@
-import { describeRoutes, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { describeRoutes } from '@pixel-atlas/service-kit/describe-routes';
+import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import { adminSessionRoutes } from './routes/admin-session.ts';
 
 /** The gateway's own operations (admin sign-in) as an OpenAPI document, from their route schemas (nothing connects). */

@@ -1,4 +1,5 @@
-import { describeRoutes, usedOnlyByHandlers, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { describeRoutes, usedOnlyByHandlers } from '@pixel-atlas/service-kit/describe-routes';
+import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import type { LayoutCache } from './domain/layout-cache.ts';
 import { mapLayoutRoutes } from './routes/map-layout.ts';
 

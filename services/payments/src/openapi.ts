@@ -1,5 +1,6 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
-import { describeRoutes, usedOnlyByHandlers, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { describeRoutes, usedOnlyByHandlers } from '@pixel-atlas/service-kit/describe-routes';
+import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import type { CheckoutProvider } from './providers/provider.ts';
 import type { TestCheckoutProvider } from './providers/test-checkout-provider.ts';
 import { checkoutRoutes } from './routes/checkout.ts';

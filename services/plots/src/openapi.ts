@@ -1,4 +1,5 @@
-import { describeRoutes, usedOnlyByHandlers, type OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import { describeRoutes, usedOnlyByHandlers } from '@pixel-atlas/service-kit/describe-routes';
+import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import type { AvatarDecodeSlots } from './avatar-decode-slots.ts';
 import type { PlotListCache } from './plot-list-cache.ts';
 import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';

@@ -11,6 +11,7 @@ export async function contactRoutes(app: FastifyInstance, opts: { rateLimit: { m
       config: { rateLimit: opts.rateLimit },
       schema: {
         summary: 'Send a message to the team',
+        operationId: 'sendContactMessage',
         tags: ['contact'],
         body: contactRequestSchema,
         response: { 201: contactResponseSchema, 400: errorBodySchema, 429: errorBodySchema },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adminLoginRequestSchema, adminMeResponseSchema } from '@pixel-atlas/contracts/admin';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { AppError } from '@pixel-atlas/service-kit/errors';
+import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { revokeAdminSession } from '../domain/admin-sessions.ts';
@@ -24,9 +25,10 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
       config: { rateLimit: { max: 30, timeWindow: 60_000 } },
       schema: {
         summary: 'Sign in as an admin',
+        operationId: 'signInAdmin',
         tags: ['admin'],
         body: adminLoginRequestSchema,
-        response: { 200: adminMeResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+        response: { 200: adminMeResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -55,7 +57,15 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
 
   routes.post(
     '/api/admin/logout',
-    { schema: { summary: 'Sign out (revokes the session on the server)', tags: ['admin'], response: { 204: z.null() } } },
+    {
+      schema: {
+        summary: 'Sign out (revokes the session on the server)',
+        operationId: 'signOutAdmin',
+        tags: ['admin'],
+        security: ADMIN_SESSION_SECURITY,
+        response: { 204: z.null(), 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
     async (request, reply) => {
       const token = request.cookies[app.adminCookie.name];
       if (token) await revokeAdminSession({ db: app.db, token });
@@ -66,7 +76,15 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
 
   routes.get(
     '/api/admin/me',
-    { schema: { summary: 'The signed-in admin', tags: ['admin'], response: { 200: adminMeResponseSchema, 401: errorBodySchema } } },
+    {
+      schema: {
+        summary: 'The signed-in admin',
+        operationId: 'getSignedInAdmin',
+        tags: ['admin'],
+        security: ADMIN_SESSION_SECURITY,
+        response: { 200: adminMeResponseSchema, 401: errorBodySchema },
+      },
+    },
     async (request) => {
       if (!request.adminSession) throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
       return { username: request.adminSession.username };

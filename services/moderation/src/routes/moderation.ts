@@ -7,6 +7,7 @@ import {
 } from '@pixel-atlas/contracts/admin';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
+import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Decision } from '../domain/compose-owner-email.ts';
@@ -31,26 +32,37 @@ export async function moderationRoutes(app: FastifyInstance, opts: ModerationRou
       preHandler: requireAdmin,
       schema: {
         summary: 'Plots waiting for review, oldest first',
+        operationId: 'listFlaggedPlots',
         tags: ['admin', 'moderation'],
+        security: ADMIN_SESSION_SECURITY,
         response: { 200: flaggedPlotListSchema, 401: errorBodySchema },
       },
     },
     async () => listFlaggedPlots({ db: app.db }),
   );
 
-  for (const [path, decision, summary] of [
-    ['/api/admin/approve-plot', 'approved', 'Approve a plot under review (it becomes visible)'],
-    ['/api/admin/reject-plot', 'rejected', 'Reject a plot under review (it is removed, without refund)'],
-  ] as Array<[string, Decision, string]>) {
+  for (const [path, decision, operationId, summary] of [
+    ['/api/admin/approve-plot', 'approved', 'approvePlot', 'Approve a plot under review (it becomes visible)'],
+    ['/api/admin/reject-plot', 'rejected', 'rejectPlot', 'Reject a plot under review (it is removed, without refund)'],
+  ] as Array<[string, Decision, string, string]>) {
     routes.post(
       path,
       {
         preHandler: requireAdmin,
         schema: {
           summary,
+          operationId,
           tags: ['admin', 'moderation'],
+          security: ADMIN_SESSION_SECURITY,
           body: plotDecisionRequestSchema,
-          response: { 200: plotDecisionResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+          response: {
+            200: plotDecisionResponseSchema,
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            404: errorBodySchema,
+            409: errorBodySchema,
+          },
         },
       },
       async (request) => {
@@ -72,7 +84,9 @@ export async function moderationRoutes(app: FastifyInstance, opts: ModerationRou
       preHandler: requireAdmin,
       schema: {
         summary: 'Recent moderation decisions, newest first (the audit log)',
+        operationId: 'listModerationAudit',
         tags: ['admin', 'moderation'],
+        security: ADMIN_SESSION_SECURITY,
         querystring: moderationAuditQuerySchema,
         response: { 200: moderationAuditListSchema, 400: errorBodySchema, 401: errorBodySchema },
       },

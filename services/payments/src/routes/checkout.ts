@@ -27,6 +27,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
       config: { rateLimit: opts.rateLimit },
       schema: {
         summary: 'Hold the footprint and start a checkout for one plot (price from the server-side tier table)',
+        operationId: 'createCheckoutSession',
         tags: ['payments'],
         body: createCheckoutSessionRequestSchema,
         response: {
@@ -72,9 +73,13 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
       schema: {
         summary:
           "The checkout's cancel URL (Stripe's cancel_url, the test checkout's Cancel): ends the unpaid session, frees the held spot at once, and sends the buyer back to the map (303). A paid session is never touched.",
+        operationId: 'cancelCheckout',
         tags: ['payments'],
         querystring: z.object({ session_id: z.string().min(1).max(255).optional() }),
-        response: { 303: z.null().describe('To /?checkout=cancelled&tier=&x=&y= (or /claim?session_id= when the session was paid)') },
+        response: {
+          303: z.null().describe('To /?checkout=cancelled&tier=&x=&y= (or /claim?session_id= when the session was paid)'),
+          400: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
@@ -114,9 +119,10 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
     {
       schema: {
         summary: 'Whether a checkout session is paid (fulfils it on the way if the provider says so)',
+        operationId: 'verifyCheckoutSession',
         tags: ['payments'],
         params: z.object({ sessionId: z.string().min(1).max(255) }),
-        response: { 200: verifySessionResponseSchema, 404: errorBodySchema, 502: errorBodySchema },
+        response: { 200: verifySessionResponseSchema, 400: errorBodySchema, 404: errorBodySchema, 502: errorBodySchema },
       },
     },
     async (request) => {

@@ -27,6 +27,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: StripeWebh
     {
       schema: {
         summary: 'Stripe webhook (signed): checkout.session.completed / async_payment_succeeded / expired',
+        operationId: 'receiveStripeWebhook',
         tags: ['payments'],
         response: { 200: z.object({ received: z.literal(true), ignored: z.boolean() }), 400: errorBodySchema, 404: errorBodySchema },
       },

@@ -1,3 +1,4 @@
+import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import {
 } from './test-checkout-page.ts';
 
 const params = z.object({ sessionId: z.string().min(1).max(255) });
+const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
 function html(reply: FastifyReply, status: number, body: string) {
   return reply
@@ -33,7 +35,15 @@ export async function testCheckoutRoutes(app: FastifyInstance, opts: { provider:
 
   routes.get(
     `${TEST_CHECKOUT_PATH}/:sessionId`,
-    { schema: { summary: 'Test checkout page (TEST MODE, no real money)', tags: ['payments'], params } },
+    {
+      schema: {
+        summary: 'Test checkout page (TEST MODE, no real money)',
+        operationId: 'showTestCheckout',
+        tags: ['payments'],
+        params,
+        response: { 200: page('The order page'), 400: errorBodySchema, 404: page('No such session') },
+      },
+    },
     async (request, reply) => {
       const session = await opts.provider.get(request.params.sessionId);
       if (!session) return html(reply, 404, renderTestCheckoutNotFound(opts.siteName));
@@ -43,7 +53,20 @@ export async function testCheckoutRoutes(app: FastifyInstance, opts: { provider:
 
   routes.post(
     `${TEST_CHECKOUT_PATH}/:sessionId/pay`,
-    { schema: { summary: 'Pay a test checkout session (TEST MODE) and continue to /claim', tags: ['payments'], params } },
+    {
+      schema: {
+        summary: 'Pay a test checkout session (TEST MODE) and continue to /claim',
+        operationId: 'payTestCheckout',
+        tags: ['payments'],
+        params,
+        response: {
+          303: z.null().describe('To /claim?session_id='),
+          400: errorBodySchema,
+          404: page('No such session'),
+          410: page('The session expired before it was paid'),
+        },
+      },
+    },
     async (request, reply) => {
       const result = await payTestCheckout({
         db: app.db,

@@ -26,6 +26,7 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
       bodyLimit: CLAIM_BODY_LIMIT,
       schema: {
         summary: 'Claim the plot a paid checkout session bought',
+        operationId: 'claimPlot',
         tags: ['plots'],
         body: claimPlotRequestSchema,
         response: {

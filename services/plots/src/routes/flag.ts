@@ -23,6 +23,7 @@ export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) 
       config: { rateLimit: opts.rateLimit },
       schema: {
         summary: 'Flag a plot for review: once per visitor per plot (visitor cookie, else client address); the plot stays visible',
+        operationId: 'flagPlot',
         tags: ['plots'],
         body: flagPlotRequestSchema,
         response: { 200: flagPlotResponseSchema, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },

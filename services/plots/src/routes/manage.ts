@@ -11,6 +11,7 @@ import {
 } from '@pixel-atlas/contracts/manage';
 import { plotIdParamsSchema } from '@pixel-atlas/contracts/plots';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
+import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots.ts';
@@ -49,7 +50,13 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
     '/api/manage/:token',
     {
       config,
-      schema: { summary: "The owner's page: the plot, a held edit, 30 days of counts, the link's health", tags, params: manageTokenParamsSchema, response: { 200: managePageResponseSchema, ...refused } },
+      schema: {
+        summary: "The owner's page: the plot, a held edit, 30 days of counts, the link's health",
+        operationId: 'getManagePage',
+        tags,
+        params: manageTokenParamsSchema,
+        response: { 200: managePageResponseSchema, ...refused },
+      },
     },
     async (request) => getManagePage({ db: app.db, token: request.params.token }),
   );
@@ -60,6 +67,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
       config,
       schema: {
         summary: 'Change the message and link: screened like a claim; a hit waits for review and the plot keeps its content',
+        operationId: 'editPlotContent',
         tags,
         params: manageTokenParamsSchema,
         body: editPlotContentRequestSchema,
@@ -91,6 +99,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
       bodyLimit: AVATAR_BODY_LIMIT,
       schema: {
         summary: 'Replace the avatar: the same checks and re-encode as a claim',
+        operationId: 'replacePlotAvatar',
         tags,
         params: manageTokenParamsSchema,
         body: replaceAvatarRequestSchema,
@@ -124,7 +133,13 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
     '/api/manage/:token/rotate',
     {
       config,
-      schema: { summary: 'Replace the owner link with a new one (the old one stops working); the new token is shown once', tags, params: manageTokenParamsSchema, response: { 200: rotateManageTokenResponseSchema, ...refused } },
+      schema: {
+        summary: 'Replace the owner link with a new one (the old one stops working); the new token is shown once',
+        operationId: 'rotateManageLink',
+        tags,
+        params: manageTokenParamsSchema,
+        response: { 200: rotateManageTokenResponseSchema, ...refused },
+      },
     },
     async (request) => {
       const { token, plotId } = await rotateManageToken({ db: app.db, token: request.params.token });
@@ -139,9 +154,11 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
       preHandler: requireAdmin,
       schema: {
         summary: "Revoke a plot's owner link (no token opens it afterwards)",
+        operationId: 'revokeManageLink',
         tags: ['admin', 'manage'],
+        security: ADMIN_SESSION_SECURITY,
         params: plotIdParamsSchema,
-        response: { 200: revokeManageTokenResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+        response: { 200: revokeManageTokenResponseSchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request) => {

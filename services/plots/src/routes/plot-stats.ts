@@ -2,6 +2,7 @@ import { AppError } from '@pixel-atlas/service-kit/errors';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { statBeaconRequestSchema, topPlotsQuerySchema, topPlotsResponseSchema } from '@pixel-atlas/contracts/stats';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
+import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -41,6 +42,7 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
       config: { rateLimit: opts.rateLimit },
       schema: {
         summary: 'Count one view, profile open or outbound click of a plot (counts only; obvious bots are not counted)',
+        operationId: 'recordPlotStat',
         tags: ['stats'],
         body: statBeaconRequestSchema,
         response: { 204: z.null().describe('Counted, or ignored (a bot, an unknown plot)'), 400: errorBodySchema, 429: errorBodySchema },
@@ -59,7 +61,9 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
       preHandler: requireAdmin,
       schema: {
         summary: 'The most viewed plots over the last days (views, profile opens, outbound clicks)',
+        operationId: 'listTopPlots',
         tags: ['admin', 'stats'],
+        security: ADMIN_SESSION_SECURITY,
         querystring: topPlotsQuerySchema,
         response: { 200: topPlotsResponseSchema, 401: errorBodySchema },
       },

@@ -10,6 +10,7 @@ export async function positionRoutes(app: FastifyInstance) {
     {
       schema: {
         summary: 'Whether a plot of the tier (default basic) could be bought at (x, y): false with a reason otherwise',
+        operationId: 'checkPositionAvailable',
         tags: ['plots'],
         querystring: positionAvailableQuerySchema,
         response: { 200: positionAvailableResponseSchema, 400: errorBodySchema, 502: errorBodySchema, 504: errorBodySchema },
