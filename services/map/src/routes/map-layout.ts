@@ -3,7 +3,6 @@ import { clearMapResponseSchema, generateMapResponseSchema, mapLayoutResponseSch
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
 import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
-import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import { sendEncodedJson } from '@pixel-atlas/service-kit/cached-json';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

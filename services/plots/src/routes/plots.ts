@@ -22,7 +22,6 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
       schema: {
         summary: 'Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br',
         operationId: 'listPlots',
-        operationId: 'listPlots',
         description:
           'Without `format`: the spec\'s plot list. With `format=compact`: the same plots column by column (PlotListCompact, ' +
           'versioned by its `version` field), a fraction of the bytes; the web app reads this one.',

@@ -13,7 +13,6 @@ export async function reservedFootprintRoutes(app: FastifyInstance, opts: { cach
       schema: {
         summary: 'Land reserved although no visible plot stands there: checkout holds (held) and plots under review (review). Position, size and reason only',
         operationId: 'listReservedFootprints',
-        operationId: 'listReservedFootprints',
         tags: ['plots'],
         response: { 200: reservedFootprintListSchema, 500: errorBodySchema },
       },
