@@ -19,7 +19,14 @@ export interface EncodedJson {
 
 /** Brotli quality 5 is about as fast as gzip; a document that changes rarely and is fetched often may afford more. */
 export async function encodeJson(document: unknown, options: { brotliQuality?: number } = {}): Promise<EncodedJson> {
-  const identity = Buffer.from(JSON.stringify(document));
+  return encodeJsonBytes(Buffer.from(JSON.stringify(document)), undefined, options);
+}
+
+/**
+ * Encodes an already serialised document; `etag` keeps the validator its origin gave it (the gateway's copy of a
+ * service's document answers the same If-None-Match as the service).
+ */
+export async function encodeJsonBytes(identity: Buffer, etag?: string, options: { brotliQuality?: number } = {}): Promise<EncodedJson> {
   const [gz, br] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {
@@ -30,8 +37,7 @@ export async function encodeJson(document: unknown, options: { brotliQuality?: n
       },
     }),
   ]);
-  const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
-  return { etag, identity, gzip: gz, br };
+  return { etag: etag ?? `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`, identity, gzip: gz, br };
 }
 
 /**

@@ -61,6 +61,7 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     adminCookieName: app.adminCookie.name,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    documentMaxAgeMs: env.PUBLIC_DOCUMENT_MAX_AGE_MS,
   });
   await app.register(liveUpdatesPlugin, { maxPerClient: env.LIVE_MAX_PER_CLIENT });
   await app.register(apiDocsPlugin, { siteName: env.SITE_NAME });

@@ -82,6 +82,11 @@ export const envSchema = z.object({
    */
   OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /**
+   * The map layout and plot lists are answered from the gateway's memory for at most this long without asking
+   * their service again (events that change them expire the copy at once); 0 revalidates every request.
+   */
+  PUBLIC_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
   LIVE_MAX_PER_CLIENT: z.coerce.number().int().positive().default(20),
   /** Share cards (og:image PNGs) drawn at once per process (CPU-bound, ~50 ms each) and waiting; past that 503. */

@@ -2,11 +2,13 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
+import { sendEncodedJson } from '@pixel-atlas/service-kit/cached-json';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { PublicDocumentCache } from '../domain/public-document-cache.ts';
 import { ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
 
 declare module 'fastify' {
@@ -21,6 +23,8 @@ export interface ProxyOptions {
   adminCookieName: string;
   rateLimitPerMinute: number;
   timeoutMs: number;
+  /** How long the gateway may answer the public documents from memory without asking their service again. */
+  documentMaxAgeMs: number;
 }
 
 const SPOOFABLE_HEADERS = Object.values(INTERNAL_HEADERS);
@@ -95,6 +99,22 @@ export const proxyPlugin = fp(
       return out;
     };
 
+    const documents = new PublicDocumentCache({
+      pickUpstream: (path) => pools.get(path.startsWith('/api/map-layout') ? 'map' : 'plots')?.pick(),
+      internalToken: opts.internalToken,
+      maxAgeMs: opts.documentMaxAgeMs,
+      timeoutMs: opts.timeoutMs,
+    });
+    // Every replica hears every change itself (a plain subscription, as the live map does).
+    const changes = ['plots.>', 'map.layout.>'].map((subject) => app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }));
+    const serveCachedDocument = async (request: FastifyRequest, reply: FastifyReply) => {
+      const document = PublicDocumentCache.documentFor(request.method, request.url);
+      if (!document) return;
+      const cached = await documents.get(document, { requestId: request.id, clientIp: request.clientIp });
+      if (!cached) return; // the service could not give a copy: proxied as before, its answer included
+      return sendEncodedJson(request, reply, cached.body, { cacheControl: cached.cacheControl });
+    };
+
     /** Which replica each request went to, so a failure can be retried elsewhere. */
     const chosen = new WeakMap<FastifyRequest, string>();
     const retried = new WeakSet<FastifyRequest>();
@@ -138,6 +158,7 @@ export const proxyPlugin = fp(
             bodyLength.set(request, bytes.length);
             done(null, Readable.from([bytes], { objectMode: false }));
           });
+          if (prefix === '/api/map-layout' || prefix === '/api/plots') scope.addHook('preHandler', serveCachedDocument);
           scope.setErrorHandler((error: FastifyError) => {
             if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
               throw new AppError('PAYLOAD_TOO_LARGE', `The request is too large: at most ${describeBytes(limit)} here.`);
@@ -157,11 +178,13 @@ export const proxyPlugin = fp(
       }
     }
     app.addHook('onReady', async () => {
-      for (const pool of pools.values()) pool.startHealthChecks();
+      for (const pool of pools.values()) pool.startHealthChecks(app.log);
     });
     app.addHook('onClose', async () => {
-      for (const pool of pools.values()) pool.stop();
+      await Promise.all([...pools.values()].map((pool) => pool.stop()));
+      for (const subscription of changes) subscription.unsubscribe();
+      documents.close();
     });
   },
-  { name: 'gateway-proxy', dependencies: ['gateway-admin-auth'] },
+  { name: 'gateway-proxy', dependencies: ['gateway-admin-auth', 'pixel-atlas-nats'] },
 );

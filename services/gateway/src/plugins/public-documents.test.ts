@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { encodeJson, etagMatches } from '@pixel-atlas/service-kit/cached-json';
+import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { PublicDocumentCache } from '../domain/public-document-cache.ts';
+import { loadEnv } from '../env.ts';
+
+let db: TestDatabase;
+let stream: TestStream;
+let operator: NatsConnection;
+let gateway: FastifyInstance;
+let webDir: string;
+const upstreams: FastifyInstance[] = [];
+
+/** A plots or map replica serving one document the way the services do (ETag, 304), counting what reaches it. */
+function documentService(paths: string[]) {
+  const state = { version: 1, requests: 0, conditional: 0, down: false };
+  const app = Fastify();
+  app.get('/readyz', async () => ({ status: 'ready' }));
+  for (const url of paths) {
+    app.get(url.replace(/\?.*/, ''), async (request, reply) => {
+      state.requests += 1;
+      if (state.down) return reply.status(503).send({ error: { code: 'UNAVAILABLE', message: 'down' } });
+      const body = await encodeJson({ path: request.url, version: state.version, padding: 'x'.repeat(2000) });
+      reply.header('etag', body.etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match']) state.conditional += 1;
+      if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.status(304).send();
+      return reply.header('content-type', 'application/json; charset=utf-8').send(body.identity);
+    });
+  }
+  upstreams.push(app);
+  return { app, state };
+}
+const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+const plots = documentService(['/api/plots']);
+const map = documentService(['/api/map-layout']);
+/** Long enough that within a test only an event can expire a copy. */
+const MAX_AGE_MS = 60_000;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  stream = await createTestStream();
+  operator = await connect(stream.connectOptions());
+  webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
+  for (const { app } of [plots, map]) await app.listen({ port: 0, host: '127.0.0.1' });
+  gateway = await buildApp(
+    loadEnv({
+      ...testServiceEnv(db, stream),
+      PLOTS_URL: urlOf(plots.app),
+      MAP_URL: urlOf(map.app),
+      CONTACT_URL: 'http://127.0.0.1:9',
+      WEB_DIST_DIR: webDir,
+      PUBLIC_DOCUMENT_MAX_AGE_MS: String(MAX_AGE_MS),
+      RATE_LIMIT_PER_MINUTE: '20',
+    }),
+  );
+  await gateway.ready();
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await Promise.all(upstreams.map((u) => u.close()));
+  await operator?.close();
+  await stream?.remove();
+  await db?.drop();
+  await rm(webDir, { recursive: true, force: true });
+});
+
+let client = 0;
+/** Each test its own client address, so the gateway's per-client limit is its own business. */
+const visitor = () => `198.51.100.${(client += 1)}`;
+const get = (url: string, headers: Record<string, string> = {}, ip = visitor()) =>
+  gateway.inject({ method: 'GET', url, headers: { 'x-forwarded-for': ip, ...headers }, remoteAddress: ip });
+
+async function eventually(check: () => Promise<boolean>, ms = 5000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const announce = (type: string) =>
+  operator.publish(`${stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId: 'p' } }));
+
+describe('the public documents answered from the gateway', () => {
+  it('a crowd reading the plot list costs its service one request, in every encoding, with the service ETag', async () => {
+    const before = plots.state.requests;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => get('/api/plots', { 'accept-encoding': ['br', 'gzip', 'identity'][i % 3]! })),
+    );
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(plots.state.requests - before).toBe(1);
+    const br = answers[0]!;
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    const document = JSON.parse(brotliDecompressSync(br.rawPayload).toString());
+    expect(document).toMatchObject({ path: '/api/plots', version: plots.state.version });
+    expect(answers[1]!.headers['content-encoding']).toBe('gzip');
+    expect(answers[2]!.headers['content-encoding']).toBeUndefined();
+    expect(answers[2]!.json()).toEqual(document);
+    // The validator is the service's own, so a browser's earlier copy still gets its 304 here.
+    const direct = await fetch(`${urlOf(plots.app)}/api/plots`);
+    expect(br.headers.etag).toBe(direct.headers.get('etag'));
+    const revalidated = await get('/api/plots', { 'if-none-match': String(br.headers.etag) });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+  });
+
+  it('an event that changes the plots is seen by the next request: no stale list after a claim', async () => {
+    expect((await get('/api/plots')).json().version).toBe(plots.state.version);
+    const before = plots.state.requests;
+    expect((await get('/api/plots')).json().version).toBe(plots.state.version);
+    expect(plots.state.requests).toBe(before);
+    plots.state.version += 1;
+    announce('plots.plot.claimed');
+    await eventually(async () => (await get('/api/plots')).json().version === plots.state.version);
+  });
+
+  it('without any event, a copy is revalidated with the service after its maximum age (a 304 keeps the bytes)', async () => {
+    let now = 0;
+    const cache = new PublicDocumentCache({ pickUpstream: () => urlOf(map.app), internalToken: 'x', maxAgeMs: 1000, timeoutMs: 5000, now: () => now });
+    const context = { requestId: 'r', clientIp: '198.51.100.250' };
+    const { requests, conditional } = map.state;
+    const first = await cache.get('/api/map-layout', context);
+    expect(await cache.get('/api/map-layout', context)).toBe(first);
+    expect(map.state.requests).toBe(requests + 1);
+    now = 999;
+    await cache.get('/api/map-layout', context);
+    expect(map.state.requests).toBe(requests + 1);
+    now = 1000;
+    const again = await cache.get('/api/map-layout', context);
+    expect(map.state.requests).toBe(requests + 2);
+    expect(map.state.conditional).toBe(conditional + 1);
+    expect(again?.body).toBe(first?.body); // the service said 304: same bytes, nothing encoded again
+    cache.close();
+  });
+
+  it('when the service cannot answer, the request is proxied as before and gets the service answer', async () => {
+    plots.state.down = true;
+    announce('plots.plot.removed');
+    await eventually(async () => (await get('/api/plots')).statusCode === 503);
+    plots.state.down = false;
+    expect((await get('/api/plots')).statusCode).toBe(200);
+  });
+
+  it('other queries and paths are proxied, and the per-client limit still counts cached answers', async () => {
+    const before = plots.state.requests;
+    await get('/api/plots?format=other');
+    expect(plots.state.requests).toBe(before + 1);
+    const ip = visitor();
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) statuses.push((await get('/api/map-layout', {}, ip)).statusCode);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+});
