@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodePlotListCompact, type PlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import type { FastifyInstance } from 'fastify';
-import { startWorld } from '../src/testing/world.ts';
+import { startWorld } from '@pixel-atlas/test-stack/world';
 import { autocannon, baseUrl, fmt, table } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);

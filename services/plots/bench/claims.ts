@@ -9,7 +9,7 @@
  * 2. whole purchase: 8 buyers each run checkout → pay (test checkout) → claim, end to end.
  */
 import { performance } from 'node:perf_hooks';
-import { avatarDataUrl, buyAndPay, claimBody, landSpots, startWorld, viaGateway } from '../src/testing/world.ts';
+import { avatarDataUrl, buyAndPay, claimBody, landSpots, startWorld, viaGateway } from '@pixel-atlas/test-stack/world';
 import { baseUrl, fmt, percentile, table } from './support.ts';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 400);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, flagPlot, landSpots, startCheckout, startWorld, viaGateway, type World } from './testing/world.ts';
+import { buyAndPay, claim, claimBody, flagPlot, landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 
 // Two replicas of plots and of payments over one database: a client gets the limit once between them,
 // exactly as with one replica (the counts live in each service's rate_limit_hits table, not in memory).

@@ -1,7 +1,7 @@
 // The owner's edit, end to end through the real gateway in front of the real plots and moderation services: the
 // change reaches an open map (live updates over SSE) and the server-rendered page; the owner page's headers and the
 // gateway's CSRF rule for owner edits and stat beacons.
-import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/plots-service/testing/world';
+import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/test-stack/world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayOverWorld, TEST_SHELL, type GatewayOverWorld } from '../testing/gateway-over-world.ts';

@@ -2,7 +2,7 @@
 // og:image is an absolute URL of a 1200x630 PNG that shows the plot (its tier colour, its avatar); a changed plot
 // gets a new card at a new address.
 import { TIER_COLOR } from '@pixel-atlas/contracts/tier-catalog';
-import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/plots-service/testing/world';
+import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/test-stack/world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';

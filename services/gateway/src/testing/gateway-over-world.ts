@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startWorld, type World } from '@pixel-atlas/plots-service/testing/world';
+import { startWorld, type World } from '@pixel-atlas/test-stack/world';
 import { testServiceEnv } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';

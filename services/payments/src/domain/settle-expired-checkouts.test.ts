@@ -1,4 +1,4 @@
-import { landSpots, startCheckout, startWorld, type World } from '@pixel-atlas/plots-service/testing/world';
+import { landSpots, startCheckout, startWorld, type World } from '@pixel-atlas/test-stack/world';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleExpiredCheckouts } from './settle-expired-checkouts.ts';

@@ -1,7 +1,7 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
+import { STRIPE_WEBHOOK_SECRET } from '@pixel-atlas/test-stack/fake-stripe';
 import {
-  STRIPE_WEBHOOK_SECRET,
   claim,
   claimBody,
   landSpots,
@@ -10,7 +10,7 @@ import {
   streamEvents,
   waterTile,
   type World,
-} from '@pixel-atlas/plots-service/testing/world';
+} from '@pixel-atlas/test-stack/world';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,5 +1,5 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/plots-service/testing/world';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Holding land without paying: one open hold per client, and Cancel frees the spot at once (test checkout).

@@ -13,7 +13,7 @@ import {
   viaGateway,
   waterTile,
   type World,
-} from '@pixel-atlas/plots-service/testing/world';
+} from '@pixel-atlas/test-stack/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../env.ts';
 

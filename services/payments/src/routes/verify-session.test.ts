@@ -1,6 +1,6 @@
 import { verifySessionResponseSchema } from '@pixel-atlas/contracts/payments';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, landSpots, publishEvent, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/plots-service/testing/world';
+import { buyAndPay, claim, claimBody, landSpots, publishEvent, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let world: World;

@@ -1,7 +1,7 @@
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { footprintsOverlap, type Footprint } from '@pixel-atlas/contracts/grid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, isLandFootprint, startWorld, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, isLandFootprint, startWorld, type World } from '@pixel-atlas/test-stack/world';
 
 let world: World;
 beforeAll(async () => {

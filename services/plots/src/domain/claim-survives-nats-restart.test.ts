@@ -1,7 +1,7 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '../testing/world.ts';
+import { claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 
 // This file's own nats-server: stopping it disturbs nobody else.
 let nats: TestNatsServer;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, type World } from '@pixel-atlas/test-stack/world';
 
 let world: World;
 let smtp: TestSmtpServer;

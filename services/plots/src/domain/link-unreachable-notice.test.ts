@@ -4,7 +4,7 @@
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '@pixel-atlas/test-stack/world';
 import { getLinkHealth } from './get-link-health.ts';
 
 let world: World;

@@ -14,7 +14,7 @@ import {
   startWorld,
   streamEvents,
   type World,
-} from '../testing/world.ts';
+} from '@pixel-atlas/test-stack/world';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
 
 let world: World;

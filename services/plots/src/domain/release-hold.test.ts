@@ -2,7 +2,7 @@ import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, landSpots, publishEvent, startCheckout, startWorld, type World } from '../testing/world.ts';
+import { buyAndPay, landSpots, publishEvent, startCheckout, startWorld, type World } from '@pixel-atlas/test-stack/world';
 
 let world: World;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '@pixel-atlas/test-stack/world';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
 
 const SCREEN_TIMEOUT_MS = 600;

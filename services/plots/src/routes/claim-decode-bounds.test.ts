@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 
 // One paid session must not buy unlimited image decoding: the footprint is checked before the decode,
 // attempts per session are bounded, and decodes per process are capped.

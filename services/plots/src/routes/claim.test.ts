@@ -13,7 +13,7 @@ import {
   viaGateway,
   waterTile,
   type World,
-} from '../testing/world.ts';
+} from '@pixel-atlas/test-stack/world';
 
 let world: World;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
 import { loadEnv } from '../env.ts';
-import { buyAndPay, claim, claimBody, flagPlot, landSpots, startWorld, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, flagPlot, landSpots, startWorld, type World } from '@pixel-atlas/test-stack/world';
 
 // Flags count once per visitor; a visitor is a cookie WE signed, so a script minting cookies is one address.
 let world: World;

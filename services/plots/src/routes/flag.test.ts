@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
-import { buyAndPay, claim, claimBody, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '@pixel-atlas/test-stack/world';
 
 /** A visitor cookie as plots issues it (signed with the test deployment's secret). */
 const signed = (value: string) => fastifyCookie.sign(value, defaultVisitorCookieSecret(TEST_INTERNAL_TOKEN));

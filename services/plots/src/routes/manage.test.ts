@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, viaGateway, type World } from '../testing/world.ts';
+import { asAdmin, buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 
 let world: World;
 beforeAll(async () => {

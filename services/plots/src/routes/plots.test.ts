@@ -6,7 +6,7 @@ import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, waterTile, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, waterTile, type World } from '@pixel-atlas/test-stack/world';
 
 let world: World;
 let replica: FastifyInstance;

@@ -2,7 +2,7 @@ import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { reservedFootprintListSchema } from '@pixel-atlas/contracts/plots';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '../testing/world.ts';
+import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 
 let world: World;
 beforeAll(async () => {

@@ -3,37 +3,33 @@
  * throwaway database and stream, the way they run behind the gateway (no mocks of our own services). Payments
  * uses the built-in test checkout, or the real Stripe SDK against a local fake of Stripe's API.
  */
-import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
-import { startFakeStripe, type FakeStripe } from '@pixel-atlas/payments-service/testing/fake-stripe';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
+import { buildApp as buildMapApp } from '@pixel-atlas/map-service/app';
+import { loadEnv as loadMapEnv } from '@pixel-atlas/map-service/env';
+import { buildApp as buildModerationApp } from '@pixel-atlas/moderation-service/app';
+import { loadEnv as loadModerationEnv } from '@pixel-atlas/moderation-service/env';
+import { buildApp as buildPaymentsApp } from '@pixel-atlas/payments-service/app';
+import { loadEnv as loadPaymentsEnv } from '@pixel-atlas/payments-service/env';
+import { buildApp as buildPlotsApp } from '@pixel-atlas/plots-service/app';
+import { loadEnv as loadPlotsEnv } from '@pixel-atlas/plots-service/env';
+import type { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import {
   TEST_INTERNAL_TOKEN,
   createTestDatabase,
   createTestStream,
+  readStream,
   testServiceEnv,
   type TestDatabase,
   type TestStream,
 } from '@pixel-atlas/service-kit/testing';
-import type { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
+import { fakeStripeEnv, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
 
 type ServiceName = 'map' | 'plots' | 'payments' | 'moderation';
-
-/**
- * Loads a service's `buildApp`/`loadEnv` by package name at run time. Deliberately invisible to the type
- * checker: each service augments `FastifyInstance.db` with its own Prisma client, so two services cannot
- * share one TypeScript program (they share a process just fine).
- */
-async function loadService(name: ServiceName): Promise<{ build: (env: Record<string, string>) => Promise<FastifyInstance> }> {
-  const appModule: { buildApp: (env: unknown) => Promise<FastifyInstance> } = await import(/* @vite-ignore */ `@pixel-atlas/${name}-service/app`);
-  const envModule: { loadEnv: (source: Record<string, string>) => unknown } = await import(/* @vite-ignore */ `@pixel-atlas/${name}-service/env`);
-  return { build: (env) => appModule.buildApp(envModule.loadEnv(env)) };
-}
-
-export const STRIPE_TEST_KEY = 'sk_test_pixelatlas_0123456789';
-export const STRIPE_WEBHOOK_SECRET = 'whsec_test_pixelatlas_0123456789';
 
 export interface WorldOptions {
   /** Real Stripe SDK against a local fake instead of the built-in test checkout. */
@@ -89,15 +85,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     ...base,
     CHECKOUT_RATE_LIMIT_MAX: '100000',
     EXPIRY_SWEEP_INTERVAL_MS: '0',
-    ...(fakeStripe
-      ? {
-          STRIPE_SECRET_KEY: STRIPE_TEST_KEY,
-          STRIPE_WEBHOOK_SECRET,
-          STRIPE_API_HOST: fakeStripe.host,
-          STRIPE_API_PORT: String(fakeStripe.port),
-          STRIPE_API_PROTOCOL: 'http',
-        }
-      : {}),
+    ...(fakeStripe ? fakeStripeEnv(fakeStripe) : {}),
     ...options.paymentsEnv,
   };
   // The link checker would probe the test plots' example.com links; its own tests turn it on.
@@ -110,17 +98,11 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     else await app.ready();
     return app;
   };
-  const [mapService, plotsService, paymentsService, moderationService] = await Promise.all([
-    loadService('map'),
-    loadService('plots'),
-    loadService('payments'),
-    loadService('moderation'),
-  ]);
-  const builders = {
-    map: async () => start(await mapService.build(mapEnv)),
-    plots: async () => start(await plotsService.build(plotsEnv)),
-    payments: async () => start(await paymentsService.build(paymentsEnv)),
-    moderation: async () => start(await moderationService.build(moderationEnv)),
+  const builders: Record<ServiceName, () => Promise<FastifyInstance>> = {
+    map: async () => start(await buildMapApp(loadMapEnv(mapEnv))),
+    plots: async () => start(await buildPlotsApp(loadPlotsEnv(plotsEnv))),
+    payments: async () => start(await buildPaymentsApp(loadPaymentsEnv(paymentsEnv))),
+    moderation: async () => start(await buildModerationApp(loadModerationEnv(moderationEnv))),
   };
 
   const extra: FastifyInstance[] = [];
@@ -163,13 +145,13 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
 }
 
 /** Whether every tile of the square is land. */
-export function isLandFootprint(world: World, x: number, y: number, size: number): boolean {
+export function isLandFootprint(world: Pick<World, 'land'>, x: number, y: number, size: number): boolean {
   for (let dx = 0; dx < size; dx++) for (let dy = 0; dy < size; dy++) if (!world.land.has(`${x + dx},${y + dy}`)) return false;
   return true;
 }
 
 /** Top-left corners of land squares of the given size, scanning row by row, none overlapping each other. */
-export function landSpots(world: World, size: number, count: number, avoid: (x: number, y: number, size: number) => boolean = () => false) {
+export function landSpots(world: Pick<World, 'land'>, size: number, count: number, avoid: (x: number, y: number, size: number) => boolean = () => false) {
   const taken = new Set<string>();
   const out: Array<{ x: number; y: number }> = [];
   for (let y = 0; y + size <= 90 && out.length < count; y += size) {
@@ -184,7 +166,7 @@ export function landSpots(world: World, size: number, count: number, avoid: (x: 
 }
 
 /** A water tile (the map keeps an ocean border, so (0,0) is water). */
-export function waterTile(world: World): { x: number; y: number } {
+export function waterTile(world: Pick<World, 'land'>): { x: number; y: number } {
   for (let y = 0; y < 90; y++) for (let x = 0; x < 90; x++) if (!world.land.has(`${x},${y}`)) return { x, y };
   throw new Error('no water');
 }
@@ -242,30 +224,14 @@ export { TIER_SIZE };
 
 /** Events on the world's stream (optionally of one type), oldest first: what services really published. */
 export async function streamEvents(world: World, type?: string): Promise<Array<{ type: string; id: string; data: any }>> {
-  const nc = await connect(world.stream.connectOptions());
-  try {
-    const jsm = await jetstreamManager(nc);
-    const info = await jsm.streams.info(world.stream.stream).catch(() => null);
-    if (!info || info.state.messages === 0) return [];
-    const out = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-      const message = await jsm.streams.getMessage(world.stream.stream, { seq }).catch(() => null);
-      if (!message) continue;
-      const envelope = message.json<{ type: string; id: string; data: any }>();
-      if (!type || envelope.type === type) out.push(envelope);
-    }
-    return out;
-  } finally {
-    await nc.close();
-  }
+  const events = (await readStream(world.stream)).map((message) => message.event);
+  return type ? events.filter((event) => event.type === type) : events;
 }
 
 /** Publishes an event envelope as its producer's outbox relay would (for producers not built yet). */
 export async function publishEvent(world: World, type: string, data: unknown): Promise<void> {
-  const { randomUUID } = await import('node:crypto');
   const nc = await connect(world.stream.connectOptions());
   try {
-    const { jetstream } = await import('@nats-io/jetstream');
     const id = randomUUID();
     await jetstream(nc).publish(`${world.stream.subjectPrefix}${type}`, JSON.stringify({ id, type, occurredAt: new Date().toISOString(), data }), { msgID: id });
   } finally {

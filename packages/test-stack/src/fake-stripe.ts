@@ -48,6 +48,20 @@ function stripeError(status: number, type: string, code: string, message: string
   return { status, body: { error: { type, code, message, param } } };
 }
 
+export const STRIPE_TEST_KEY = 'sk_test_pixelatlas_0123456789';
+export const STRIPE_WEBHOOK_SECRET = 'whsec_test_pixelatlas_0123456789';
+
+/** Payments' environment for the real Stripe SDK talking to this fake. */
+export function fakeStripeEnv(fake: Pick<FakeStripe, 'host' | 'port'>): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: STRIPE_TEST_KEY,
+    STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_HOST: fake.host,
+    STRIPE_API_PORT: String(fake.port),
+    STRIPE_API_PROTOCOL: 'http',
+  };
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const app = Fastify({ logger: false });
   const sessions = new Map<string, FakeCheckoutSession>();
@@ -59,7 +73,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     done(null, qs.parse(body as string, { depth: 10, arrayLimit: 100 }));
   });
   app.addHook('onRequest', async (request, reply) => {
-    calls.push({ method: request.method, path: request.url.split('?')[0], idempotencyKey: request.headers['idempotency-key'] as string | undefined });
+    calls.push({ method: request.method, path: new URL(request.url, 'http://fake-stripe').pathname, idempotencyKey: request.headers['idempotency-key'] as string | undefined });
     if (request.url.startsWith('/_test/')) return;
     const auth = request.headers.authorization;
     if (!auth || !/^Bearer sk_(test|live)_\S+$/.test(auth)) {
