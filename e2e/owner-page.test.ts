@@ -77,11 +77,11 @@ describe("the owner's private page, end to end in real browsers", () => {
 
     // The token never reached a log line (the gateway's and every service's request logs redact it).
     const token = ownerUrl.split('/manage/')[1];
-    for (const service of stack.services.values()) {
+    for (const service of stack.processes()) {
       const leaks = service.output().split('\n').filter((line) => line.includes(token));
       expect(leaks, service.name).toEqual([]);
     }
-    expect(stack.services.get('gateway')!.output()).toContain('"url":"/manage/[redacted]"');
-    expect(stack.services.get('plots')!.output()).toContain('"url":"/api/manage/[redacted]"');
+    expect(stack.gateway.output()).toContain('"url":"/manage/[redacted]"');
+    expect(stack.replicas.plots[0]!.output()).toContain('"url":"/api/manage/[redacted]"');
   });
 });

@@ -1,11 +1,10 @@
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
-import { startFaultStack, type FaultStack } from './support/stack.ts';
-import { Visitor, buyMany, claimPlot, flagPlot, plotsHaveFlags, pool, sleep, spots } from './support/traffic.ts';
+import { faultStackForFile } from './support/stack.ts';
+import { Visitor, buyMany, claimPlot, flagPlot, pool, sleep, spots } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
 // The two consumers of plots' events, moderation and payments, are killed with SIGKILL while events
@@ -15,31 +14,18 @@ import { oneShortFileAtATime } from './support/serial.ts';
 const CLAIMS = 80;
 const FLAGGERS_PER_PLOT = 2;
 
-let nats: TestNatsServer;
-let stack: FaultStack;
-let flags = false;
-
 oneShortFileAtATime();
-
-beforeAll(async () => {
-  nats = await TestNatsServer.start();
-  stack = await startFaultStack({ nats });
-  flags = await plotsHaveFlags(stack);
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  await nats?.destroy();
-});
+const rig = faultStackForFile();
 
 /** Delivered-but-unacknowledged and waiting messages of one service's durables. */
 async function consumerState(durablePrefix: string): Promise<{ ackPending: number; pending: number }> {
-  const nc = await connect(stack.stream.connectOptions());
+  const { stream } = rig.stack;
+  const nc = await connect(stream.connectOptions());
   try {
     const jsm = await jetstreamManager(nc);
     let ackPending = 0;
     let pending = 0;
-    for await (const info of jsm.consumers.list(stack.stream.stream)) {
+    for await (const info of jsm.consumers.list(stream.stream)) {
       if (!info.name.startsWith(`${durablePrefix}-`)) continue;
       ackPending += info.num_ack_pending;
       pending += info.num_pending;
@@ -51,8 +37,8 @@ async function consumerState(durablePrefix: string): Promise<{ ackPending: numbe
 }
 
 it('moderation and payments killed (SIGKILL) mid-stream and restarted: every effect happens exactly once', async () => {
+  const { stack } = rig;
   const ledger = new FaultLedger('consumers (moderation, payments) killed mid-stream');
-  if (!flags) ledger.note('plots has no POST /api/flag-plot yet: flag traffic skipped');
   const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
   // Entitlements first, so claims need no query to payments while it is down (a claim with an unknown
   // session would wait for payments, which is not what this test is about).
@@ -73,7 +59,7 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
       const response = ledger.record('claim', await claimPlot(stack, session));
       if (response.status < 300) {
         plotIds.push(response.body.plot.id);
-        if (flags) await flagOne(response.body.plot.id);
+        await flagOne(response.body.plot.id);
         return;
       }
       await sleep(300);
@@ -88,17 +74,15 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   const kill = (async () => {
     await eventually(async () => plotIds.length >= CLAIMS / 3, 60_000, 20);
     // A burst of flags on top of the claims, so moderation has a batch in hand when it dies.
-    if (flags) {
-      burst = Promise.all(
-        plotIds.slice(0, 20).map(async (plotId) => {
-          const response = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
-          if (response.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
-        }),
-      );
-    }
+    burst = Promise.all(
+      plotIds.slice(0, 20).map(async (plotId) => {
+        const response = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
+        if (response.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
+      }),
+    );
     const deadline = Date.now() + 15_000;
     let state = { payments: await consumerState('payments'), moderation: await consumerState('moderation') };
-    while (Date.now() < deadline && (state.payments.ackPending === 0 || state.moderation.ackPending < (flags ? 3 : 1))) {
+    while (Date.now() < deadline && (state.payments.ackPending === 0 || state.moderation.ackPending < 3)) {
       state = { payments: await consumerState('payments'), moderation: await consumerState('moderation') };
     }
     await Promise.all([stack.replicas.payments[0].stop('SIGKILL'), stack.replicas.moderation[0].stop('SIGKILL')]);
@@ -153,17 +137,15 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   ledger.missing(CLAIMS - used.length, 'claimed plots without a used_sessions row');
   expect(unlinked).toBe(0);
 
-  if (flags) {
-    const queue = await stack.db.query<{ plot_id: string; flag_count: number; n: number }>(
-      `SELECT plot_id::text, max(flag_count)::int AS flag_count, count(*)::int AS n FROM moderation.review_items GROUP BY 1`,
-    );
-    ledger.checked(queue.length);
-    const byPlot = new Map(queue.map((q) => [q.plot_id, q]));
-    let wrong = 0;
-    for (const [plotId, n] of okFlags) if (byPlot.get(plotId)?.flag_count !== n || byPlot.get(plotId)?.n !== 1) wrong += 1;
-    ledger.missing(wrong, 'flagged plots whose review item is missing, doubled or miscounted');
-    expect(wrong).toBe(0);
-  }
+  const queue = await stack.db.query<{ plot_id: string; flag_count: number; n: number }>(
+    `SELECT plot_id::text, max(flag_count)::int AS flag_count, count(*)::int AS n FROM moderation.review_items GROUP BY 1`,
+  );
+  ledger.checked(queue.length);
+  const byPlot = new Map(queue.map((q) => [q.plot_id, q]));
+  let wrong = 0;
+  for (const [plotId, n] of okFlags) if (byPlot.get(plotId)?.flag_count !== n || byPlot.get(plotId)?.n !== 1) wrong += 1;
+  ledger.missing(wrong, 'flagged plots whose review item is missing, doubled or miscounted');
+  expect(wrong).toBe(0);
 
   // The restarted processes saw the redeliveries: anything applied before the kill but not acknowledged was a duplicate.
   const [paymentsMetrics, moderationMetrics] = await Promise.all([metrics(payments.url), metrics(moderation.url)]);

@@ -1,14 +1,12 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { startFakeStripe, type FakeStripe } from '@pixel-atlas/payments-service/testing/fake-stripe';
-import { STRIPE_TEST_KEY, STRIPE_WEBHOOK_SECRET } from '@pixel-atlas/plots-service/testing/world';
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { eventually } from '@pixel-atlas/service-kit/testing';
+import { STRIPE_WEBHOOK_SECRET, fakeStripeEnv, startFakeStripe, type FakeStripe } from '@pixel-atlas/test-stack/fake-stripe';
+import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained, streamMessages } from './support/checks.ts';
-import { startFaultStack, type FaultStack } from './support/stack.ts';
-import { Visitor, api, claimPlot, flagPlot, plotsHaveFlags, pool, spots, type PaidSession } from './support/traffic.ts';
+import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { faultStackForFile } from './support/stack.ts';
+import { Visitor, api, claimPlot, flagPlot, pool, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
 // Stripe's notices arrive late, twice, and out of order; JetStream may hand a consumer the same event
@@ -18,37 +16,15 @@ const PAID = 12;
 const EXPIRED = 6;
 const PAID_THEN_EXPIRED = 6;
 
-let nats: TestNatsServer;
 let fake: FakeStripe;
-let stack: FaultStack;
-let flags = false;
 const signer = new Stripe('sk_test_signer_only', { telemetry: false });
 
 oneShortFileAtATime();
-
 beforeAll(async () => {
-  [nats, fake] = await Promise.all([TestNatsServer.start(), startFakeStripe()]);
-  stack = await startFaultStack({
-    nats,
-    replicas: { contact: 0 },
-    serviceEnv: {
-      payments: {
-        STRIPE_SECRET_KEY: STRIPE_TEST_KEY,
-        STRIPE_WEBHOOK_SECRET,
-        STRIPE_API_HOST: fake.host,
-        STRIPE_API_PORT: String(fake.port),
-        STRIPE_API_PROTOCOL: 'http',
-      },
-    },
-  });
-  flags = await plotsHaveFlags(stack);
+  fake = await startFakeStripe();
 });
-
-afterAll(async () => {
-  await stack?.stop();
-  await fake?.close();
-  await nats?.destroy();
-});
+afterAll(() => fake?.close());
+const rig = faultStackForFile({ replicas: { contact: 0 } }, () => ({ serviceEnv: { payments: fakeStripeEnv(fake) } }));
 
 function shuffle<T>(items: T[]): T[] {
   const out = [...items];
@@ -60,8 +36,8 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS deliveries: one effect each', async () => {
+  const { stack } = rig;
   const ledger = new FaultLedger('duplicate / reordered Stripe webhooks and NATS deliveries');
-  if (!flags) ledger.note('plots has no POST /api/flag-plot yet: flag traffic skipped');
   const webhook = async (event: Record<string, unknown>) => {
     const payload = JSON.stringify(event);
     return ledger.record(
@@ -159,11 +135,9 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
     expect(response.status).toBe(201);
     return response.body.plot.id;
   });
-  if (flags) {
-    await pool(claimed.slice(0, 8), 4, async (plotId, i) => {
-      for (let v = 0; v <= i % 3; v++) expect(ledger.record('flag', await flagPlot(stack, plotId, new Visitor())).status).toBe(200);
-    });
-  }
+  await pool(claimed.slice(0, 8), 4, async (plotId, i) => {
+    for (let v = 0; v <= i % 3; v++) expect(ledger.record('flag', await flagPlot(stack, plotId, new Visitor())).status).toBe(200);
+  });
   await outboxesDrained(stack.db, 30_000);
   const consumersOf: Record<string, string[]> = {
     'payments.payment.verified': ['plots'],
@@ -177,7 +151,7 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
         `SELECT (SELECT count(*) FROM plots.inbox_events) + (SELECT count(*) FROM payments.inbox_events) + (SELECT count(*) FROM moderation.inbox_events) AS n`,
       )
     )[0].n;
-  const events = (await streamMessages(stack.stream)).filter((m) => m.event.type in consumersOf);
+  const events = (await readStream(stack.stream)).filter((m) => m.event.type in consumersOf);
   const expectedInbox = events.reduce((n, m) => n + consumersOf[m.event.type].length, 0);
   await eventually(async () => Number(await inboxTotal()) === expectedInbox, 30_000);
 
@@ -224,10 +198,8 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   ledger.note(
     `stream dropped ${droppedByStream} same-id copies; consumers recognised ${duplicatesHandled} redelivered copies as already applied; effects (used sessions, entitlements, payments, review queue, holds) unchanged`,
   );
-  if (flags) {
-    const counts = new Map((before.reviews as Array<{ plot_id: string; flag_count: number }>).map((r) => [r.plot_id, r.flag_count]));
-    for (const [i, plotId] of claimed.slice(0, 8).entries()) expect(counts.get(plotId)).toBe((i % 3) + 1);
-  }
+  const counts = new Map((before.reviews as Array<{ plot_id: string; flag_count: number }>).map((r) => [r.plot_id, r.flag_count]));
+  for (const [i, plotId] of claimed.slice(0, 8).entries()) expect(counts.get(plotId)).toBe((i % 3) + 1);
   ledger.print();
   expect(ledger.lost).toBe(0);
 });

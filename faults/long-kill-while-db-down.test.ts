@@ -1,17 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FaultLedger } from './support/checks.ts';
-import {
-  LEAD_MS,
-  LONG_HOOK_TIMEOUT_MS,
-  LONG_OUTAGE_MS,
-  LONG_TEST_TIMEOUT_MS,
-  LongTraffic,
-  announceLongBoot,
-  settleAndReport,
-  startLongRig,
-  stopLongRig,
-  type LongRig,
-} from './support/long-outage.ts';
+import { LEAD_MS, LONG_OUTAGE_MS, LONG_TEST_TIMEOUT_MS, LongTraffic, expectCompleteLedger, longFaultFile, settleAndReport } from './support/long-outage.ts';
 import { sleep } from './support/traffic.ts';
 
 // A burst of buyers presses Claim at once; while their claims are inside plots (entitlement read, attempt
@@ -22,18 +11,10 @@ import { sleep } from './support/traffic.ts';
 const CLAIMS = 30;
 const BURST = 12;
 
-const rig: LongRig = {};
-// Said at import, before any short file looks: the short files start once the long stacks are up and prepared.
-const booted = announceLongBoot();
-
-beforeAll(() => startLongRig(rig).then(() => undefined), LONG_HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  booted();
-  await stopLongRig(rig);
-}, LONG_HOOK_TIMEOUT_MS);
+const { rig, booted } = longFaultFile();
 
 it(`plots SIGKILLed with claims in flight while PostgreSQL is down (${LONG_OUTAGE_MS / 1000} s), then both back: no 2xx lost, every event applied once, no dead letter`, async () => {
-  const { postgres, stack } = rig as Required<LongRig>;
+  const { postgres, stack } = rig;
   const ledger = new FaultLedger(`plots killed mid-claim while PostgreSQL is down for ${LONG_OUTAGE_MS / 1000} s`);
   const traffic = new LongTraffic(stack, ledger, { claims: CLAIMS, burst: BURST, arrivalSpreadMs: LEAD_MS + LONG_OUTAGE_MS + 20_000 });
   await traffic.prepare().finally(booted);
@@ -69,9 +50,5 @@ it(`plots SIGKILLed with claims in flight while PostgreSQL is down (${LONG_OUTAG
   } finally {
     traffic.abort();
   }
-  expect(traffic.screenedPlots.length).toBeGreaterThan(0);
-  expect(traffic.decisions.size).toBeGreaterThan(0);
-  expect(ledger.lost).toBe(0);
-  expect(ledger.appliedTwice).toBe(0);
-  expect(ledger.recoverySeconds).not.toBeNull();
+  expectCompleteLedger(traffic, ledger);
 }, LONG_TEST_TIMEOUT_MS);

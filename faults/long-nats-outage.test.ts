@@ -1,17 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FaultLedger, unpublished } from './support/checks.ts';
-import {
-  LEAD_MS,
-  LONG_HOOK_TIMEOUT_MS,
-  LONG_OUTAGE_MS,
-  LONG_TEST_TIMEOUT_MS,
-  LongTraffic,
-  announceLongBoot,
-  settleAndReport,
-  startLongRig,
-  stopLongRig,
-  type LongRig,
-} from './support/long-outage.ts';
+import { LEAD_MS, LONG_OUTAGE_MS, LONG_TEST_TIMEOUT_MS, LongTraffic, expectCompleteLedger, longFaultFile, settleAndReport } from './support/long-outage.ts';
 import { sleep } from './support/traffic.ts';
 
 // The file's own nats-server is killed and stays down for FAULTS_LONG_OUTAGE_MS (5 min by default), longer
@@ -20,22 +9,14 @@ import { sleep } from './support/traffic.ts';
 // every event must reach every consumer once and nothing may be dead-lettered.
 const CLAIMS = 45;
 
-const rig: LongRig = {};
-// Said at import, before any short file looks: the short files start once the long stacks are up and prepared.
-const booted = announceLongBoot();
-
-beforeAll(() => startLongRig(rig).then(() => undefined), LONG_HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  booted();
-  await stopLongRig(rig);
-}, LONG_HOOK_TIMEOUT_MS);
+const { rig, booted } = longFaultFile();
 
 it(`NATS down for ${LONG_OUTAGE_MS / 1000} s under claims, flags and moderation: no 2xx lost, every event applied once, no dead letter`, async () => {
-  const { nats, stack } = rig as Required<LongRig>;
+  const { nats, stack } = rig;
   const ledger = new FaultLedger(`NATS down for ${LONG_OUTAGE_MS / 1000} s under claims, flags and moderation`);
   const traffic = new LongTraffic(stack, ledger, { claims: CLAIMS, arrivalSpreadMs: LEAD_MS + LONG_OUTAGE_MS + 20_000 });
   await traffic.prepare().finally(booted);
-  const pids = [...Object.values(stack.replicas).flat(), stack.gateway].map((p) => p.child.pid);
+  const pids = stack.processes().map((p) => p.child.pid);
   try {
     traffic.start();
     await sleep(LEAD_MS);
@@ -56,10 +37,6 @@ it(`NATS down for ${LONG_OUTAGE_MS / 1000} s under claims, flags and moderation:
   } finally {
     traffic.abort();
   }
-  expect([...Object.values(stack.replicas).flat(), stack.gateway].map((p) => p.child.pid)).toEqual(pids);
-  expect(traffic.screenedPlots.length).toBeGreaterThan(0);
-  expect(traffic.decisions.size).toBeGreaterThan(0);
-  expect(ledger.lost).toBe(0);
-  expect(ledger.appliedTwice).toBe(0);
-  expect(ledger.recoverySeconds).not.toBeNull();
+  expect(stack.processes().map((p) => p.child.pid)).toEqual(pids);
+  expectCompleteLedger(traffic, ledger);
 }, LONG_TEST_TIMEOUT_MS);

@@ -1,10 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FaultLedger, outboxRows, outboxesDrained, streamMessages, unpublished } from './support/checks.ts';
-import { startFaultStack, type FaultStack } from './support/stack.ts';
-import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, plotsHaveFlags, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
+import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { expect, it } from 'vitest';
+import { FaultLedger, outboxRows, outboxesDrained, unpublished } from './support/checks.ts';
+import { faultStackForFile } from './support/stack.ts';
+import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
 // NATS (the test's own nats-server) is killed for 10 s while 100 buyers claim and visitors flag and
@@ -13,26 +12,12 @@ import { oneShortFileAtATime } from './support/serial.ts';
 const CLAIMS = 100;
 const OUTAGE_MS = Number(process.env.FAULTS_NATS_OUTAGE_MS ?? 10_000);
 
-let nats: TestNatsServer;
-let stack: FaultStack;
-let flags = false;
-
 oneShortFileAtATime();
-
-beforeAll(async () => {
-  nats = await TestNatsServer.start();
-  stack = await startFaultStack({ nats, serviceEnv: { plots: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } } });
-  flags = await plotsHaveFlags(stack);
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  await nats?.destroy();
-});
+const rig = faultStackForFile({ serviceEnv: { plots: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } } });
 
 it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and contact messages: every 2xx is stored, every event delivered once`, async () => {
+  const { stack, nats } = rig;
   const ledger = new FaultLedger(`NATS stopped for ${OUTAGE_MS / 1000} s during claims and flags`);
-  if (!flags) ledger.note('plots has no POST /api/flag-plot yet: flag traffic skipped');
   // Paid before the window (checkout needs NATS to hold the spot).
   const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
 
@@ -69,7 +54,7 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   const flagLoop = async () => {
     while (!trafficDone) {
       const plots = [...claimed.values()].map((c) => c.plotId);
-      if (!plots.length || !flags) {
+      if (!plots.length) {
         await sleep(100);
         continue;
       }
@@ -120,7 +105,7 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   const background = [flagLoop(), flagLoop(), contactLoop()];
   await Promise.all([pool(sessions, CLAIMS, claimUntilDone), faults]);
   // Let the last plots be flagged, then stop the visitors.
-  await eventually(async () => !flags || [...claimed.values()].every((c) => flagged.has(c.plotId)), 30_000);
+  await eventually(async () => [...claimed.values()].every((c) => flagged.has(c.plotId)), 30_000);
   await sleep(1000);
   trafficDone = true;
   await Promise.all(background);
@@ -157,7 +142,7 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
     ...(await outboxRows(stack.db, 'map')),
   ];
   ledger.checked(outbox.length);
-  const messages = await streamMessages(stack.stream);
+  const messages = await readStream(stack.stream);
   ledger.checked(messages.length);
   const inStream = new Map<string, number>();
   for (const m of messages) inStream.set(m.event.id, (inStream.get(m.event.id) ?? 0) + 1);
@@ -195,29 +180,28 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   ledger.checked(inbox.reduce((n, r) => n + r.n, 0) + CLAIMS);
 
   // 4. Moderation: every flagged plot is queued with exactly the number of flags visitors got a 2xx for.
-  if (flags) {
-    const flaggedEvents = outbox.filter((r) => r.subject === 'plots.plot.flagged').length;
-    expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
-    await eventually(async () => {
-      const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`);
-      return row.n === flaggedEvents;
-    }, 60_000, 250);
-    const queue = await stack.db.query<{ plot_id: string; flag_count: number; status: string }>(
-      `SELECT plot_id::text, flag_count, status FROM moderation.review_items`,
-    );
-    ledger.checked(queue.length);
-    const queued = new Map(queue.map((q) => [q.plot_id, q.flag_count]));
-    let wrongCounts = 0;
-    for (const [plotId, n] of okFlags) if (queued.get(plotId) !== n) wrongCounts += 1;
-    ledger.missing(wrongCounts, 'flagged plots whose review item does not count every flag');
-    expect(wrongCounts).toBe(0);
-    expect(queue.filter((q) => q.status === 'pending')).toHaveLength(okFlags.size);
-  }
+  const flaggedEvents = outbox.filter((r) => r.subject === 'plots.plot.flagged').length;
+  expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
+  await eventually(async () => {
+    const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`);
+    return row.n === flaggedEvents;
+  }, 60_000, 250);
+  const queue = await stack.db.query<{ plot_id: string; flag_count: number; status: string }>(
+    `SELECT plot_id::text, flag_count, status FROM moderation.review_items`,
+  );
+  ledger.checked(queue.length);
+  const queued = new Map(queue.map((q) => [q.plot_id, q.flag_count]));
+  let wrongCounts = 0;
+  for (const [plotId, n] of okFlags) if (queued.get(plotId) !== n) wrongCounts += 1;
+  ledger.missing(wrongCounts, 'flagged plots whose review item does not count every flag');
+  expect(wrongCounts).toBe(0);
+  expect(queue.filter((q) => q.status === 'pending')).toHaveLength(okFlags.size);
   ledger.print();
   expect(ledger.lost).toBe(0);
 });
 
 it('NATS restarted WITHOUT its JetStream store (a broker recreated without its volume): services declare the stream and consumers again; nothing in the outboxes is lost', async () => {
+  const { stack, nats } = rig;
   const ledger = new FaultLedger('NATS restarted without its JetStream store');
   const sessions = await buyMany(stack, 'basic', await freeSpots(stack, 1, 10));
   await eventually(async () => {
@@ -248,12 +232,10 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   });
   expect(plotIds).toHaveLength(sessions.length);
   const okFlags = new Map<string, number>();
-  if (flags) {
-    for (const plotId of plotIds) {
-      for (let v = 0; v < 2; v++) {
-        const response = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
-        if (response.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
-      }
+  for (const plotId of plotIds) {
+    for (let v = 0; v < 2; v++) {
+      const response = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
+      if (response.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
     }
   }
 
@@ -261,17 +243,15 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   await outboxesDrained(stack.db, 60_000);
   const published = (Date.now() - resumedAt) / 1000;
   await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === usedBefore + sessions.length, 90_000, 250);
-  if (flags) {
-    await eventually(async () => {
-      const rows = await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE plot_id = ANY($1::uuid[])`, [plotIds]);
-      return rows.length === okFlags.size && rows.every((r) => r.flag_count === okFlags.get(r.plot_id));
-    }, 60_000, 250);
-  }
+  await eventually(async () => {
+    const rows = await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE plot_id = ANY($1::uuid[])`, [plotIds]);
+    return rows.length === okFlags.size && rows.every((r) => r.flag_count === okFlags.get(r.plot_id));
+  }, 60_000, 250);
   const applied = (Date.now() - resumedAt) / 1000;
   const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions WHERE session_id = ANY($1)`, [sessions.map((s) => s.sessionId)]);
   ledger.checked(used.length + okFlags.size);
   ledger.missing(sessions.length - used.length, 'claims after the store was lost that never reached payments');
-  const messages = await streamMessages(stack.stream);
+  const messages = await readStream(stack.stream);
   ledger.checked(messages.length);
   expect(new Set(messages.map((m) => m.event.id)).size).toBe(messages.length);
   ledger.note(`outboxes drained ${published.toFixed(1)} s after the empty broker came back; every consumer effect applied after ${applied.toFixed(1)} s, without restarting any service`);

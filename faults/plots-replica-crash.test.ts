@@ -1,8 +1,7 @@
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FaultLedger, overlappingFootprints, overlappingPlots } from './support/checks.ts';
-import { startFaultStack, type FaultStack } from './support/stack.ts';
+import { faultStackForFile } from './support/stack.ts';
 import { api, buyMany, claimPlot, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
@@ -13,25 +12,14 @@ import { oneShortFileAtATime } from './support/serial.ts';
 const GROUPS = 16; // 64 buyers
 const BUYERS = GROUPS * 4;
 
-let nats: TestNatsServer;
-let stack: FaultStack;
-
 oneShortFileAtATime();
-
-beforeAll(async () => {
-  nats = await TestNatsServer.start();
-  stack = await startFaultStack({ nats, replicas: { plots: 2, contact: 0 } });
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  await nats?.destroy();
-});
+const rig = faultStackForFile({ replicas: { plots: 2, contact: 0 } });
 
 const overlaps = (a: { x: number; y: number; size: number }, b: { x: number; y: number; size: number }) =>
   a.x < b.x + b.size && b.x < a.x + a.size && a.y < b.y + b.size && b.y < a.y + a.size;
 
 it('a plots replica killed during concurrent contested claims: no overlap, no session twice, no paid buyer without a plot or entitlement', async () => {
+  const { stack } = rig;
   const ledger = new FaultLedger('plots replica killed during concurrent claims');
   // Each buyer's checkout holds a 2×2 square of its own; then they all try for contested 3×3 land blocks.
   const held = spots(stack, 2, BUYERS);

@@ -1,10 +1,8 @@
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FaultLedger, outboxRows, outboxesDrained, streamMessages } from './support/checks.ts';
-import { startFaultStack, type BackendName, type FaultStack } from './support/stack.ts';
-import { TestPostgres } from './support/test-postgres.ts';
-import { Visitor, api, buyMany, claimPlot, flagPlot, plotsHaveFlags, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
+import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { expect, it } from 'vitest';
+import { FaultLedger, outboxRows, outboxesDrained } from './support/checks.ts';
+import { faultStackForFile, type BackendName } from './support/stack.ts';
+import { Visitor, api, buyMany, claimPlot, flagPlot, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
 // The test's own PostgreSQL cluster is stopped under traffic and started again. Every service must say
@@ -14,24 +12,8 @@ const CLAIMS = 60;
 const DOWN_MS = 6000;
 const STOP_MODES = (process.env.FAULTS_PG_STOP_MODES ?? 'fast,immediate').split(',') as Array<'fast' | 'immediate'>;
 
-let postgres: TestPostgres;
-let nats: TestNatsServer;
-let stack: FaultStack;
-let flags = false;
-
 oneShortFileAtATime();
-
-beforeAll(async () => {
-  [postgres, nats] = await Promise.all([TestPostgres.start(), TestNatsServer.start()]);
-  stack = await startFaultStack({ nats, databaseServerUrl: postgres.url });
-  flags = await plotsHaveFlags(stack);
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  await nats?.destroy();
-  await postgres?.destroy();
-});
+const rig = faultStackForFile({ ownPostgres: true });
 
 async function readiness(url: string): Promise<{ status: number; body: any }> {
   try {
@@ -43,8 +25,8 @@ async function readiness(url: string): Promise<{ status: number; body: any }> {
 }
 
 it('PostgreSQL stopped and started under traffic: not ready while down, ready again without a restart, no 2xx without its write', async () => {
+  const { stack, postgres } = rig;
   const ledger = new FaultLedger('PostgreSQL restarted under traffic');
-  if (!flags) ledger.note('plots has no POST /api/flag-plot yet: flag traffic skipped');
   const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
   const processes = [...(Object.entries(stack.replicas) as Array<[BackendName, typeof stack.gateway[]]>).flatMap(([, list]) => list), stack.gateway];
   const pids = new Map(processes.map((p) => [p.url, p.child.pid]));
@@ -79,7 +61,7 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
       ledger.record('read /api/plots', await api(stack, 'GET', '/api/plots'));
       ledger.record('read /api/map-layout', await api(stack, 'GET', '/api/map-layout'));
       const plotIds = [...claimed.values()];
-      if (flags && plotIds.length) {
+      if (plotIds.length) {
         const plotId = plotIds[i % plotIds.length];
         const flag = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
         if (flag.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
@@ -148,7 +130,7 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   await outboxesDrained(stack.db, 60_000);
   const outbox = [...(await outboxRows(stack.db, 'plots')), ...(await outboxRows(stack.db, 'contact')), ...(await outboxRows(stack.db, 'payments'))];
   ledger.checked(outbox.length);
-  const streamIds = new Set((await streamMessages(stack.stream)).map((m) => m.event.id));
+  const streamIds = new Set((await readStream(stack.stream)).map((m) => m.event.id));
   const unsent = outbox.filter((r) => !streamIds.has(r.id)).length;
   ledger.missing(unsent, 'outbox events not in the stream');
   expect(unsent).toBe(0);
@@ -158,18 +140,16 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   const wrongUse = used.filter((u) => plotOf.get(u.session_id) !== u.plot_id).length;
   ledger.missing(wrongUse, 'used sessions not matching their plot');
   expect(wrongUse).toBe(0);
-  if (flags) {
-    const flaggedEvents = (await outboxRows(stack.db, 'plots', 'plots.plot.flagged')).length;
-    expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
-    await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`))[0].n === flaggedEvents, 60_000, 250);
-    const queue = new Map(
-      (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((q) => [q.plot_id, q.flag_count]),
-    );
-    ledger.checked(queue.size);
-    const wrong = [...okFlags].filter(([plotId, n]) => queue.get(plotId) !== n).length;
-    ledger.missing(wrong, 'flag counts in the review queue that differ from the 2xx flags');
-    expect(wrong).toBe(0);
-  }
+  const flaggedEvents = (await outboxRows(stack.db, 'plots', 'plots.plot.flagged')).length;
+  expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
+  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`))[0].n === flaggedEvents, 60_000, 250);
+  const queue = new Map(
+    (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((q) => [q.plot_id, q.flag_count]),
+  );
+  ledger.checked(queue.size);
+  const wrong = [...okFlags].filter(([plotId, n]) => queue.get(plotId) !== n).length;
+  ledger.missing(wrong, 'flag counts in the review queue that differ from the 2xx flags');
+  expect(wrong).toBe(0);
   ledger.print();
   expect(ledger.lost).toBe(0);
 });

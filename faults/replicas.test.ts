@@ -1,32 +1,17 @@
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import { eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained, streamMessages } from './support/checks.ts';
-import { startFaultStack, type FaultStack } from './support/stack.ts';
-import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, plotsHaveFlags, pool, spots } from './support/traffic.ts';
+import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { describe, expect, it } from 'vitest';
+import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { faultStackForFile } from './support/stack.ts';
+import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, pool, spots } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
 // Two plots and two payments processes behind one gateway (comma-separated upstream lists), sharing one
 // database and stream, logging at info so one request id can be followed across processes.
 const CLAIMS = 30;
 
-let nats: TestNatsServer;
-let stack: FaultStack;
-let flags = false;
-
 oneShortFileAtATime();
-
-beforeAll(async () => {
-  nats = await TestNatsServer.start();
-  stack = await startFaultStack({ nats, replicas: { plots: 2, payments: 2, contact: 0 }, logLevel: 'info' });
-  flags = await plotsHaveFlags(stack);
-});
-
-afterAll(async () => {
-  await stack?.stop();
-  await nats?.destroy();
-});
+const rig = faultStackForFile({ replicas: { plots: 2, payments: 2, contact: 0 }, logLevel: 'info' });
 
 /** The JSON log lines a process printed. */
 function logLines(process: ServiceProcess): Array<Record<string, any>> {
@@ -50,8 +35,8 @@ async function listed(replica: ServiceProcess): Promise<{ ids: Set<string>; etag
 
 describe('two replicas of plots and of payments behind one gateway', () => {
   it('claims, flags and reads across replicas: holds and claims stay correct, caches invalidated on both, each event handled once, no double publish', async () => {
+    const { stack } = rig;
     const ledger = new FaultLedger('two replicas of plots and payments behind one gateway');
-    if (!flags) ledger.note('plots has no POST /api/flag-plot yet: flag traffic skipped');
     const [plotsA, plotsB] = stack.replicas.plots;
     const [paymentsA, paymentsB] = stack.replicas.payments;
 
@@ -92,16 +77,14 @@ describe('two replicas of plots and of payments behind one gateway', () => {
 
     // Flags through both replicas: each visitor flags twice (the gateway sends the two to different replicas): one flag each.
     const okFlags = new Map<string, number>();
-    if (flags) {
-      await pool(plotIds.slice(0, 10), 4, async (plotId, i) => {
-        for (let v = 0; v < 1 + (i % 3); v++) {
-          const visitor = new Visitor();
-          expect(ledger.record('flag', await flagPlot(stack, plotId, visitor)).status).toBe(200);
-          expect(ledger.record('flag', await flagPlot(stack, plotId, visitor)).status).toBe(200);
-          okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
-        }
-      });
-    }
+    await pool(plotIds.slice(0, 10), 4, async (plotId, i) => {
+      for (let v = 0; v < 1 + (i % 3); v++) {
+        const visitor = new Visitor();
+        expect(ledger.record('flag', await flagPlot(stack, plotId, visitor)).status).toBe(200);
+        expect(ledger.record('flag', await flagPlot(stack, plotId, visitor)).status).toBe(200);
+        okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
+      }
+    });
 
     // Each event handled once across the replicas of its consumer (a shared durable), and every outbox row
     // published by exactly one relay.
@@ -139,19 +122,17 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     ledger.checked(plotsOutbox.length + paymentsOutbox.length);
     expect(await published(stack.replicas.plots)).toBe(plotsOutbox.length);
     expect(await published(stack.replicas.payments)).toBe(paymentsOutbox.length);
-    const stream = await streamMessages(stack.stream);
+    const stream = await readStream(stack.stream);
     ledger.checked(stream.length);
     const ids = stream.map((m) => m.event.id);
     expect(new Set(ids).size).toBe(ids.length);
     ledger.note(`relays published ${plotsOutbox.length} plots and ${paymentsOutbox.length} payments outbox rows exactly once (sum of both replicas' counters = rows)`);
 
-    if (flags) {
-      const counts = new Map(
-        (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((r) => [r.plot_id, r.flag_count]),
-      );
-      ledger.checked(counts.size);
-      for (const [plotId, n] of okFlags) expect(counts.get(plotId)).toBe(n);
-    }
+    const counts = new Map(
+      (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((r) => [r.plot_id, r.flag_count]),
+    );
+    ledger.checked(counts.size);
+    for (const [plotId, n] of okFlags) expect(counts.get(plotId)).toBe(n);
     const plots = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.plots`);
     expect(plots[0].n).toBe(CLAIMS);
     ledger.print();
@@ -159,6 +140,7 @@ describe('two replicas of plots and of payments behind one gateway', () => {
   });
 
   it('one request id followed end to end: gateway log, service log, outbox row, the consumer’s log', async () => {
+    const { stack } = rig;
     const [spot] = await freeSpots(stack, 1, 1);
     // Paying is a request too: its id travels with payments.payment.verified to plots.
     const visitor = new Visitor();

@@ -154,26 +154,6 @@ export async function outboxRows(db: TestDatabase, schema: string, subject?: str
   );
 }
 
-/** Every message in the stream (what the relays really published), oldest first, with its Nats-Msg-Id. */
-export async function streamMessages(access: TestStream): Promise<Array<{ seq: number; msgId: string | null; subject: string; event: EventEnvelope<any> }>> {
-  const { stream } = access;
-  const nc = await connect(access.connectOptions());
-  try {
-    const jsm = await jetstreamManager(nc);
-    const info = await jsm.streams.info(stream).catch(() => null);
-    if (!info || info.state.messages === 0) return [];
-    const out = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-      const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-      if (!message) continue;
-      out.push({ seq, msgId: message.header?.get('Nats-Msg-Id') || null, subject: message.subject, event: message.json<EventEnvelope<any>>() });
-    }
-    return out;
-  } finally {
-    await nc.close();
-  }
-}
-
 /** Overlapping footprints (plots and holds): the SQL self-join on half-open ranges. Must be 0. */
 export async function overlappingFootprints(db: TestDatabase): Promise<{ overlaps: number; rows: number }> {
   const [row] = await db.query<{ overlaps: number; rows: number }>(`

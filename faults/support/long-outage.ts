@@ -1,9 +1,8 @@
-import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { eventually } from '@pixel-atlas/service-kit/testing';
-import { FaultLedger, auditConsumers, deadLetterRows, streamMessages, unpublished } from './checks.ts';
+import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { afterAll, expect } from 'vitest';
+import { FaultLedger, auditConsumers, deadLetterRows, unpublished } from './checks.ts';
 import { announceLongBoot } from './serial.ts';
-import { startFaultStack, type FaultStack } from './stack.ts';
-import { TestPostgres } from './test-postgres.ts';
+import { faultStackForFile, type FaultRig, type FaultStack } from './stack.ts';
 import { Visitor, api, buyAndPay, claimPlot, flagPlot, pool, sleep, spots, type ApiResponse, type PaidSession } from './traffic.ts';
 
 /** How long the long faults last: longer than any back-off in the kit (inbox 30 s, relay 5 s, reconnects). */
@@ -20,21 +19,16 @@ export const ADMIN = { username: 'faults-admin', password: 'faults-admin-passwor
 /** A word on the content screen's list: a claim named with it is created hidden and queued for review. */
 export const SCREENED_NAME = (i: number) => `Damn Fine Plot ${i}`;
 
-export interface LongRig {
-  postgres?: TestPostgres;
-  nats?: TestNatsServer;
-  stack?: FaultStack;
-}
-
 /**
- * Each long file has its own PostgreSQL cluster and nats-server, so the three outages run at the same time
- * without touching one another (or the machine's shared PostgreSQL).
+ * A long file's own PostgreSQL cluster and nats-server (so the three outages run at the same time without touching
+ * one another, or the machine's shared PostgreSQL) and its stack. `booted` says the file is up and prepared: the
+ * short files wait for it (announced at import, before any short file looks).
  */
-export async function startLongRig(rig: LongRig): Promise<Required<LongRig>> {
-  [rig.postgres, rig.nats] = await Promise.all([TestPostgres.start(), TestNatsServer.start()]);
-  rig.stack = await startFaultStack({
-    nats: rig.nats,
-    databaseServerUrl: rig.postgres.url,
+export function longFaultFile(): { rig: FaultRig; booted: () => void } {
+  const booted = announceLongBoot();
+  const rig = faultStackForFile({
+    ownPostgres: true,
+    hookTimeoutMs: LONG_HOOK_TIMEOUT_MS,
     // No contact traffic here: one process fewer to boot and run.
     replicas: { contact: 0 },
     serviceEnv: {
@@ -44,15 +38,18 @@ export async function startLongRig(rig: LongRig): Promise<Required<LongRig>> {
       plots: { CLAIM_MAX_ATTEMPTS_PER_SESSION: '100000' },
     },
   });
-  return rig as Required<LongRig>;
+  // Registered after the stack's: runs before it stops.
+  afterAll(booted);
+  return { rig, booted };
 }
 
-export { announceLongBoot };
-
-export async function stopLongRig(rig: LongRig): Promise<void> {
-  await rig.stack?.stop();
-  await rig.nats?.destroy();
-  await rig.postgres?.destroy();
+/** What every long file ends with: there was something to screen and decide, and the ledger came back complete. */
+export function expectCompleteLedger(traffic: LongTraffic, ledger: FaultLedger): void {
+  expect(traffic.screenedPlots.length).toBeGreaterThan(0);
+  expect(traffic.decisions.size).toBeGreaterThan(0);
+  expect(ledger.lost).toBe(0);
+  expect(ledger.appliedTwice).toBe(0);
+  expect(ledger.recoverySeconds).not.toBeNull();
 }
 
 type Phase = 'before' | 'during' | 'after';
@@ -308,7 +305,7 @@ export async function auditLong(stack: FaultStack, traffic: LongTraffic, options
     for (const schema of Object.keys(await unpublished(db))) {
       for (const r of await db.query<{ id: string }>(`SELECT id::text FROM "${schema}".outbox_events`)) outboxIds.add(r.id);
     }
-    const messages = await streamMessages(stack.stream);
+    const messages = await readStream(stack.stream);
     audit.rows += outboxIds.size + messages.length;
     const inStream = new Set(messages.map((m) => m.event.id));
     lost([...outboxIds].filter((id) => !inStream.has(id)).length, 'outbox events never published to the stream');

@@ -1,5 +1,5 @@
 import type { Tier } from '@pixel-atlas/contracts/tiers';
-import { avatarDataUrl, claimBody, landSpots, type World } from '@pixel-atlas/plots-service/testing/world';
+import { avatarDataUrl, claimBody, landSpots } from '@pixel-atlas/test-stack/world';
 import type { FaultStack } from './stack.ts';
 
 export { avatarDataUrl, claimBody };
@@ -87,7 +87,7 @@ export async function api<T = any>(
 
 /** Top-left corners of free land squares (the plots world's helper over this stack's map). */
 export function spots(stack: Pick<FaultStack, 'land'>, size: number, count: number, avoid?: (x: number, y: number, size: number) => boolean) {
-  return landSpots({ land: stack.land } as unknown as World, size, count, avoid);
+  return landSpots(stack, size, count, avoid);
 }
 
 /** Free land squares right now (not overlapping any plot or hold in the database). */
@@ -141,13 +141,6 @@ export async function claimPlot(
 
 export async function flagPlot(stack: Site, plotId: string, visitor: Visitor, reason?: string): Promise<ApiResponse> {
   return api(stack, 'POST', '/api/flag-plot', { json: reason === undefined ? { plotId } : { plotId, reason }, visitor });
-}
-
-/** Whether the plots service in this checkout answers POST /api/flag-plot (its OpenAPI document lists it). */
-export async function plotsHaveFlags(stack: FaultStack): Promise<boolean> {
-  const response = await fetch(`${stack.replicas.plots[0].url}/openapi.json`);
-  const doc = (await response.json()) as { paths?: Record<string, unknown> };
-  return Boolean(doc.paths?.['/api/flag-plot']);
 }
 
 /** Runs `items` through `work` with `concurrency` workers; returns results in item order. */
