@@ -78,22 +78,23 @@ type EnvSchema = {
   shape?: Record<string, { safeParse(v: unknown): { success: boolean } }>;
   safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
 };
-async function envSchemaOf(name: string): Promise<EnvSchema | undefined> {
+async function envSchemaOf(name: string): Promise<EnvSchema> {
   const file = path.join(ROOT, 'services', name, 'src', 'env.ts');
-  if (!existsSync(file)) return undefined;
-  return ((await import(pathToFileURL(file).href)) as { envSchema?: EnvSchema }).envSchema;
+  const { envSchema } = (await import(pathToFileURL(file).href)) as { envSchema?: EnvSchema };
+  if (!envSchema) throw new Error(`services/${name}/src/env.ts exports no envSchema`);
+  return envSchema;
 }
 
-/** Keys a service's env schema requires (no default, not optional); undefined when it exports no envSchema yet. */
-async function requiredEnvKeys(name: string): Promise<{ required: string[]; all: string[] } | undefined> {
-  const shape = (await envSchemaOf(name))?.shape;
-  if (!shape) return undefined;
+/** Keys a service's env schema declares, and those it requires (no default, not optional). */
+async function envKeys(name: string): Promise<{ required: string[]; all: string[] }> {
+  const { shape } = await envSchemaOf(name);
+  if (!shape) throw new Error(`services/${name}/src/env.ts: envSchema is not an object schema`);
   const all = Object.keys(shape);
-  return { all, required: all.filter((key) => !shape[key].safeParse(undefined).success) };
+  return { all, required: all.filter((key) => !shape[key]!.safeParse(undefined).success) };
 }
 
 /** Paths the service kit's health plugin serves. */
-const healthSource = existsSync(path.join(ROOT, 'packages/service-kit/src/health.ts')) ? read('packages/service-kit/src/health.ts') : '';
+const healthSource = read('packages/service-kit/src/health.ts');
 
 describe('docker-compose.yml: the app services are exactly the services with src/server.ts', () => {
   it('has a compose service for every services/<name>/src/server.ts', () => {
@@ -149,7 +150,7 @@ describe.each(services)('service $name', (service) => {
     expect(match, `healthcheck: ${test}`).not.toBeNull();
     expect(match![1]).toBe(String(service.port));
     expect(test).toMatch(/^CMD node -e .*fetch\(/);
-    if (healthSource) expect(healthSource).toContain(`'${match![2]}'`);
+    expect(healthSource).toContain(`'${match![2]}'`);
   });
 
   it('waits for healthy postgres and nats, restarts, and has resource limits', () => {
@@ -176,15 +177,13 @@ describe.each(services)('service $name', (service) => {
   });
 
   it('sets every key its env schema requires (services/<name>/src/env.ts exports envSchema)', async () => {
-    const keys = await requiredEnvKeys(service.name);
-    if (!keys) return; // no exported envSchema yet: nothing to compare with
+    const keys = await envKeys(service.name);
     const missing = keys.required.filter((key) => env[key] === undefined || env[key] === null || env[key] === '');
     expect(missing, `required by services/${service.name}/src/env.ts but not set in docker-compose.yml`).toEqual([]);
   });
 
   it('gets a container environment its env schema accepts (with what an operator sets in .env)', async () => {
     const schema = await envSchemaOf(service.name);
-    if (!schema) return;
     const result = schema.safeParse(containerEnv(svc, OPERATOR_ENV));
     const problems = (result.error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(problems).toEqual([]);
@@ -195,8 +194,7 @@ describe.each(services)('service $name', (service) => {
   });
 
   it('documents every env key it reads in docs/operations.md', async () => {
-    const keys = await requiredEnvKeys(service.name);
-    if (!keys) return;
+    const keys = await envKeys(service.name);
     const doc = read('docs/operations.md');
     expect(keys.all.filter((key) => !doc.includes(`\`${key}\``))).toEqual([]);
   });
