@@ -2,6 +2,7 @@ import { pricesResponseSchema } from '@pixel-atlas/contracts/payments';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/plots-service/testing/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeApi } from '../openapi.ts';
 
 let world: World;
 beforeAll(async () => {
@@ -42,4 +43,9 @@ describe('GET /api/prices', () => {
     expect(again.body).toBe('');
     expect((await getPrices({ 'if-none-match': '"stale"' })).statusCode).toBe(200);
   });
+});
+
+it('documents in OpenAPI the operations describeApi() describes', async () => {
+  const doc = (await world.payments.inject('/openapi.json')).json();
+  expect(doc.paths, 'the public document is built from describeApi()').toEqual((await describeApi()).paths);
 });
