@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, gotoLive, startStack, type Stack } from './support/stack.ts';
+import { gotoLive, signInAdmin, startStack, type Stack } from './support/stack.ts';
 import { mapCanvas, screenPointOfTile } from './support/map.ts';
 
 /*
@@ -126,14 +126,6 @@ async function paidSession(request: APIRequestContext, tile: { x: number; y: num
   return sessionId;
 }
 
-async function signInAdmin(page: Page): Promise<void> {
-  await gotoLive(page, `${stack.url}/admin`);
-  await page.getByLabel('Username').fill(E2E_ADMIN.username);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: /sign in/i }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Content Moderation' }).count()).toBe(1);
-}
-
 
 async function openHome(page: Page): Promise<void> {
   await gotoLive(page, stack.url);
@@ -200,7 +192,7 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
 
   it('finds none on /admin signed in, and the queue with long unbroken text fits the screen', async () => {
     const page = await newPage(size);
-    await signInAdmin(page);
+    await signInAdmin(page, stack.url);
     const item = page.getByRole('article', { name: 'Flagged plot Longwinded' });
     await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.getByText('Map Generated').count()).toBe(1);

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
+import { E2E_ADMIN, signInAdmin, startStack, type Stack, gotoLive } from './support/stack.ts';
 import { mapCanvas } from './support/map.ts';
 
 let stack: Stack;
@@ -24,14 +24,6 @@ async function buyPlot(request: APIRequestContext, tile: { x: number; y: number 
   });
   expect(claim.status(), await claim.text()).toBe(201);
   return { plotId: (await claim.json()).plot.id, sessionId };
-}
-
-async function signInAdmin(page: Page): Promise<void> {
-  await gotoLive(page, `${stack.url}/admin`);
-  await page.getByLabel('Username').fill(E2E_ADMIN.username);
-  await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: /sign in/i }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Content Moderation' }).count()).toBe(1);
 }
 
 beforeAll(async () => {
@@ -78,7 +70,7 @@ describe('moderation, end to end in a real browser', () => {
     expect(hidden).toMatchObject({ visible: false, notification_email: 'gnome@example.com' });
     expect(((await (await buyer.request.get(`${stack.url}/api/plots`)).json()) as unknown[]).length).toBe(0);
 
-    await signInAdmin(admin);
+    await signInAdmin(admin, stack.url);
     const item = admin.getByRole('article', { name: 'Flagged plot Grumpy Gnome' });
     await expect.poll(() => item.count()).toBe(1);
     expect(await item.innerText()).toContain('hate');

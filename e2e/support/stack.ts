@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { startProcessStack, type ProcessStack } from '@pixel-atlas/test-stack/process-stack';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -49,4 +50,13 @@ export async function gotoLive(page: Page, url: string) {
   const response = await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.app === 'live', undefined, { timeout: 60_000 });
   return response;
+}
+
+/** Signs the e2e admin in on /admin and waits for the moderation screen. */
+export async function signInAdmin(page: Page, siteUrl: string): Promise<void> {
+  await gotoLive(page, `${siteUrl}/admin`);
+  await page.getByLabel('Username').fill(E2E_ADMIN.username);
+  await page.getByLabel('Password').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await expect.poll(() => page.getByRole('heading', { name: 'Content Moderation' }).count()).toBe(1);
 }
