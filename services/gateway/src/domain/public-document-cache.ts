@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
-import { encodeJsonBytes, type EncodedJson } from '@pixel-atlas/service-kit/cached-json';
+import type { ContentEncoding } from '@pixel-atlas/service-kit/cached-json';
 
 /**
  * The public documents every visitor loads (`GET /api/map-layout`, `GET /api/plots`, `GET /api/plots?format=compact`).
@@ -12,7 +12,7 @@ import { encodeJsonBytes, type EncodedJson } from '@pixel-atlas/service-kit/cach
  * - an event that changes a document (the same `plots.>` and `map.layout.>` events the live map hears) marks it stale
  *   on every gateway replica, and the next visitor's request waits for a fresh copy;
  * - whatever happens to the events, a copy older than `maxAgeMs` is revalidated upstream with If-None-Match before it
- *   is served again (a 304 from the service keeps the bytes; no re-encoding);
+ *   is served again (a 304 from the service keeps the bytes);
  * - one refresh per document at a time: a crowd arriving together waits on the same upstream request.
  * If the service cannot give a cacheable copy (an error, or no ETag), the cache steps aside for `maxAgeMs` (or until the
  * next event) and requests are proxied as before, the service's own answer included.
@@ -20,12 +20,22 @@ import { encodeJsonBytes, type EncodedJson } from '@pixel-atlas/service-kit/cach
 export const CACHED_DOCUMENTS = ['/api/map-layout', '/api/plots', '/api/plots?format=compact'] as const;
 export type CachedDocument = (typeof CACHED_DOCUMENTS)[number];
 
+/** One version of a document (one ETag) and the encodings of it fetched so far, each as the service encoded it. */
 interface Entry {
-  body: EncodedJson;
+  etag: string;
   cacheControl: string;
+  variants: Partial<Record<ContentEncoding, { bytes: Buffer; contentEncoding?: string }>>;
   fetchedAt: number;
   /** Bumped by every event; a copy fetched under an older generation is stale. */
   generation: number;
+}
+
+/** What a request is answered with: the document's validator and the bytes in the encoding it accepts. */
+export interface CachedAnswer {
+  etag: string;
+  cacheControl: string;
+  bytes: Buffer;
+  contentEncoding?: string;
 }
 
 export interface UpstreamContext {
@@ -44,14 +54,12 @@ export interface PublicDocumentCacheOptions {
 
 export class PublicDocumentCache {
   private readonly entries = new Map<CachedDocument, Entry>();
-  private readonly refreshing = new Map<CachedDocument, Promise<Entry | null>>();
+  private readonly loading = new Map<string, Promise<Entry | null>>();
   /** A service that gave no cacheable copy (an error, no ETag) is proxied to directly for a while, not asked twice per request. */
   private readonly bypass = new Map<CachedDocument, { until: number; generation: number }>();
   private generation = 0;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   private readonly now: () => number;
-  hits = 0;
-  refreshes = 0;
 
   constructor(private readonly options: PublicDocumentCacheOptions) {
     this.now = options.now ?? Date.now;
@@ -63,42 +71,51 @@ export class PublicDocumentCache {
     return (CACHED_DOCUMENTS as readonly string[]).includes(url) ? (url as CachedDocument) : null;
   }
 
-  /** Something changed: every copy is refreshed before it is served again. */
+  /** Something changed: every copy is revalidated before it is served again. */
   invalidate(): void {
     this.generation += 1;
   }
 
-  /** A fresh copy of the document, fetching or revalidating it when needed; null when the service could not give one. */
-  async get(document: CachedDocument, context: UpstreamContext): Promise<{ body: EncodedJson; cacheControl: string } | null> {
-    const entry = this.entries.get(document);
-    if (entry && entry.generation === this.generation && this.now() - entry.fetchedAt < this.options.maxAgeMs) {
-      this.hits += 1;
-      return entry;
+  /**
+   * The document in `encoding`, fresh: from memory, or fetched (a copy past its age or generation is revalidated with
+   * If-None-Match); null when the service could not give a cacheable copy. The service's own bytes are kept for each
+   * encoding (it compressed them once already): the gateway never compresses a document itself.
+   */
+  async get(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<CachedAnswer | null> {
+    let entry = this.entries.get(document);
+    const fresh = entry && entry.generation === this.generation && this.now() - entry.fetchedAt < this.options.maxAgeMs;
+    if (!fresh || !entry?.variants[encoding]) {
+      const bypass = this.bypass.get(document);
+      if (bypass && bypass.generation === this.generation && this.now() < bypass.until) return null;
+      const key = `${document} ${encoding}`;
+      let load = this.loading.get(key);
+      if (!load) {
+        load = this.load(document, encoding, context).finally(() => this.loading.delete(key));
+        this.loading.set(key, load);
+      }
+      entry = (await load) ?? undefined;
     }
-    const bypass = this.bypass.get(document);
-    if (bypass && bypass.generation === this.generation && this.now() < bypass.until) return null;
-    let refresh = this.refreshing.get(document);
-    if (!refresh) {
-      refresh = this.refresh(document, entry, context).finally(() => this.refreshing.delete(document));
-      this.refreshing.set(document, refresh);
-    }
-    return refresh;
+    const variant = entry?.variants[encoding];
+    if (!entry || !variant) return null;
+    return { etag: entry.etag, cacheControl: entry.cacheControl, bytes: variant.bytes, contentEncoding: variant.contentEncoding };
   }
 
   close(): void {
     this.agent.destroy();
   }
 
-  private async refresh(document: CachedDocument, previous: Entry | undefined, context: UpstreamContext): Promise<Entry | null> {
+  private async load(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<Entry | null> {
     const generation = this.generation;
     const base = this.options.pickUpstream(document);
     if (!base) return null;
-    this.refreshes += 1;
-    const answer = await this.fetchUpstream(new URL(document, base), previous?.body.etag, context).catch(() => null);
+    const previous = this.entries.get(document);
+    // Conditional only when this encoding is already held: a 304 then confirms every encoding of the version.
+    const conditional = previous?.variants[encoding] ? previous.etag : undefined;
+    const answer = await this.fetchUpstream(new URL(document, base), encoding, conditional, context).catch(() => null);
     if (answer?.status === 304 && previous) {
-      const kept = { ...previous, fetchedAt: this.now(), generation };
-      this.entries.set(document, kept);
-      return kept;
+      previous.fetchedAt = this.now();
+      previous.generation = generation;
+      return previous;
     }
     if (!answer || answer.status !== 200 || !answer.etag) {
       this.entries.delete(document);
@@ -106,16 +123,26 @@ export class PublicDocumentCache {
       return null;
     }
     this.bypass.delete(document);
-    const entry = { body: await encodeJsonBytes(answer.body, answer.etag), cacheControl: answer.cacheControl, fetchedAt: this.now(), generation };
+    const variant = { bytes: answer.body, contentEncoding: answer.contentEncoding };
+    const current = this.entries.get(document);
+    if (current && current.etag === answer.etag) {
+      // The same version: the new encoding joins the others, and the service has just confirmed them all.
+      current.variants[encoding] = variant;
+      current.fetchedAt = this.now();
+      current.generation = generation;
+      return current;
+    }
+    const entry: Entry = { etag: answer.etag, cacheControl: answer.cacheControl, variants: { [encoding]: variant }, fetchedAt: this.now(), generation };
     this.entries.set(document, entry);
     return entry;
   }
 
   private fetchUpstream(
     url: URL,
+    encoding: ContentEncoding,
     etag: string | undefined,
     context: UpstreamContext,
-  ): Promise<{ status: number; etag?: string; cacheControl: string; body: Buffer }> {
+  ): Promise<{ status: number; etag?: string; cacheControl: string; contentEncoding?: string; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         url,
@@ -123,7 +150,7 @@ export class PublicDocumentCache {
           agent: this.agent,
           timeout: this.options.timeoutMs,
           headers: {
-            'accept-encoding': 'identity',
+            'accept-encoding': encoding,
             ...(etag ? { 'if-none-match': etag } : {}),
             [INTERNAL_HEADERS.token]: this.options.internalToken,
             [INTERNAL_HEADERS.requestId]: context.requestId,
@@ -134,14 +161,16 @@ export class PublicDocumentCache {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', reject);
-          response.on('end', () =>
+          response.on('end', () => {
+            const contentEncoding = response.headers['content-encoding'];
             resolve({
               status: response.statusCode ?? 0,
               etag: typeof response.headers.etag === 'string' ? response.headers.etag : undefined,
               cacheControl: response.headers['cache-control'] ?? 'no-cache',
+              contentEncoding: contentEncoding && contentEncoding !== 'identity' ? contentEncoding : undefined,
               body: Buffer.concat(chunks),
-            }),
-          );
+            });
+          });
         },
       );
       request.on('timeout', () => request.destroy(new Error(`upstream took longer than ${this.options.timeoutMs} ms`)));

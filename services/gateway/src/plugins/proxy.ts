@@ -2,7 +2,7 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
-import { sendEncodedJson } from '@pixel-atlas/service-kit/cached-json';
+import { etagMatches, negotiateEncoding } from '@pixel-atlas/service-kit/cached-json';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
@@ -110,9 +110,14 @@ export const proxyPlugin = fp(
     const serveCachedDocument = async (request: FastifyRequest, reply: FastifyReply) => {
       const document = PublicDocumentCache.documentFor(request.method, request.url);
       if (!document) return;
-      const cached = await documents.get(document, { requestId: request.id, clientIp: request.clientIp });
+      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      const cached = await documents.get(document, encoding, { requestId: request.id, clientIp: request.clientIp });
       if (!cached) return; // the service could not give a copy: proxied as before, its answer included
-      return sendEncodedJson(request, reply, cached.body, { cacheControl: cached.cacheControl });
+      reply.header('etag', cached.etag).header('cache-control', cached.cacheControl).header('vary', 'accept-encoding');
+      if (etagMatches(request.headers['if-none-match'], cached.etag)) return reply.status(304).send();
+      reply.header('content-type', 'application/json; charset=utf-8');
+      if (cached.contentEncoding) reply.header('content-encoding', cached.contentEncoding);
+      return reply.send(cached.bytes);
     };
 
     /** Which replica each request went to, so a failure can be retried elsewhere. */
