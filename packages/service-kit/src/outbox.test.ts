@@ -1,4 +1,3 @@
-import pino from 'pino';
 import pg from 'pg';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -63,7 +62,7 @@ async function enqueue(n: number): Promise<string[]> {
 
 function relayOver(relayBus: EventBus): OutboxRelay {
   const published = new Counter({ name: 'p', help: 'p', labelNames: ['subject'], registers: [new Registry()] });
-  return new OutboxRelay({ db: pgClient(pool), bus: relayBus, schema: 'kit', log: pino({ level: 'silent' }) }, published);
+  return new OutboxRelay({ db: pgClient(pool), bus: relayBus, schema: 'kit' }, published);
 }
 
 const rows = () =>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders } from '@nats-io/nats-core';
 import { EVENTS, type EventData, type EventEnvelope, type EventType } from '@pixel-atlas/contracts/events';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
 import { PollingWorker } from './polling-worker.ts';
@@ -48,9 +48,7 @@ export interface OutboxRelayOptions {
   db: PrismaLike;
   bus: EventBus;
   schema: string;
-  log: FastifyBaseLogger;
   batchSize?: number;
-  pollIntervalMs?: number;
 }
 
 /**
@@ -61,35 +59,11 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   /** After a failed publish: make sure the stream exists before the next attempt (it may have been lost with the broker's store). */
   private checkStream = false;
-  private readonly worker: PollingWorker;
-  readonly published: Counter;
 
   constructor(
     private readonly options: OutboxRelayOptions,
-    published: Counter,
-  ) {
-    this.published = published;
-    this.worker = new PollingWorker({
-      name: 'outbox relay',
-      tick: () => this.publishBatch(),
-      pollIntervalMs: options.pollIntervalMs ?? 250,
-      maxBackoffMs: 5000,
-      log: options.log,
-    });
-  }
-
-  start(): void {
-    this.worker.start();
-  }
-
-  /** Asks the relay to look now (after a commit) rather than at the next poll. */
-  kick(): void {
-    this.worker.kick();
-  }
-
-  stop(): Promise<void> {
-    return this.worker.stop();
-  }
+    readonly published: Counter,
+  ) {}
 
   /** Returns how many rows were published. */
   async publishBatch(): Promise<number> {
@@ -141,7 +115,8 @@ export class OutboxRelay {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    outbox: OutboxRelay;
+    /** The relay's loop: `kick()` after a commit that wrote events, so they leave now rather than at the next poll. */
+    outbox: PollingWorker;
   }
 }
 
@@ -177,12 +152,19 @@ export const outboxPlugin = fp(
         this.set(row?.age ?? 0);
       },
     });
-    const relay = new OutboxRelay({ db: opts.db(), bus: app.bus, schema: opts.schema, log: app.log, pollIntervalMs: opts.pollIntervalMs }, published);
-    app.decorate('outbox', relay);
-    app.addHook('onReady', async () => relay.start());
+    const relay = new OutboxRelay({ db: opts.db(), bus: app.bus, schema: opts.schema }, published);
+    const worker = new PollingWorker({
+      name: 'outbox relay',
+      tick: () => relay.publishBatch(),
+      pollIntervalMs: opts.pollIntervalMs ?? 250,
+      maxBackoffMs: 5000,
+      log: app.log,
+    });
+    app.decorate('outbox', worker);
+    app.addHook('onReady', async () => worker.start());
     // onClose (not preClose): requests still in flight during shutdown may write events the relay should send.
     app.addHook('onClose', async () => {
-      await relay.stop();
+      await worker.stop();
       await relay.publishBatch().catch(() => 0);
     });
   },

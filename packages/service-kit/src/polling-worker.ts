@@ -9,12 +9,15 @@ export interface PollingWorkerOptions {
   name: string;
   /** After failures wait longer each time (up to this many ms) instead of polling at the usual pace. */
   maxBackoffMs?: number;
+  /** true: the first round waits one interval (or a kick) rather than running at start. */
+  waitBeforeFirstRound?: boolean;
 }
 
 /**
- * A background loop over a table of pending work (the outbox, notifications): it polls, and `kick()`
- * wakes it at once after a commit. Failures are retried for ever, warned about on the first and every
- * twentieth in a row so an outage does not flood the log.
+ * The one background loop of a service (the outbox relay, notifications, sweeps, health checks): a round
+ * every interval, and `kick()` runs one at once (work was just committed). `stop()` waits for the round
+ * in progress. Failures are logged, never thrown, and retried for ever: warned about on the first and every
+ * twentieth in a row so an outage does not flood the log. Its timer never keeps the process alive.
  */
 export class PollingWorker {
   private running = false;
@@ -43,6 +46,7 @@ export class PollingWorker {
 
   private async run(): Promise<void> {
     const { pollIntervalMs, maxBackoffMs } = this.options;
+    if (this.options.waitBeforeFirstRound) await this.sleep(pollIntervalMs);
     while (this.running) {
       let handled = 0;
       try {
@@ -55,14 +59,20 @@ export class PollingWorker {
       if (handled > 0 && this.failures === 0) continue;
       const delay =
         this.failures && maxBackoffMs ? Math.min(maxBackoffMs, pollIntervalMs * 2 ** Math.min(this.failures, 5)) : pollIntervalMs;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await this.sleep(delay);
     }
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    if (!this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
   }
 }

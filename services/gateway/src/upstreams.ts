@@ -1,5 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
+import type { FastifyBaseLogger } from 'fastify';
 
 /** Which service owns which public API paths; the gateway proxies each prefix to that service. */
 export const ROUTE_TABLE = {
@@ -33,7 +35,7 @@ export class UpstreamPool {
   private next = 0;
   private replicas: string[];
   private readonly healthy = new Map<string, boolean>();
-  private timer: NodeJS.Timeout | null = null;
+  private healthChecks: PollingWorker | null = null;
 
   constructor(
     readonly service: ServiceName,
@@ -97,15 +99,21 @@ export class UpstreamPool {
     );
   }
 
-  startHealthChecks(): void {
-    if (this.timer) return;
-    void this.checkAll();
-    this.timer = setInterval(() => void this.checkAll(), CHECK_INTERVAL_MS);
-    this.timer.unref();
+  startHealthChecks(log: FastifyBaseLogger): void {
+    this.healthChecks ??= new PollingWorker({
+      name: `${this.service} health checks`,
+      pollIntervalMs: CHECK_INTERVAL_MS,
+      log,
+      tick: async () => {
+        await this.checkAll();
+        return 0;
+      },
+    });
+    this.healthChecks.start();
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  async stop(): Promise<void> {
+    await this.healthChecks?.stop();
+    this.healthChecks = null;
   }
 }

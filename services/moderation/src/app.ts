@@ -14,7 +14,7 @@ import { buildWordList, screenContent } from './domain/screen-content.ts';
 import type { ModerationEnv } from './env.ts';
 import { createMailer } from './mailer.ts';
 import { registerModerationMetrics } from './metrics.ts';
-import { Notifier } from './notifier.ts';
+import { createNotifier } from './notifier.ts';
 import { moderationRoutes } from './routes/moderation.ts';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
@@ -77,7 +77,7 @@ export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
     ],
   });
 
-  const notifier = new Notifier({
+  const notifier = createNotifier({
     db: app.db,
     mailer,
     log: app.log.child({ component: 'notifier' }),

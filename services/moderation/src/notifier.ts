@@ -14,29 +14,12 @@ export interface NotifierOptions {
   onOutcome?: (outcome: DeliveryOutcome) => void;
 }
 
-/** The background loop that delivers owner notifications: polls, and wakes at once after a decision. */
-export class Notifier {
-  private readonly worker: PollingWorker;
-
-  constructor(options: NotifierOptions) {
-    this.worker = new PollingWorker({
-      name: 'notifier',
-      tick: () => deliverDueNotifications(options),
-      pollIntervalMs: options.pollIntervalMs,
-      log: options.log,
-    });
-  }
-
-  start(): void {
-    this.worker.start();
-  }
-
-  /** Look now (a decision just committed) rather than at the next poll. */
-  kick(): void {
-    this.worker.kick();
-  }
-
-  stop(): Promise<void> {
-    return this.worker.stop();
-  }
+/** The background loop that delivers owner notifications: polls, and is kicked at once after a decision. */
+export function createNotifier(options: NotifierOptions): PollingWorker {
+  return new PollingWorker({
+    name: 'notifier',
+    tick: () => deliverDueNotifications(options),
+    pollIntervalMs: options.pollIntervalMs,
+    log: options.log,
+  });
 }

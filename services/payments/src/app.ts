@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { FastifyInstance } from 'fastify';
@@ -91,20 +92,20 @@ export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
   if (testCheckout) await app.register(testCheckoutRoutes, { provider: testCheckout, siteName: env.SITE_NAME });
 
   if (env.EXPIRY_SWEEP_INTERVAL_MS > 0) {
-    let timer: NodeJS.Timeout | null = null;
-    let running: Promise<unknown> = Promise.resolve();
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        running = settleExpiredCheckouts({ db: app.db, provider, log: app.log, metrics: app.paymentsMetrics })
-          .then((n) => n && app.outbox.kick())
-          .catch((error) => app.log.warn({ err: error }, 'expiry sweep failed'));
-      }, env.EXPIRY_SWEEP_INTERVAL_MS);
-      timer.unref();
+    const sweep = new PollingWorker({
+      name: 'expiry sweep',
+      pollIntervalMs: env.EXPIRY_SWEEP_INTERVAL_MS,
+      waitBeforeFirstRound: true,
+      log: app.log,
+      tick: async () => {
+        const settled = await settleExpiredCheckouts({ db: app.db, provider, log: app.log, metrics: app.paymentsMetrics });
+        if (settled) app.outbox.kick();
+        // One batch per interval, settled or not: the provider is asked about a bounded number of sessions each time.
+        return 0;
+      },
     });
-    app.addHook('preClose', async () => {
-      if (timer) clearInterval(timer);
-      await running;
-    });
+    app.addHook('onReady', async () => sweep.start());
+    app.addHook('preClose', async () => sweep.stop());
   }
   return app;
 }

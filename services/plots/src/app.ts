@@ -16,7 +16,7 @@ import { listVisiblePlots } from './domain/list-visible-plots.ts';
 import { recordEntitlement } from './domain/record-entitlement.ts';
 import { releaseHold, releaseSessionHold } from './domain/release-hold.ts';
 import type { PlotsEnv } from './env.ts';
-import { LinkChecker } from './link-checker.ts';
+import { createLinkChecker } from './link-checker.ts';
 import { createPlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
 import { PlotListCache } from './plot-list-cache.ts';
@@ -59,7 +59,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   let stopListening: (() => void) | null = null;
   const linkChecker =
     env.LINK_CHECK_INTERVAL_MS > 0
-      ? new LinkChecker({
+      ? createLinkChecker({
           env,
           db: () => app.db,
           log: app.log.child({ component: 'link-checker' }),
@@ -77,15 +77,16 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
         plotList.invalidate();
         reserved.invalidate();
         // A changed link starts over: the checker's next round resets its row and checks it at once.
-        linkChecker?.kick();
+        linkChecker?.worker.kick();
       },
       app.log,
     );
-    linkChecker?.start();
+    linkChecker?.worker.start();
   });
   app.addHook('preClose', async () => {
     stopListening?.();
-    await linkChecker?.stop();
+    await linkChecker?.worker.stop();
+    await linkChecker?.prober.close();
   });
 
   // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).

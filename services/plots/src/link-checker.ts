@@ -37,54 +37,37 @@ export interface LinkCheckerOptions {
 /**
  * The background link checker of one replica: rounds of `checkPlotLinks` every LINK_CHECK_INTERVAL_MS (at once
  * again while links were due). Every replica runs one; the leased rows make them share the links, never check one twice.
+ * Kick the worker when a plot changed (maybe its link); close the prober after stopping the worker (its sockets).
  */
-export class LinkChecker {
-  private readonly worker: PollingWorker;
-  private readonly prober: LinkProber;
-
-  constructor(options: LinkCheckerOptions) {
-    const { env } = options;
-    this.prober = new LinkProber({
-      userAgent: linkCheckerUserAgent(env.SITE_NAME, env.PUBLIC_ORIGIN),
-      timeoutMs: env.LINK_CHECK_TIMEOUT_MS,
-      allowedPorts: env.LINK_CHECK_ALLOWED_PORTS,
-    });
-    const workerId = `plots-${randomUUID()}`;
-    const schedule = linkCheckSchedule(env);
-    this.worker = new PollingWorker({
-      name: 'link checker',
-      pollIntervalMs: env.LINK_CHECK_INTERVAL_MS,
-      maxBackoffMs: Math.max(env.LINK_CHECK_INTERVAL_MS, 60_000),
-      log: options.log,
-      tick: async () => {
-        let queued = false;
-        const checked = await checkPlotLinks({
-          db: options.db(),
-          prober: this.prober,
-          schedule,
-          workerId,
-          onChecked: (outcome) => {
-            queued ||= outcome.becameUnreachable;
-            options.onChecked?.(outcome);
-          },
-        });
-        if (queued) options.onEventQueued();
-        return checked;
-      },
-    });
-  }
-
-  start(): void {
-    this.worker.start();
-  }
-
-  /** A plot changed (maybe its link): look now. */
-  kick(): void {
-    this.worker.kick();
-  }
-
-  async stop(): Promise<void> {
-    await this.worker.stop();
-    await this.prober.close();
-  }
+export function createLinkChecker(options: LinkCheckerOptions): { worker: PollingWorker; prober: LinkProber } {
+  const { env } = options;
+  const prober = new LinkProber({
+    userAgent: linkCheckerUserAgent(env.SITE_NAME, env.PUBLIC_ORIGIN),
+    timeoutMs: env.LINK_CHECK_TIMEOUT_MS,
+    allowedPorts: env.LINK_CHECK_ALLOWED_PORTS,
+  });
+  const workerId = `plots-${randomUUID()}`;
+  const schedule = linkCheckSchedule(env);
+  const worker = new PollingWorker({
+    name: 'link checker',
+    pollIntervalMs: env.LINK_CHECK_INTERVAL_MS,
+    maxBackoffMs: Math.max(env.LINK_CHECK_INTERVAL_MS, 60_000),
+    log: options.log,
+    tick: async () => {
+      let queued = false;
+      const checked = await checkPlotLinks({
+        db: options.db(),
+        prober,
+        schedule,
+        workerId,
+        onChecked: (outcome) => {
+          queued ||= outcome.becameUnreachable;
+          options.onChecked?.(outcome);
+        },
+      });
+      if (queued) options.onEventQueued();
+      return checked;
+    },
+  });
+  return { worker, prober };
 }

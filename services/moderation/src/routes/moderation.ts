@@ -8,6 +8,7 @@ import {
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
 import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
+import type { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Decision } from '../domain/compose-owner-email.ts';
@@ -15,12 +16,11 @@ import { decidePlot } from '../domain/decide-plot.ts';
 import { listAuditLog } from '../domain/list-audit-log.ts';
 import { listFlaggedPlots } from '../domain/list-flagged-plots.ts';
 import type { ModerationMetrics } from '../metrics.ts';
-import type { Notifier } from '../notifier.ts';
 
 export interface ModerationRoutesOptions {
   site: { name: string; publicOrigin?: string };
   metrics: ModerationMetrics;
-  notifier: Notifier;
+  notifier: PollingWorker;
 }
 
 export async function moderationRoutes(app: FastifyInstance, opts: ModerationRoutesOptions) {
