@@ -52,4 +52,19 @@ describe('operational endpoints', () => {
     expect(await ready.json()).toEqual({ status: 'not-ready', checks: { database: 'connect ECONNREFUSED 10.1.2.3:5432' } });
     expect((await fetch(`${operations.url}/api/anything`)).status).toBe(404);
   });
+
+  it('logs probe requests (health, readiness, metrics) at debug, every other request at info', async () => {
+    const lines: Array<{ level: number; msg: string; req?: { url: string }; url?: string }> = [];
+    app = await createServiceApp({
+      name: 'edge',
+      internalToken: TOKEN,
+      logLevel: 'info',
+      trustRequestIdFrom: 'nobody',
+      logStream: { write: (line: string) => lines.push(JSON.parse(line)) },
+    });
+    await app.ready();
+    for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json']) await app.inject(url);
+    const logged = lines.filter((line) => line.msg === 'incoming request').map((line) => line.req?.url);
+    expect(logged).toEqual(['/openapi.json']);
+  });
 });

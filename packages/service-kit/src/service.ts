@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -65,6 +65,29 @@ function serializeRequest(request: { method: string; url: string; host?: string;
   return { method: request.method, url: redactSecretPaths(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
+/** Asked every few seconds by the gateway, orchestrators and Prometheus. */
+const PROBE_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Request lines of probes go out at debug, so the info log tells what happened rather than who asked
+ * whether the service is up. A failing probe still logs its error.
+ */
+class ProbesAtDebugLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (!isProbe(request)) return super.incomingRequest(request, reply, metadata);
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (error || !isProbe(request)) return super.requestCompleted(error, request, reply, metadata);
+    if (!this.isLogDisabled(request)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+function isProbe(request: FastifyRequest): boolean {
+  return request.routeOptions.url !== undefined && PROBE_ROUTES.has(request.routeOptions.url);
+}
+
 export function requestIdGenerator(internalToken: string, trust: 'gateway' | 'nobody') {
   return (req: IncomingMessage): string => {
     const presented = req.headers[INTERNAL_HEADERS.requestId];
@@ -98,7 +121,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     },
     genReqId: requestIdGenerator(options.internalToken, options.trustRequestIdFrom),
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new ProbesAtDebugLogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: false,
     bodyLimit: 2 * 1024 * 1024,
     forceCloseConnections: 'idle',
