@@ -65,24 +65,25 @@ export function decodePlotListCompact(compact: PlotListCompact): Plot[] {
   if (uneven) throw new Error(`compact plot list: column ${uneven} has ${compact[uneven].length} values for ${count} plots`);
   const plots: Plot[] = new Array(count);
   let createdAt = 0;
+  // Every column was checked above to hold `count` values, so each `[i]!` below is in range.
   for (let i = 0; i < count; i += 1) {
-    const id = compact.id[i];
-    createdAt += compact.created_at[i];
-    const updatedAt = compact.updated_at[i];
+    const id = compact.id[i]!;
+    createdAt += compact.created_at[i]!;
+    const updatedAt = compact.updated_at[i]!;
     plots[i] = {
       id,
-      zone: compact.zone[i],
-      tier: compact.tier[i],
-      x: compact.x[i],
-      y: compact.y[i],
-      display_name: compact.display_name[i],
-      message: compact.message[i],
-      link: compact.link[i],
+      zone: compact.zone[i]!,
+      tier: compact.tier[i]!,
+      x: compact.x[i]!,
+      y: compact.y[i]!,
+      display_name: compact.display_name[i]!,
+      message: compact.message[i]!,
+      link: compact.link[i]!,
       avatar_url: compact.avatar_url[i] ?? defaultAvatarUrl(id),
       created_at: iso(createdAt),
       flagged: compact.flagged[i] === 1,
       reviewed: compact.reviewed[i] === 1,
-      region_name: compact.region_name[i],
+      region_name: compact.region_name[i]!,
       updated_at: updatedAt === null ? null : iso(updatedAt),
     };
   }

@@ -33,7 +33,7 @@ describe('claim payload', () => {
   ])('rejects %s = %j', (field, value, text) => {
     const result = claimPlotRequestSchema.safeParse({ ...valid, [field]: value });
     expect(result.success).toBe(false);
-    expect(result.error!.issues[0].message).toContain(text);
+    expect(result.error?.issues[0]?.message).toContain(text);
   });
   it.each([
     'https://exa mple.com',

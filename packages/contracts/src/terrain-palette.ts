@@ -68,8 +68,11 @@ export const REGION_PALETTES: readonly RegionPalette[] = [
   /* 13 Explorer Expanse */ palette([188, 158, 100], [96, 116, 70], [170, 120, 84], [240, 240, 220], 0.1, 0.45, 'obelisk'),
 ];
 
+// An unknown region value draws as the first real region rather than as the sea's placeholder.
+const UNKNOWN_REGION_PALETTE = REGION_PALETTES[1]!;
+
 export function regionPalette(regionValue: number): RegionPalette {
-  return REGION_PALETTES[regionValue] ?? REGION_PALETTES[1];
+  return REGION_PALETTES[regionValue] ?? UNKNOWN_REGION_PALETTE;
 }
 
 export const SEA = {
