@@ -104,9 +104,11 @@ export function renderShell(shell: ShellTemplate, meta: PageMeta, siteName: stri
     head: `    ${tags.join('\n    ')}\n  `,
     root: `<div id="root">${meta.bodyHtml}</div>`,
   };
-  let html = shell.texts[0];
-  shell.slots.forEach((slot, i) => {
-    html += fill[slot] + shell.texts[i + 1];
+  let html = '';
+  shell.texts.forEach((text, i) => {
+    html += text;
+    const slot = shell.slots[i];
+    if (slot) html += fill[slot];
   });
   return html;
 }

@@ -53,9 +53,9 @@ export interface SignInAdminOptions {
  * network, where every address is free to its owner).
  */
 export function clientBucket(ip: string): string {
-  const address = ip.split('%', 1)[0];
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
+  const address = ip.replace(/%.*/s, '');
+  const mappedIpv4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mappedIpv4) return mappedIpv4;
   if (!net.isIPv6(address)) return address;
   const [head, tail] = address.split('::');
   const headParts = head ? head.split(':') : [];
@@ -146,12 +146,13 @@ async function reserveAttempt(db: PrismaClient, keys: { pair: string; user: stri
         policy.maxDelaySeconds,
       );
       if (!forClient.length) {
-        const [row] = await tx.$queryRawUnsafe<Array<{ locked_until: Date }>>(`SELECT "locked_until" FROM ${TABLE} WHERE "key" = $1`, keys.pair);
+        // The upsert returned nothing because the row is there and over budget (and locked by this transaction).
+        const [row] = await tx.$queryRawUnsafe<[{ locked_until: Date }]>(`SELECT "locked_until" FROM ${TABLE} WHERE "key" = $1`, keys.pair);
         throw new Refused(row.locked_until);
       }
       const forUser = await tx.$queryRawUnsafe<Array<{ failures: number }>>(RESERVE_FOR_USERNAME, keys.user, now, windowStart, policy.maxAttemptsPerUsernamePerHour);
       if (!forUser.length) {
-        const [row] = await tx.$queryRawUnsafe<Array<{ window_start: Date }>>(`SELECT "window_start" FROM ${TABLE} WHERE "key" = $1`, keys.user);
+        const [row] = await tx.$queryRawUnsafe<[{ window_start: Date }]>(`SELECT "window_start" FROM ${TABLE} WHERE "key" = $1`, keys.user);
         throw new Refused(new Date(row.window_start.getTime() + 3_600_000));
       }
     });

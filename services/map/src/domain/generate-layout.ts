@@ -62,10 +62,10 @@ function buildCandidate(seed: string): GeneratedLayout | null {
   const tiles: MapTile[] = [];
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      const value = owner[y * size + x];
-      const region = REGION_DEFINITIONS[value - 1];
+      const value = owner[y * size + x]!;
+      const region = value > 0 ? REGION_DEFINITIONS[value - 1] : undefined;
       tiles.push(
-        value > 0
+        region
           ? { x, y, zone_value: value, zone_name: region.name, is_land: true }
           : { x, y, zone_value: WATER_ZONE.value, zone_name: WATER_ZONE.name, is_land: false },
       );

@@ -26,7 +26,7 @@ describe('grid graph helpers', () => {
       (index) => index % size === 2,
     );
     expect(path).toHaveLength(1);
-    expect(path![0] % size).toBe(2);
+    expect((path?.[0] ?? -1) % size).toBe(2);
     expect(shortestPathBetween(size, (index) => index === 0, (index) => index === 4, () => false)).toBeNull();
   });
 });

@@ -40,7 +40,7 @@ export function labelComponents(size: number, member: (index: number) => boolean
     queue[tail++] = start;
     labels[start] = label;
     while (head < tail) {
-      const current = queue[head++];
+      const current = queue[head++]!; // head < tail: a cell queued above
       const cx = current % size;
       const cy = (current - cx) / size;
       for (const [dx, dy] of FOUR_NEIGHBOURS) {
@@ -74,7 +74,7 @@ export function distanceField(size: number, isSource: (index: number) => boolean
     }
   }
   while (head < tail) {
-    const current = queue[head++];
+    const current = queue[head++]!; // head < tail: a cell queued above
     const cx = current % size;
     const cy = (current - cx) / size;
     for (const [dx, dy] of FOUR_NEIGHBOURS) {
@@ -83,7 +83,7 @@ export function distanceField(size: number, isSource: (index: number) => boolean
       if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
       const next = ny * size + nx;
       if (distance[next] !== Number.POSITIVE_INFINITY) continue;
-      distance[next] = distance[current] + 1;
+      distance[next] = distance[current]! + 1;
       queue[tail++] = next;
     }
   }
@@ -112,7 +112,7 @@ export function shortestPathBetween(
     }
   }
   while (head < tail) {
-    const current = queue[head++];
+    const current = queue[head++]!; // head < tail: a cell queued above
     const cx = current % size;
     const cy = (current - cx) / size;
     for (const [dx, dy] of FOUR_NEIGHBOURS) {
@@ -123,7 +123,7 @@ export function shortestPathBetween(
       if (previous[next] !== -2) continue;
       if (isGoal(next)) {
         const path: number[] = [];
-        for (let step = current; previous[step] !== -1; step = previous[step]) path.push(step);
+        for (let step = current; previous[step] !== -1; step = previous[step]!) path.push(step);
         return path.reverse();
       }
       if (!passable(next)) continue;

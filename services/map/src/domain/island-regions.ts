@@ -52,7 +52,7 @@ export function shapeIslandRegions(land: Uint8Array, owner: Int16Array, size: nu
 
     const own = labelComponents(size, (index) => owner[index] === value);
     for (let index = 0; index < owner.length; index++) {
-      if (owner[index] === value && own.sizes[own.labels[index]] < SMALLEST_ISLET) {
+      if (owner[index] === value && own.sizes[own.labels[index]!]! < SMALLEST_ISLET) {
         owner[index] = 0;
         land[index] = 0;
       }
@@ -76,12 +76,12 @@ function refillPuddles(land: Uint8Array, owner: Int16Array, size: number, value:
       const nx = x + dx;
       const ny = y + dy;
       const neighbourOwner = nx < 0 || ny < 0 || nx >= size || ny >= size ? -1 : owner[ny * size + nx];
-      if (neighbourOwner !== 0 && neighbourOwner !== value) enclosedByRegion[waters.labels[index]] = false;
+      if (neighbourOwner !== 0 && neighbourOwner !== value) enclosedByRegion[waters.labels[index]!] = false;
     }
   }
   for (let index = 0; index < land.length; index++) {
-    const label = waters.labels[index];
-    if (label >= 0 && enclosedByRegion[label] && waters.sizes[label] < PUDDLE_LIMIT) {
+    const label = waters.labels[index]!;
+    if (label >= 0 && enclosedByRegion[label] && waters.sizes[label]! < PUDDLE_LIMIT) {
       land[index] = 1;
       owner[index] = value;
     }
@@ -99,7 +99,7 @@ function joinRegionFragments(
     const { labels, sizes } = labelComponents(size, (index) => owner[index] === value);
     if (sizes.length <= 1) return;
     let smallest = 0;
-    for (let label = 1; label < sizes.length; label++) if (sizes[label] < sizes[smallest]) smallest = label;
+    for (let label = 1; label < sizes.length; label++) if (sizes[label]! < sizes[smallest]!) smallest = label;
     const isStart = (index: number) => labels[index] === smallest;
     const isGoal = (index: number) => owner[index] === value && labels[index] !== smallest;
     // Prefer a causeway through open water; only squeeze past a neighbour region when there is no other way.

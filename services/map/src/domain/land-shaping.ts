@@ -34,9 +34,9 @@ export function raiseLand(seed: string, size: number, anchors: Point[], landRati
     }
   }
   const sorted = Float64Array.from(elevation).sort().reverse();
-  const threshold = sorted[Math.min(sorted.length - 1, Math.floor(landRatio * size * size))];
+  const threshold = sorted[Math.min(sorted.length - 1, Math.floor(landRatio * size * size))]!;
   const land = new Uint8Array(size * size);
-  for (let index = 0; index < land.length; index++) land[index] = elevation[index] > threshold ? 1 : 0;
+  for (let index = 0; index < land.length; index++) land[index] = elevation[index]! > threshold ? 1 : 0;
   return land;
 }
 
@@ -49,14 +49,14 @@ export function carveLakes(land: Uint8Array, size: number, seed: string, anchors
   for (let index = 0; index < land.length; index++) {
     const x = index % size;
     const y = (index - x) / size;
-    if (toWater[index] < 5) continue;
+    if (toWater[index]! < 5) continue;
     if (anchors.some((anchor) => Math.hypot(anchor.x - x, anchor.y - y) < 7)) continue;
     candidates.push(index);
   }
   const lakeCount = 2 + Math.floor(random() * 3);
   const centres: Point[] = [];
   for (let attempt = 0; attempt < 40 && centres.length < lakeCount && candidates.length > 0; attempt++) {
-    const pick = candidates[Math.floor(random() * candidates.length)];
+    const pick = candidates[Math.floor(random() * candidates.length)]!;
     const centre = { x: pick % size, y: Math.floor(pick / size) };
     if (centres.some((other) => Math.hypot(other.x - centre.x, other.y - centre.y) < 14)) continue;
     centres.push(centre);
@@ -76,11 +76,11 @@ export function carveLakes(land: Uint8Array, size: number, seed: string, anchors
 export function removeSpecks(land: Uint8Array, size: number, minIsland: number, minLake: number): void {
   const islands = labelComponents(size, (index) => land[index] === 1);
   for (let index = 0; index < land.length; index++) {
-    if (land[index] === 1 && islands.sizes[islands.labels[index]] < minIsland) land[index] = 0;
+    if (land[index] === 1 && islands.sizes[islands.labels[index]!]! < minIsland) land[index] = 0;
   }
   const waters = labelComponents(size, (index) => land[index] === 0);
   for (let index = 0; index < land.length; index++) {
-    if (land[index] === 0 && waters.sizes[waters.labels[index]] < minLake) land[index] = 1;
+    if (land[index] === 0 && waters.sizes[waters.labels[index]!]! < minLake) land[index] = 1;
   }
 }
 
@@ -94,7 +94,7 @@ export function bridgeLandmasses(land: Uint8Array, size: number): void {
     if (sizes.length <= 1) return;
     // Bridge the smallest landmass first: its causeway is usually the shortest.
     let smallest = 0;
-    for (let label = 1; label < sizes.length; label++) if (sizes[label] < sizes[smallest]) smallest = label;
+    for (let label = 1; label < sizes.length; label++) if (sizes[label]! < sizes[smallest]!) smallest = label;
     const path = shortestPathBetween(
       size,
       (index) => labels[index] === smallest,

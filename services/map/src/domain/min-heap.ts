@@ -16,15 +16,15 @@ export class MinHeap<T> {
     while (child > 0) {
       const parent = (child - 1) >> 1;
       if (!this.less(child, parent)) break;
-      [entries[child], entries[parent]] = [entries[parent], entries[child]];
+      this.swap(child, parent);
       child = parent;
     }
   }
 
   pop(): { priority: number; payload: T } | undefined {
     const entries = this.entries;
-    if (entries.length === 0) return undefined;
     const top = entries[0];
+    if (top === undefined) return undefined;
     const last = entries.pop()!;
     if (entries.length > 0) {
       entries[0] = last;
@@ -36,16 +36,23 @@ export class MinHeap<T> {
         if (left < entries.length && this.less(left, smallest)) smallest = left;
         if (right < entries.length && this.less(right, smallest)) smallest = right;
         if (smallest === parent) break;
-        [entries[parent], entries[smallest]] = [entries[smallest], entries[parent]];
+        this.swap(parent, smallest);
         parent = smallest;
       }
     }
     return { priority: top.priority, payload: top.payload };
   }
 
+  // Callers pass positions below `entries.length` only, hence the `!`s in these two.
   private less(a: number, b: number): boolean {
-    const ea = this.entries[a];
-    const eb = this.entries[b];
+    const ea = this.entries[a]!;
+    const eb = this.entries[b]!;
     return ea.priority < eb.priority || (ea.priority === eb.priority && ea.tieBreak < eb.tieBreak);
+  }
+
+  private swap(a: number, b: number): void {
+    const held = this.entries[a]!;
+    this.entries[a] = this.entries[b]!;
+    this.entries[b] = held;
   }
 }

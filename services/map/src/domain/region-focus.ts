@@ -20,13 +20,13 @@ export function findRegionFocus(owner: ArrayLike<number>, size: number, value: n
   const centroid = { x: sumX / count, y: sumY / count };
   const depth = distanceField(size, (index) => owner[index] !== value);
   let deepest = 0;
-  for (let index = 0; index < size * size; index++) if (owner[index] === value) deepest = Math.max(deepest, depth[index]);
+  for (let index = 0; index < size * size; index++) if (owner[index] === value) deepest = Math.max(deepest, depth[index]!);
   const wantedDepth = Math.min(3, deepest);
 
   let best = -1;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (let index = 0; index < size * size; index++) {
-    if (owner[index] !== value || depth[index] < wantedDepth) continue;
+    if (owner[index] !== value || depth[index]! < wantedDepth) continue;
     const x = index % size;
     const distance = (x - centroid.x) ** 2 + ((index - x) / size - centroid.y) ** 2;
     if (distance < bestDistance) {

@@ -59,7 +59,7 @@ export function floodRegions(
   costFields: Float64Array[],
   speeds: number[],
 ): Int16Array {
-  const enterCost = (region: number, index: number) => speeds[region] * costFields[region][index];
+  const enterCost = (region: number, index: number) => speeds[region]! * costFields[region]![index]!;
 
   const owner = new Int16Array(size * size);
   const heap = new MinHeap<{ index: number; region: number }>();
@@ -67,7 +67,7 @@ export function floodRegions(
   for (let entry = heap.pop(); entry; entry = heap.pop()) {
     const { index, region } = entry.payload;
     if (owner[index] !== 0) continue;
-    owner[index] = REGION_DEFINITIONS[region].value;
+    owner[index] = REGION_DEFINITIONS[region]!.value;
     const x = index % size;
     const y = (index - x) / size;
     for (const [dx, dy] of FOUR_NEIGHBOURS) {
@@ -114,12 +114,12 @@ export function balancedRegions(land: Uint8Array, size: number, anchorTiles: num
   for (let round = 0; round < 10; round++) {
     const owner = floodRegions(land, size, anchorTiles, costFields, speeds);
     const areas = anchorTiles.map(() => 0);
-    for (const value of owner) if (value > 0) areas[value - 1]++;
+    for (const value of owner) if (value > 0) areas[value - 1]!++;
     const smallestArea = Math.min(...areas);
     if (!best || smallestArea > best.smallestArea) best = { owner, smallestArea };
     const step = 0.5 / (1 + round * 0.4);
     speeds.forEach((speed, region) => {
-      const ratio = Math.max(areas[region], 1) / fairShare;
+      const ratio = Math.max(areas[region]!, 1) / fairShare;
       speeds[region] = speed * Math.min(1.35, Math.max(0.7, ratio ** step));
     });
   }
