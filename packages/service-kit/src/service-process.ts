@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import readline from 'node:readline';
 import { freePort } from './test-nats-server.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -17,26 +18,38 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface ServiceProcessOptions {
+  port?: number;
+  readyTimeoutMs?: number;
+  /**
+   * Gets each line the process prints as it prints it, and output() keeps none of them: a console that runs for
+   * days (npm start) must not hold every log line in memory.
+   */
+  onLine?: (line: string) => void;
+  /** Its own process group: a Ctrl-C in the terminal reaches only the parent, which stops the services in its order. */
+  detached?: boolean;
+}
+
 /**
  * Runs a service exactly as production does (its own process, `src/server.ts`), on a spare port, and
  * waits until `/readyz` answers 200. Tests use it to talk to other services over real HTTP and NATS
- * and to kill them mid-flight.
+ * and to kill them mid-flight. It listens on 127.0.0.1 unless env.HOST says otherwise.
  */
-export async function startServiceProcess(
-  name: string,
-  env: Record<string, string>,
-  options: { port?: number; readyTimeoutMs?: number } = {},
-): Promise<ServiceProcess> {
+export async function startServiceProcess(name: string, env: Record<string, string>, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const metricsPort = Number(env.METRICS_PORT ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'services', name, 'src', 'server.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, PORT: String(port), METRICS_PORT: String(metricsPort), HOST: env.HOST ?? '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const { onLine } = options;
+  for (const stream of [child.stdout!, child.stderr!]) {
+    if (onLine) readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
+    else stream.on('data', (chunk) => (output += chunk));
+  }
   // Never outlive the test process, however it ends.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
