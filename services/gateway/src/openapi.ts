@@ -1,6 +1,8 @@
 import { describeRoutes } from '@pixel-atlas/service-kit/describe-routes';
 import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import { adminSessionRoutes } from './routes/admin-session.ts';
+// The routes read what the admin-auth plugin declares (app.adminCookie, request.adminSession).
+import type {} from './plugins/admin-auth.ts';
 
 /** The gateway's own operations (admin sign-in) as an OpenAPI document, from their route schemas (nothing connects). */
 export function describeApi(): Promise<OpenApiDocument> {
