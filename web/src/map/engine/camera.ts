@@ -184,10 +184,8 @@ export function largestClearRect(viewport: Viewport, occluders: readonly ScreenR
     .filter((rect) => rect.width > 0 && rect.height > 0);
   const xs = [...new Set([0, viewport.width, ...clipped.flatMap((rect) => [rect.x, rect.x + rect.width])])].sort((a, b) => a - b);
   let best: ScreenRect = { x: 0, y: 0, width: 0, height: 0 };
-  for (let i = 0; i < xs.length; i++) {
-    for (let j = i + 1; j < xs.length; j++) {
-      const left = xs[i];
-      const right = xs[j];
+  for (const [i, left] of xs.entries()) {
+    for (const right of xs.slice(i + 1)) {
       const width = right - left;
       if (width * viewport.height <= best.width * best.height) continue;
       const blocked = clipped

@@ -573,7 +573,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
     },
     setOccludedRects(rects) {
       const next = rects.map(({ x, y, width, height }) => ({ x, y, width, height }));
-      if (next.length === occluded.length && next.every((rect, i) => sameRect(rect, occluded[i]))) return;
+      if (next.length === occluded.length && next.every((rect, i) => sameRect(rect, occluded[i]!))) return;
       occluded = next;
       // The labels are placed again on the next frame.
       invalidateStatic();
@@ -623,7 +623,10 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
 function sameFootprints(a: readonly ReservedFootprint[], b: readonly ReservedFootprint[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
-  return a.every((f, i) => f.x === b[i].x && f.y === b[i].y && f.size === b[i].size && f.reason === b[i].reason);
+  return a.every((f, i) => {
+    const g = b[i]!; // same length, checked above
+    return f.x === g.x && f.y === g.y && f.size === g.size && f.reason === g.reason;
+  });
 }
 
 function sameRect(a: ScreenRect, b: ScreenRect): boolean {

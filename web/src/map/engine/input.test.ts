@@ -137,7 +137,7 @@ describe('map input', () => {
     const wheel = new WheelEvent('wheel', { deltaY: -100, clientX: 410, clientY: 320, bubbles: true, cancelable: true });
     canvas.dispatchEvent(wheel);
     expect(wheel.defaultPrevented).toBe(true);
-    const [factor, x, y] = target.zoomAt.mock.calls[0];
+    const [factor, x, y] = target.zoomAt.mock.calls[0] ?? [];
     expect(factor).toBeGreaterThan(1);
     expect([x, y]).toEqual([400, 300]);
     const ctrlWheel = new WheelEvent('wheel', { deltaY: 10, ctrlKey: true, bubbles: true, cancelable: true });

@@ -72,7 +72,8 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
   };
 
   const currentPinch = (): PinchState => {
-    const [a, b] = [...pointers.values()];
+    // Only asked while two or more pointers are down.
+    const [a, b] = [...pointers.values()] as [ScreenPoint, ScreenPoint, ...ScreenPoint[]];
     return { midpoint: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, distance: Math.hypot(a.x - b.x, a.y - b.y) };
   };
 
@@ -121,9 +122,9 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
     const wasSingle = pointers.size === 1;
     pointers.delete(event.pointerId);
     canvas.releasePointerCapture?.(event.pointerId);
-    if (pointers.size === 1) {
+    const [remaining] = pointers.values();
+    if (remaining && pointers.size === 1) {
       // One finger lifted from a pinch: keep dragging from where the other finger is, without a jump.
-      const remaining = [...pointers.values()][0];
       dragOrigin = remaining;
       lastPoint = remaining;
       dragging = true;

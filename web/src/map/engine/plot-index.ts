@@ -39,8 +39,8 @@ export function createPlotIndex(plots: readonly MapPlot[], gridSize = GRID_SIZE)
     plotAt(tileX, tileY) {
       if (!Number.isInteger(tileX) || !Number.isInteger(tileY)) return null;
       if (tileX < 0 || tileY < 0 || tileX >= gridSize || tileY >= gridSize) return null;
-      const plotNumber = owner[tileY * gridSize + tileX];
-      return plotNumber >= 0 ? plots[plotNumber] : null;
+      const plotNumber = owner[tileY * gridSize + tileX]!; // inside the grid, checked above; -1 (no plot) finds no entry
+      return plots[plotNumber] ?? null;
     },
   };
 }

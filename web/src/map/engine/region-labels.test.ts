@@ -1,5 +1,5 @@
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { labelAt, layoutRegionLabels } from './region-labels.ts';
 
 const region = (value: number, name: string, x: number, y: number): Region => ({
@@ -17,6 +17,7 @@ describe('region labels', () => {
   it('centres each label on its region focus tile', () => {
     const camera = { centerX: 10.5 * 48, centerY: 10.5 * 48, zoom: 1 };
     const [label] = layoutRegionLabels([region(1, 'Pixel Plains', 10, 10)], camera, viewport, measure);
+    assert(label, 'the region gets a label');
     expect(label.x + label.width / 2).toBeCloseTo(400, 0);
     expect(label.y + label.height / 2).toBeCloseTo(300, 0);
   });

@@ -52,11 +52,11 @@ function overlaps(a: PlacedLabel, b: PlacedLabel): boolean {
 }
 
 export function labelAt(placed: readonly PlacedLabel[], screenX: number, screenY: number): PlacedLabel | null {
-  for (let i = placed.length - 1; i >= 0; i--) {
-    const label = placed[i];
-    if (screenX >= label.x && screenX < label.x + label.width && screenY >= label.y && screenY < label.y + label.height) return label;
-  }
-  return null;
+  // The last placed label is drawn on top, so it is the one under the pointer.
+  const hit = placed.findLast(
+    (label) => screenX >= label.x && screenX < label.x + label.width && screenY >= label.y && screenY < label.y + label.height,
+  );
+  return hit ?? null;
 }
 
 /** Dark plate, 2 px border, hard shadow: the same chunky look as the UI chrome. Context is in CSS px. */

@@ -42,7 +42,7 @@ describe('reserved footprints: index and hatch', () => {
   it('paints the hatch tile as stair-stepped diagonals of whole cells, in the reason colour', () => {
     const ctx = recordingContext();
     paintHatchTile(ctx, 'held', 16);
-    const cells = ctx.calls.filter((call) => call.name === 'fillRect').map((call) => call.args as number[]);
+    const cells = ctx.calls.filter((call) => call.name === 'fillRect').map((call) => call.args as [number, number, number, number]);
     expect(ctx.fillStyle).toBe(RESERVED_STRIPE.held);
     expect(cells).toHaveLength(8 * 3);
     for (const [x, y, w, h] of cells) {

@@ -43,8 +43,8 @@ export function createReservedIndex(footprints: readonly ReservedFootprint[], gr
     at(tileX, tileY) {
       if (!Number.isInteger(tileX) || !Number.isInteger(tileY)) return null;
       if (tileX < 0 || tileY < 0 || tileX >= gridSize || tileY >= gridSize) return null;
-      const number = owner[tileY * gridSize + tileX];
-      return number >= 0 ? footprints[number] : null;
+      const number = owner[tileY * gridSize + tileX]!; // inside the grid, checked above; -1 (no footprint) finds no entry
+      return footprints[number] ?? null;
     },
   };
 }

@@ -39,9 +39,9 @@ describe('terrain classification', () => {
   });
 
   it('marks foam sides on water and region borders on land', () => {
-    expect(grid.edges[0 * 12 + 3] & SIDE.south).toBeTruthy();
-    expect(grid.edges[3 * 12 + 5] & SIDE.east).toBeTruthy();
-    expect(grid.edges[3 * 12 + 6] & SIDE.west).toBeTruthy();
+    expect((grid.edges[0 * 12 + 3] ?? 0) & SIDE.south).toBeTruthy();
+    expect((grid.edges[3 * 12 + 5] ?? 0) & SIDE.east).toBeTruthy();
+    expect((grid.edges[3 * 12 + 6] ?? 0) & SIDE.west).toBeTruthy();
     expect(grid.edges[3 * 12 + 3]).toBe(0);
   });
 

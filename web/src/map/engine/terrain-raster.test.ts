@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { LANDMARK_SPRITES } from './landmark-sprites.ts';
 import { classifyTerrain } from './terrain-classify.ts';
 import { rasterizeTerrain, TERRAIN_TILE_PX } from './terrain-raster.ts';
@@ -12,9 +12,11 @@ const tiles = Array.from({ length: size * size }, (_, index) => {
 });
 const grid = classifyTerrain(tiles, size);
 
-function pixel(pixels: Uint8ClampedArray, widthPx: number, x: number, y: number) {
+function pixel(pixels: Uint8ClampedArray, widthPx: number, x: number, y: number): [number, number, number, number] {
   const at = (y * widthPx + x) * 4;
-  return [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]];
+  const [r, g, b, a] = pixels.subarray(at, at + 4);
+  assert(r !== undefined && g !== undefined && b !== undefined && a !== undefined, `pixel ${x},${y} lies outside the raster`);
+  return [r, g, b, a];
 }
 
 describe('terrain rasterizer', () => {
@@ -43,7 +45,7 @@ describe('terrain rasterizer', () => {
       [0, 0],
       [5, 9],
       [31, 31],
-    ]) {
+    ] as const) {
       expect(pixel(part, partWidth, x, y)).toEqual(pixel(pixels, widthPx, 32 + x, 32 + y));
     }
   });
