@@ -5,7 +5,7 @@ import { startStack, type Stack, gotoLive } from './support/stack.ts';
 import { mapCanvas, mapView } from './support/map.ts';
 
 /**
- * The buyer's first screens (issue 11, items 1 and 8): a 390×844 phone sees the map, not panels over it, and
+ * The buyer's first screens: a 390×844 phone sees the map, not panels over it, and
  * at 1366×768 the claim popup, notifications, double-click and Escape behave.
  */
 let stack: Stack;

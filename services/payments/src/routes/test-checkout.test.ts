@@ -216,7 +216,7 @@ describe('used sessions and payment records', () => {
     expect(used.usedAt).toBeInstanceOf(Date);
     expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).plotId).toBe(plotId);
 
-    // A removed plot (plots.plot.removed, emitted by moderation's rejection in issue 5) unlinks: never deletes.
+    // A removed plot (plots.plot.removed, emitted when moderation rejects it) unlinks: never deletes.
     await publishEvent(world, 'plots.plot.removed', { plotId, sessionId, reason: 'rejected' });
     await eventually(async () => (await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).plotId === null);
     const payment = await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });

@@ -34,7 +34,7 @@ describe('GET /api/plots', () => {
     const plot = await claimed();
     const list = await world.plots.inject('/api/plots');
     expect(plotListResponseSchema.parse(list.json())).toEqual([plot]);
-    // A plot waiting for review (issue 5) is in no public list.
+    // A plot waiting for review is in no public list.
     await world.db.query(`UPDATE plots.plots SET visible = false WHERE id = $1`, [plot.id]);
     world.plots.plotList.invalidate();
     expect((await world.plots.inject('/api/plots')).json()).toEqual([]);
