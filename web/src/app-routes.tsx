@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, matchPath, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
+import { plotQuery, userPlotsQuery } from './api/queries.ts';
 import { AppLayout } from './components/app-layout.tsx';
 import { RouteErrorPage } from './components/route-error-page.tsx';
-import { plotQueryKey, userPlotsQueryKey } from './features/plots/plot-queries.ts';
 import { lazyComponent, type LazyComponent } from './lib/lazy-component.tsx';
 import { HomeMap, HomePage } from './pages/home-page.tsx';
 
@@ -57,10 +57,10 @@ export function preloadLazyParts(): Promise<unknown> {
  */
 export function prepareServerRenderedScreen(pathname: string, queryClient: QueryClient): Promise<unknown> {
   const plot = matchPath('/plot/:id', pathname);
-  if (plot?.params.id) return Promise.all([PlotPage.preload(), queryClient.prefetchQuery({ queryKey: plotQueryKey(plot.params.id) })]);
+  if (plot?.params.id) return Promise.all([PlotPage.preload(), queryClient.prefetchQuery(plotQuery(plot.params.id))]);
   const user = matchPath('/user/:username', pathname);
   if (user?.params.username) {
-    return Promise.all([UserPage.preload(), queryClient.prefetchQuery({ queryKey: userPlotsQueryKey(user.params.username) })]);
+    return Promise.all([UserPage.preload(), queryClient.prefetchQuery(userPlotsQuery(user.params.username))]);
   }
   return Promise.resolve();
 }

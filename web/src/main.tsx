@@ -4,7 +4,7 @@ import './styles.css';
 import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app-providers.tsx';
 import { createAppRouter, preloadPrerenderedScreen, prepareServerRenderedScreen } from './app-routes.tsx';
 import { queryClient } from './lib/query-client.ts';

@@ -1,5 +1,5 @@
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from './app-providers.tsx';
 import { appRoutes, preloadPrerenderedScreen } from './app-routes.tsx';
 

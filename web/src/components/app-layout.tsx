@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Outlet, ScrollRestoration, type Location } from 'react-router-dom';
+import { Outlet, ScrollRestoration, type Location } from 'react-router';
 import { useLiveUpdates } from '../features/live/use-live-updates.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';

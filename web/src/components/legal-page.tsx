@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { SUPPORT_EMAIL } from '../lib/site.ts';
 import { PageContainer } from './app-layout.tsx';
 

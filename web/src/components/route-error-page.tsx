@@ -1,4 +1,4 @@
-import { useRouteError } from 'react-router-dom';
+import { useRouteError } from 'react-router';
 import { buttonClassName } from './button-styles.ts';
 
 /** Last line of defence when a screen throws while rendering: say so plainly and offer a way out. */

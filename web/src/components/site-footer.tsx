@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { SITE_NAME } from '../lib/site.ts';
 
 const footerLinkClassName = 'inline-flex min-h-11 items-center px-2 text-sm text-ink-muted underline-offset-4 hover:text-gold hover:underline';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router';
 import { SITE_NAME } from '../lib/site.ts';
 import { ClaimYourTileButton } from './claim-your-tile-button.tsx';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router';
 import { startTierGuidance, type TierGuidanceDetail } from '../lib/tier-guidance.ts';
 
 /** Router state key that carries a guidance request from another screen to the home page. */

@@ -1,13 +1,10 @@
 import { QueryClient } from '@tanstack/react-query';
-import { fetchPlotList, PLOTS_QUERY_KEY } from '../features/plots/plot-queries.ts';
-import { getQueryFn } from './api.ts';
 
-/** Spec section 7: no refetch interval, no refetch on focus, never stale, no retries. */
+/** Spec section 7: no refetch interval, no refetch on focus, never stale, no retries. Every query brings its own loader (src/api/queries.ts). */
 export function createQueryClient(): QueryClient {
-  const client = new QueryClient({
+  return new QueryClient({
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: 'throw' }),
         refetchInterval: false,
         refetchOnWindowFocus: false,
         staleTime: Infinity,
@@ -16,8 +13,6 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
-  client.setQueryDefaults(PLOTS_QUERY_KEY, { queryFn: fetchPlotList });
-  return client;
 }
 
 export const queryClient = createQueryClient();

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PLOTS_QUERY_KEY } from '../api/queries.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './session-housekeeping.ts';
 
 describe('resetOnFirstLoadOfSession', () => {
@@ -8,7 +9,7 @@ describe('resetOnFirstLoadOfSession', () => {
     localStorage.setItem('tempClaimData', '{"x":1}');
     localStorage.setItem('unrelated', 'kept');
     const queryClient = new QueryClient();
-    queryClient.setQueryData(['/api/plots'], []);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
 
     resetOnFirstLoadOfSession(queryClient);
 
@@ -16,19 +17,19 @@ describe('resetOnFirstLoadOfSession', () => {
     expect(localStorage.getItem('selectedTier')).toBeNull();
     expect(localStorage.getItem('tempClaimData')).toBeNull();
     expect(localStorage.getItem('unrelated')).toBe('kept');
-    expect(queryClient.getQueryData(['/api/plots'])).toBeUndefined();
+    expect(queryClient.getQueryData(PLOTS_QUERY_KEY)).toBeUndefined();
   });
 
   it('on later loads of the same session: leaves everything alone', () => {
     sessionStorage.setItem('app_initialized', 'true');
     localStorage.setItem('selectedTier', 'prime');
     const queryClient = new QueryClient();
-    queryClient.setQueryData(['/api/plots'], []);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
 
     resetOnFirstLoadOfSession(queryClient);
 
     expect(localStorage.getItem('selectedTier')).toBe('prime');
-    expect(queryClient.getQueryData(['/api/plots'])).toEqual([]);
+    expect(queryClient.getQueryData(PLOTS_QUERY_KEY)).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { flaggedPlotsQuery } from '../api/admin-queries.ts';
+import { PLOTS_QUERY_KEY } from '../api/queries.ts';
 import { fakeGateway } from '../test/fake-gateway.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
 
@@ -72,15 +74,15 @@ describe('admin page', () => {
       password: 'correct horse',
     });
 
-    queryClient.setQueryData(['/api/admin/flagged-plots'], [{ id: 'cached' }]);
-    queryClient.setQueryData(['/api/plots'], []);
+    queryClient.setQueryData(flaggedPlotsQuery().queryKey, []);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
 
     expect(await screen.findByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
     expect(gateway.countOf('POST /api/admin/logout')).toBe(1);
     // Admin data must not outlive the session; public data stays cached.
-    expect(queryClient.getQueryData(['/api/admin/flagged-plots'])).toBeUndefined();
-    expect(queryClient.getQueryData(['/api/plots'])).toEqual([]);
+    expect(queryClient.getQueryData(flaggedPlotsQuery().queryKey)).toBeUndefined();
+    expect(queryClient.getQueryData(PLOTS_QUERY_KEY)).toEqual([]);
   });
 
   it('uses the login reply directly when it names the admin', async () => {

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminMe } from '@pixel-atlas/contracts/admin';
+import { api } from '../api/client.ts';
+import { errorMessageForDisplay } from '../api/errors.ts';
+import { ADMIN_API_PREFIX, adminMeQuery } from '../api/queries.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { useToast } from '../hooks/use-toast.ts';
-import { apiRequest, errorMessageForDisplay, getQueryFn } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import { ADMIN_API_PREFIX, ADMIN_ME_QUERY_KEY } from './admin/admin-query-keys.ts';
 import { AdminSignInForm } from './admin/admin-sign-in-form.tsx';
 import { AdminSections, type AdminSection } from './admin/sections.tsx';
 
@@ -14,10 +15,7 @@ const PAGE_TITLE = 'Atlas Map Administration';
 
 export function AdminPage() {
   usePageMeta(`${PAGE_TITLE} - ${SITE_NAME}`);
-  const session = useQuery<AdminMe | null>({
-    queryKey: ADMIN_ME_QUERY_KEY,
-    queryFn: getQueryFn<AdminMe>({ on401: 'returnNull' }),
-  });
+  const session = useQuery(adminMeQuery());
 
   return (
     // Long unbroken text anywhere on the screen (a name, a seed, a queued link) wraps instead of scrolling a phone sideways.
@@ -49,16 +47,17 @@ function SignedInAdmin({ admin }: { admin: AdminMe }) {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const signOut = useMutation({
-    mutationFn: () => apiRequest('POST', '/api/admin/logout'),
+    mutationFn: () => api.POST('/api/admin/logout'),
     onSuccess: () => {
       // Admin data must not outlive the session that was allowed to see it.
+      const me = adminMeQuery().queryKey;
       queryClient.removeQueries({
         predicate: (query) => {
-          const url = String(query.queryKey[0]);
-          return url.startsWith(ADMIN_API_PREFIX) && url !== ADMIN_ME_QUERY_KEY[0];
+          const path = String(query.queryKey[0]);
+          return path.startsWith(ADMIN_API_PREFIX) && path !== me[0];
         },
       });
-      queryClient.setQueryData(ADMIN_ME_QUERY_KEY, null);
+      queryClient.setQueryData(me, null);
     },
     onError: (error) => {
       toast({ title: 'Sign out failed', description: errorMessageForDisplay(error, 'Please try again.'), variant: 'destructive' });

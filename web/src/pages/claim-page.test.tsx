@@ -2,6 +2,7 @@ import type { Plot } from '@pixel-atlas/contracts/plots';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PLOTS_QUERY_KEY } from '../api/queries.ts';
 import { cropAvatar } from '../features/claim/avatar-image.ts';
 import { celebrate } from '../features/claim/celebration.ts';
 import type { PendingClaim } from '../features/claim/pending-claim.ts';
@@ -111,7 +112,7 @@ describe('/claim auto-claim of a pending claim', () => {
       [`GET /api/plots/${PLOT_ID}`]: [() => jsonResponse(plot)],
     });
     const { queryClient } = renderApp(claimPath);
-    queryClient.setQueryData(['/api/plots'], []);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
 
     expect(await screen.findByText('Creating Your Plot...')).toBeTruthy();
     answer.resolve(created()());
@@ -135,7 +136,7 @@ describe('/claim auto-claim of a pending claim', () => {
     });
     expect(vi.mocked(celebrate)).toHaveBeenCalled();
     expect(sessionStorage.getItem('pendingClaim')).toBeNull();
-    expect(queryClient.getQueryState(['/api/plots'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(PLOTS_QUERY_KEY)?.isInvalidated).toBe(true);
 
     expect(await screen.findByRole('heading', { name: "Ada Pixel's Plot" })).toBeTruthy();
     expect(gateway.countOf('POST /api/claim-plot')).toBe(1);
@@ -372,7 +373,7 @@ describe('/claim beyond this browser', () => {
       [`GET /api/plots/${PLOT_ID}`]: [() => jsonResponse(plot)],
     });
     const { router, queryClient } = renderApp(claimPath);
-    queryClient.setQueryData(['/api/plots'], []);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
     expect(await screen.findByRole('heading', { name: 'Plot Claimed!' })).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe(`/plot/${PLOT_ID}`), { timeout: 5000 });
     await act(() => router.navigate(-1));

@@ -1,14 +1,13 @@
-import type { VerifySessionResponse } from '@pixel-atlas/contracts/payments';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
+import { errorMessageForDisplay } from '../api/errors.ts';
+import { verifySessionQuery } from '../api/queries.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { ClaimFlow } from '../features/claim/claim-flow.tsx';
 import { ClaimLoading, MissingSessionCard, UsedSessionCard, VerificationFailedCard } from '../features/claim/claim-status.tsx';
 import { clearPendingClaim } from '../features/claim/pending-claim.ts';
-import { verifySessionQueryKey, type VerifiedSession } from '../features/claim/verify-session-query.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
-import { errorMessageForDisplay } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
 const INVALID_SESSION_MESSAGE = 'Your payment session is invalid or has expired.';
@@ -26,7 +25,7 @@ export function ClaimPage() {
 }
 
 function VerifiedClaim({ sessionId }: { sessionId: string }) {
-  const verification = useQuery<VerifiedSession>({ queryKey: verifySessionQueryKey(sessionId) });
+  const verification = useQuery(verifySessionQuery(sessionId));
   const used = verification.data?.used === true;
   useEffect(() => {
     // Spent: a pending claim left in this tab must never be sent with it (or with any later payment).

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { fakeGateway } from '../test/fake-gateway.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
-
-type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
+import { deferred } from '../test/render-with-providers.tsx';
 
 async function fillForm(user: UserEvent, fields: { name: string; email: string; subject: string; message: string }) {
   await user.type(screen.getByLabelText('Name'), fields.name);
@@ -43,9 +43,8 @@ describe('contact page', () => {
 
   it('sends the message, shows Sending... meanwhile, then clears the form and confirms with a toast', async () => {
     const user = userEvent.setup();
-    let answer: (response: Response) => void = () => {};
-    const fetchMock = vi.fn((..._args: FetchArgs) => new Promise<Response>((resolve) => (answer = resolve)));
-    vi.stubGlobal('fetch', fetchMock);
+    const answer = deferred<Response>();
+    const gateway = fakeGateway({ 'POST /api/contact': [() => answer.promise] });
     renderApp('/contact');
 
     await fillForm(user, VALID);
@@ -53,18 +52,15 @@ describe('contact page', () => {
 
     const sendingButton = await screen.findByRole('button', { name: 'Sending...' });
     expect((sendingButton as HTMLButtonElement).disabled).toBe(true);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0];
-    expect(url).toBe('/api/contact');
-    expect(init?.method).toBe('POST');
-    expect(JSON.parse(String(init?.body))).toEqual({
+    expect(gateway.calls.map((call) => call.route)).toEqual(['POST /api/contact']);
+    expect(gateway.calls[0]?.body).toEqual({
       name: 'Ada Lovelace',
       email: 'ada@example.com',
       subject: 'billing',
       message: 'Where is my receipt?',
     });
 
-    answer(jsonResponse({ id: 'c1', submittedAt: '2026-11-22T10:00:00.000Z' }, { status: 201 }));
+    answer.resolve(jsonResponse({ id: 'c1', submittedAt: '2026-11-22T10:00:00.000Z' }, { status: 201 }));
 
     const toast = await waitFor(() => toastWithTitle('Message sent successfully!'));
     expect(toast.getAttribute('data-variant')).toBe('default');
@@ -78,7 +74,7 @@ describe('contact page', () => {
 
   it('keeps the form and shows a destructive toast when sending fails', async () => {
     const user = userEvent.setup();
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ error: { code: 'INTERNAL', message: 'boom' } }, { status: 500 })));
+    fakeGateway({ 'POST /api/contact': [() => jsonResponse({ error: { code: 'INTERNAL', message: 'boom' } }, { status: 500 })] });
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/contact');
 
@@ -95,8 +91,7 @@ describe('contact page', () => {
 
   it('shows field errors under the fields and sends nothing when the input is invalid', async () => {
     const user = userEvent.setup();
-    const fetchMock = vi.fn();
-    vi.stubGlobal('fetch', fetchMock);
+    const gateway = fakeGateway({});
     renderApp('/contact');
 
     await user.type(screen.getByLabelText('Name'), 'Ada');
@@ -110,7 +105,7 @@ describe('contact page', () => {
     expect(emailError?.textContent).toBe('Please enter a valid email address');
     expect(screen.getByText('Please choose a subject from the list')).toBeTruthy();
     expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBeNull();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(gateway.calls).toEqual([]);
 
     await user.type(email, 'x');
     expect(email.getAttribute('aria-invalid')).toBeNull();

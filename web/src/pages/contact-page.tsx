@@ -1,16 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
-import { CONTACT_SUBJECTS, contactRequestSchema, type ContactRequest, type ContactResponse } from '@pixel-atlas/contracts/contact';
+import { Link } from 'react-router';
+import { CONTACT_SUBJECTS, contactRequestSchema, type ContactRequest } from '@pixel-atlas/contracts/contact';
+import { api } from '../api/client.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { FormField, inputClassName } from '../components/form-field.tsx';
 import { PixelSelect } from '../components/pixel-select.tsx';
 import { useToast } from '../hooks/use-toast.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
-import { apiJson } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import type { ApiResponse, ApiRequestBody } from '../lib/api-types.ts';
 
 type ContactForm = Record<keyof ContactRequest, string>;
 type FieldErrors = Partial<Record<keyof ContactRequest, string>>;
@@ -35,7 +34,7 @@ export function ContactPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const sendMessage = useMutation({
-    mutationFn: (request: ContactRequest) => apiJson<ApiResponse<'/api/contact', 'post'>>('POST', '/api/contact', request satisfies ApiRequestBody<'/api/contact', 'post'>),
+    mutationFn: (request: ContactRequest) => api.POST('/api/contact', { body: request }),
     onSuccess: () => {
       setForm(EMPTY_FORM);
       setErrors({});

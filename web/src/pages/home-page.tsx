@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router';
 import { lazyComponent } from '../lib/lazy-component.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { useRunPendingTierGuidance } from '../hooks/use-tier-guidance-navigation.ts';

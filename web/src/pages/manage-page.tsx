@@ -1,19 +1,20 @@
+import type { ManagePage as ManagePageData } from '@pixel-atlas/contracts/manage';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router';
+import { errorMessageForDisplay, errorStatus } from '../api/errors.ts';
+import { PLOTS_QUERY_KEY, managePageQuery, plotQuery } from '../api/queries.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { AvatarReplace } from '../features/manage/avatar-replace.tsx';
 import { EditContentForm } from '../features/manage/edit-content-form.tsx';
 import { LinkHealthNote } from '../features/manage/link-health-note.tsx';
-import { managePageQueryKey, rotateOwnerLink, type ManagePage as ManagePageData } from '../features/manage/manage-queries.ts';
+import { rotateOwnerLink } from '../features/manage/manage-actions.ts';
 import { OwnerLinkNotice } from '../features/manage/owner-link-notice.tsx';
 import { StatsChart } from '../features/manage/stats-chart.tsx';
 import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
-import { PLOTS_QUERY_KEY, plotQueryKey } from '../features/plots/plot-queries.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { toast } from '../hooks/use-toast.ts';
-import { errorMessageForDisplay, errorStatus } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
 /**
@@ -35,7 +36,7 @@ function usePrivatePage(): void {
 export function ManagePage() {
   const { token = '' } = useParams();
   usePrivatePage();
-  const page = useQuery<ManagePageData>({ queryKey: managePageQueryKey(token) });
+  const page = useQuery(managePageQuery(token));
   if (page.isPending) {
     return (
       <PageContainer className="max-w-2xl min-h-dvh">
@@ -56,17 +57,17 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
   const navigate = useNavigate();
   const [freshToken, setFreshToken] = useState<string | null>(null);
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: managePageQueryKey(token) });
+    void queryClient.invalidateQueries({ queryKey: managePageQuery(token).queryKey });
     void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
-    void queryClient.invalidateQueries({ queryKey: plotQueryKey(plot.id) });
+    void queryClient.invalidateQueries({ queryKey: plotQuery(plot.id).queryKey });
   };
   const rotate = useMutation({
     mutationFn: () => rotateOwnerLink(token),
     onSuccess: ({ token: next }) => {
       setFreshToken(next);
       // The same page under its new key, so this screen stays mounted (and shows the new link) across the navigation.
-      queryClient.setQueryData(managePageQueryKey(next), page);
-      queryClient.removeQueries({ queryKey: managePageQueryKey(token) });
+      queryClient.setQueryData(managePageQuery(next).queryKey, page);
+      queryClient.removeQueries({ queryKey: managePageQuery(token).queryKey });
       navigate(`/manage/${next}`, { replace: true });
     },
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'A new link could not be made. Please try again.'), variant: 'destructive' }),

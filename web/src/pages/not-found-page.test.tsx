@@ -1,6 +1,6 @@
 import { SPA_ROUTE_PATHS, isSpaRoute } from '@pixel-atlas/contracts/spa-routes';
 import { screen } from '@testing-library/react';
-import type { RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../app-routes.tsx';
 import { renderApp } from '../test/render-app.tsx';

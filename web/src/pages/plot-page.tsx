@@ -2,23 +2,22 @@ import type { Plot } from '@pixel-atlas/contracts/plots';
 import { normalizeTier, tierLabel, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { errorStatus } from '../api/errors.ts';
+import { plotQuery } from '../api/queries.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import type { ClaimedPlotState } from '../features/claim/claim-celebration.tsx';
 import { OwnerLinkNotice } from '../features/manage/owner-link-notice.tsx';
 import { OutboundLink, safeHttpLink } from '../features/plots/outbound-link.tsx';
 import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
-import { plotQueryKey } from '../features/plots/plot-queries.ts';
 import { ShareMenu } from '../features/plots/share-menu.tsx';
 import { TierBadge } from '../features/plots/tier-badge.tsx';
 import { usePlotViewCount } from '../features/plots/use-plot-view-count.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
-import { errorStatus } from '../lib/api.ts';
 import { LazyMapPreview } from '../map/components/lazy-map-preview.tsx';
 import { MAP_PREVIEW_BOX_CLASS } from '../map/components/map-preview-box.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import type { ApiResponse } from '../lib/api-types.ts';
 
 /**
  * Every state of the page (chunk loading, skeleton, profile, not found) fills at least the first screen, so the
@@ -34,7 +33,7 @@ const PLOT_MAP_PREVIEW_CLASS = 'mt-4';
 /** Spec section 2, /plot/{id}. */
 export function PlotPage() {
   const { id = '' } = useParams();
-  const plot = useQuery<ApiResponse<'/api/plots/{id}'>>({ queryKey: plotQueryKey(id) });
+  const plot = useQuery(plotQuery(id));
   const location = useLocation();
   const underReview = (location.state as ClaimedPlotState | null)?.claimedUnderReview === true;
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { LegalContact, LegalPage } from '../components/legal-page.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { SITE_NAME } from '../lib/site.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../features/claim/use-prices.tsx';
 import { LegalContact, LegalPage } from '../components/legal-page.tsx';

@@ -1,30 +1,24 @@
-import { zoneName } from '@pixel-atlas/contracts/zones';
 import type { Plot } from '@pixel-atlas/contracts/plots';
+import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router';
+import { errorStatus } from '../api/errors.ts';
+import { userPlotsQuery } from '../api/queries.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { OutboundLink, safeHttpLink } from '../features/plots/outbound-link.tsx';
 import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
-import { userPlotsQueryKey } from '../features/plots/plot-queries.ts';
 import { TierBadge } from '../features/plots/tier-badge.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
-import { errorStatus } from '../lib/api.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { CLAIM_SECTION_ID } from '../lib/tier-guidance.ts';
-import type { ApiResponse } from '../lib/api-types.ts';
-
-interface UserPlots {
-  username: string;
-  plots: Plot[];
-}
 
 /** Spec section 2, /user/{username}: the plots whose display name matches, ignoring case. */
 export function UserPage() {
   // The router hands over the path segment already decoded.
   const { username = '' } = useParams();
   usePageMeta(`${username}'s Atlas - ${SITE_NAME}`, `Plots claimed by ${username} on ${SITE_NAME}.`);
-  const query = useQuery<ApiResponse<'/api/users/{username}/plots'>>({ queryKey: userPlotsQueryKey(username) });
+  const query = useQuery(userPlotsQuery(username));
   // An unknown name is simply a user without plots.
   const plots = query.data?.plots ?? (errorStatus(query.error) === 404 ? [] : undefined);
 

@@ -2,10 +2,9 @@ import { encodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app-providers.tsx';
 import { appRoutes, preloadLazyParts } from '../app-routes.tsx';
-import { PLOT_LIST_COMPACT_URL } from '../features/plots/plot-queries.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 
 // Screens are lazily loaded chunks in the app; loaded up front here they render in the same pass, as before.
@@ -27,7 +26,7 @@ export function renderApp(path = '/') {
 }
 
 /** The fake gateway's route of the plot list as the app asks for it (the compact form), and its answer. */
-export const PLOT_LIST_ROUTE = `GET ${PLOT_LIST_COMPACT_URL}`;
+export const PLOT_LIST_ROUTE = 'GET /api/plots?format=compact';
 export function plotListResponse(plots: readonly Plot[]): Response {
   return jsonResponse(encodePlotListCompact(plots));
 }

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'react-router';
 import { AppProviders } from '../app-providers.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 

@@ -1,7 +1,7 @@
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { useCheckoutCancelReturn } from './checkout-cancel-return.ts';

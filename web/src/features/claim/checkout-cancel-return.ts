@@ -1,7 +1,7 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import { isTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { toast } from '../../hooks/use-toast.ts';
 import type { Tile } from './claim-popup.tsx';
 

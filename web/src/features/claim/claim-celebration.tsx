@@ -1,7 +1,7 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { normalizeTier, tierLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { LazyMapPreview } from '../../map/components/lazy-map-preview.tsx';
 import { OwnerLinkNotice } from '../manage/owner-link-notice.tsx';

@@ -1,8 +1,9 @@
-import type { ClaimPlotRequest, Plot } from '@pixel-atlas/contracts/plots';
+import type { Plot } from '@pixel-atlas/contracts/plots';
 import { tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { DEFAULT_ZONE } from '@pixel-atlas/contracts/zones';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { markSessionUsed } from '../../api/queries.ts';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { LazyMapPreview } from '../../map/components/lazy-map-preview.tsx';
 import { ClaimCelebration } from './claim-celebration.tsx';
@@ -13,8 +14,7 @@ import { ContentReviewDialog } from './content-review-dialog.tsx';
 import { contentReviewKey, needsContentReview } from './content-review.ts';
 import { clearPendingClaim, readPendingClaim, type PendingClaim } from './pending-claim.ts';
 import { normalizeProfile } from './profile-validation.ts';
-import { useClaimSubmission } from './use-claim-submission.ts';
-import { markSessionUsed } from './verify-session-query.ts';
+import { useClaimSubmission, type ClaimPlotBody } from './use-claim-submission.ts';
 
 /**
  * Sessions whose pending claim is being sent from this page load. React StrictMode runs effects
@@ -63,7 +63,7 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
     if (!pending || autoClaimedSessions.has(sessionId)) return;
     autoClaimedSessions.add(sessionId);
     // Spec section 4: zone nexus; the tier is the one paid for.
-    const payload: ClaimPlotRequest = {
+    const payload: ClaimPlotBody = {
       ...normalizeProfile(pending),
       zone: DEFAULT_ZONE,
       x: pending.x,
@@ -94,7 +94,7 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
       setStage('form');
       return;
     }
-    const payload: ClaimPlotRequest = {
+    const payload: ClaimPlotBody = {
       ...normalizeProfile(draft),
       zone: draft.zone,
       ...position,

@@ -57,8 +57,8 @@ describe('findFreePosition', () => {
     const asked: string[] = [];
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = new URL(String(input), 'http://atlas.test');
+      vi.fn(async (request: Request) => {
+        const url = new URL(request.url);
         asked.push(url.search);
         const free = url.searchParams.get('x') === '35' && url.searchParams.get('y') === '50';
         return jsonResponse(free ? { available: true } : { available: false, reason: 'taken' });

@@ -1,5 +1,5 @@
 import type { ToastOptions } from '../../hooks/use-toast.ts';
-import { errorMessageForDisplay } from '../../lib/api.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
 
 /** The claim flow's toasts, worded as spec section 8 has them (popup and /claim share them). */
 export const CLAIM_TOASTS = {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { pricesQuery } from '../../api/queries.ts';
 import { browserNavigation } from '../../lib/browser-navigation.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse } from '../../test/render-app.tsx';
@@ -8,7 +9,6 @@ import { deferred, pngFile, renderWithProviders } from '../../test/render-with-p
 import { cropAvatar } from './avatar-image.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
 import { ClaimPopup } from './claim-popup.tsx';
-import { PRICES_QUERY_KEY } from './use-prices.tsx';
 import { createQueryClient } from '../../lib/query-client.ts';
 
 // jsdom has no 2D canvas: the crop itself is covered in the browser; here it yields a fixed image.
@@ -26,7 +26,7 @@ const SERVED_PRICES = { currency: 'usd', cents: { basic: 3100, featured: 5000, p
 function renderPopup(tile: { x: number; y: number } | null = { x: 10, y: 12 }) {
   const onOpenChange = vi.fn();
   const queryClient = createQueryClient();
-  queryClient.setQueryData(PRICES_QUERY_KEY, SERVED_PRICES);
+  queryClient.setQueryData(pricesQuery().queryKey, SERVED_PRICES);
   const result = renderWithProviders(<ClaimPopup tile={tile} open onOpenChange={onOpenChange} />, { queryClient });
   return { ...result, onOpenChange };
 }

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
+import { plotQuery } from '../../api/queries.ts';
 import { buttonClassName } from '../../components/button-styles.ts';
-import type { ApiResponse } from '../../lib/api-types.ts';
-import { plotQueryKey } from '../plots/plot-queries.ts';
 
 /** Spec section 2, /claim without session_id. */
 export function MissingSessionCard() {
@@ -30,7 +29,7 @@ export function VerificationFailedCard({ message }: { message: string }) {
  * truth and the way to the plot, never a fresh form that could only fail.
  */
 export function UsedSessionCard({ plotId }: { plotId: string | null }) {
-  const plot = useQuery<ApiResponse<'/api/plots/{id}'>>({ queryKey: plotQueryKey(plotId ?? ''), enabled: plotId !== null });
+  const plot = useQuery({ ...plotQuery(plotId ?? ''), enabled: plotId !== null });
   const name = plot.data?.display_name;
   return (
     <StatusCard title="Plot Already Claimed" subtitle={name ? `This payment already claimed ${name}` : 'This payment already claimed a plot'}>

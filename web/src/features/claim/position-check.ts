@@ -1,10 +1,9 @@
 import { positionAvailableResponseSchema } from '@pixel-atlas/contracts/plots';
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { api, dataOf } from '../../api/client.ts';
 import type { ToastOptions } from '../../hooks/use-toast.ts';
-import { apiJson } from '../../lib/api.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
 import { occupiedPositionToast, ownPendingHold } from './reserved-land.ts';
-import type { ApiResponse } from '../../lib/api-types.ts';
 
 export interface PositionCheckOptions {
   /**
@@ -21,8 +20,7 @@ export interface PositionCheckOptions {
  */
 export async function checkPosition(x: number, y: number, tier: Tier, options: PositionCheckOptions = {}): Promise<ToastOptions | null> {
   try {
-    const query = new URLSearchParams({ x: String(x), y: String(y), tier });
-    const parsed = positionAvailableResponseSchema.safeParse(await apiJson<ApiResponse<'/api/position-available'>>('GET', `/api/position-available?${query}`));
+    const parsed = positionAvailableResponseSchema.safeParse(await dataOf(api.GET('/api/position-available', { params: { query: { x, y, tier } } })));
     if (!parsed.success) return CLAIM_TOASTS.tileUnavailable;
     const { available, reason } = parsed.data;
     if (available) return null;

@@ -1,12 +1,10 @@
-import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { PositionAvailable, ReservedFootprint } from '@pixel-atlas/contracts/plots';
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { MAP_LAYOUT_QUERY_KEY } from '../../map/use-map-layout.ts';
-import { PLOTS_QUERY_KEY } from '../plots/plot-queries.ts';
-import { RESERVED_FOOTPRINTS_QUERY_KEY, overlapMessage, ownPendingHold } from './reserved-land.ts';
+import { mapLayoutQuery, plotsQuery, reservedFootprintsQuery } from '../../api/queries.ts';
+import { overlapMessage, ownPendingHold } from './reserved-land.ts';
 
 interface Square {
   x: number;
@@ -66,7 +64,6 @@ export function footprintProblem(result: PositionAvailable, tier: Tier): string 
   }
 }
 
-type NoteablePlot = { id: string; x: number; y: number; tier: string; display_name: string };
 const NONE: readonly never[] = [];
 
 /**
@@ -75,9 +72,9 @@ const NONE: readonly never[] = [];
  * reserved land and layout the map has already loaded (this asks the server nothing).
  */
 export function FootprintConflictNote({ tile, tier }: { tile: { x: number; y: number }; tier: Tier }) {
-  const plots = useQuery<NoteablePlot[] | null>({ queryKey: PLOTS_QUERY_KEY, enabled: false }).data ?? NONE;
-  const reserved = useQuery<ReservedFootprint[]>({ queryKey: RESERVED_FOOTPRINTS_QUERY_KEY, enabled: false }).data ?? NONE;
-  const layout = useQuery<MapLayout | null>({ queryKey: MAP_LAYOUT_QUERY_KEY, enabled: false }).data;
+  const plots = useQuery({ ...plotsQuery(), enabled: false }).data ?? NONE;
+  const reserved = useQuery({ ...reservedFootprintsQuery(), enabled: false }).data ?? NONE;
+  const layout = useQuery({ ...mapLayoutQuery(), enabled: false }).data;
   const land = useMemo(() => {
     if (!layout?.tiles.length) return undefined;
     const mask = new Uint8Array(GRID_SIZE * GRID_SIZE);

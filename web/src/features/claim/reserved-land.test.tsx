@@ -1,8 +1,7 @@
 import type { Plot, ReservedFootprint } from '@pixel-atlas/contracts/plots';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MapEngineOptions } from '../../map/engine/engine.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { HomeMap } from '../../pages/home/home-map.tsx';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
@@ -10,21 +9,10 @@ import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { savePendingClaim } from './pending-claim.ts';
 import { checkPosition } from './position-check.ts';
 import { footprintConflict, footprintProblem } from './reserved-land-note.tsx';
-import { RESERVED_FOOTPRINTS_QUERY_KEY, overlapMessage } from './reserved-land.ts';
+import { overlapMessage } from './reserved-land.ts';
+import { lastEngine } from '../../test/engine-recorder.ts';
 
-// The canvas engine has its own tests (reserved-layer.test.ts); here it records what the home screen asks of it.
-const engineMock = vi.hoisted(() => ({
-  created: [] as Array<{ options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
-}));
-vi.mock('../../map/engine/engine.ts', () => ({
-  createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
-    // Every method the shell may call is a recorder, whatever the engine grows.
-    const methods: Record<string, ReturnType<typeof vi.fn>> = {};
-    const engine = new Proxy(methods, { get: (target, name: string) => (target[name] ??= vi.fn()) });
-    engineMock.created.push({ options, engine });
-    return engine;
-  },
-}));
+vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
 const neighbour: Plot = {
   id: '11111111-1111-4111-8111-111111111111',
@@ -49,7 +37,6 @@ const layout = {
   seed: 's',
   generatedAt: '2026-01-01T00:00:00.000Z',
 };
-const engine = () => engineMock.created[engineMock.created.length - 1];
 
 function renderHome() {
   const gateway = fakeGateway({
@@ -62,30 +49,26 @@ function renderHome() {
 }
 
 describe('reserved land on the home map', () => {
-  beforeEach(() => {
-    engineMock.created.length = 0;
-  });
-
   it('hands the reserved footprints to the map engine', async () => {
     renderHome();
-    await waitFor(() => expect(engine().engine.setReservedFootprints).toHaveBeenLastCalledWith([held, review]));
+    await waitFor(() => expect(lastEngine().engine.setReservedFootprints).toHaveBeenLastCalledWith([held, review]));
   });
 
   it('a click on land held while someone pays is refused with that reason; the claim popup does not open', async () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onTileClick!({ x: 21, y: 20, isLand: true, plot: null, reserved: held }));
+    act(() => lastEngine().options.onTileClick!({ x: 21, y: 20, isLand: true, plot: null, reserved: held }));
     expect(await screen.findByText('Tile Reserved')).toBeTruthy();
     expect(screen.getByText('This tile is reserved while someone pays. Try again in a few minutes or choose another tile.')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Claim This Tile' })).toBeNull();
-    expect(engine().engine.setSelectedTile).not.toHaveBeenCalledWith({ x: 21, y: 20 }, expect.anything());
+    expect(lastEngine().engine.setSelectedTile).not.toHaveBeenCalledWith({ x: 21, y: 20 }, expect.anything());
   });
 
   it("this browser's own unpaid checkout (back from the checkout page without Cancel) reopens its claim there instead", async () => {
     savePendingClaim({ x: 20, y: 20, display_name: 'Back Button', message: 'hi', link: '', tier: 'featured', avatar_url: 'data:image/png;base64,AAAA' });
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onTileClick!({ x: 21, y: 21, isLand: true, plot: null, reserved: held }));
+    act(() => lastEngine().options.onTileClick!({ x: 21, y: 21, isLand: true, plot: null, reserved: held }));
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (20, 20)')).toBeTruthy();
     expect((within(popup).getByLabelText('Display name') as HTMLInputElement).value).toBe('Back Button');
@@ -97,7 +80,7 @@ describe('reserved land on the home map', () => {
   it('a click on a plot under review is refused as under review', async () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onTileClick!({ x: 30, y: 30, isLand: true, plot: null, reserved: review }));
+    act(() => lastEngine().options.onTileClick!({ x: 30, y: 30, isLand: true, plot: null, reserved: review }));
     expect(await screen.findByText('Tile Under Review')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Claim This Tile' })).toBeNull();
   });
@@ -105,10 +88,10 @@ describe('reserved land on the home map', () => {
   it('hovering reserved land shows why (desktop)', async () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onReservedHover!(held, { x: 100, y: 100 }));
+    act(() => lastEngine().options.onReservedHover!(held, { x: 100, y: 100 }));
     const card = screen.getByRole('tooltip');
     expect(within(card).getByText('Reserved while someone pays')).toBeTruthy();
-    act(() => engine().options.onReservedHover!(null, { x: 0, y: 0 }));
+    act(() => lastEngine().options.onReservedHover!(null, { x: 0, y: 0 }));
     expect(screen.queryByRole('tooltip')).toBeNull();
   });
 
@@ -117,7 +100,7 @@ describe('reserved land on the home map', () => {
     // Ada's 1×1 plot is at (13, 15): a 2×2 footprint at (12, 14) covers it, a 1×1 does not.
     const { gateway } = renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
+    act(() => lastEngine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
     const popup = screen.getByRole('dialog', { name: 'Claim This Tile' });
     await user.click(within(popup).getByRole('radio', { name: /featured/i }));
     expect(await within(popup).findByText("A 2×2 plot here would overlap Ada Pixel's plot. Choose a smaller plot or another tile.")).toBeTruthy();
@@ -133,10 +116,6 @@ describe('reserved land on the home map', () => {
     expect(footprintConflict({ ...base, tile: { x: 19, y: 19 }, tier: 'basic' })).toEqual({ available: true });
     expect(footprintConflict({ ...base, tile: { x: 88, y: 3 }, tier: 'prime' })).toEqual({ available: false, reason: 'out_of_grid' });
     expect(footprintConflict({ ...base, tile: { x: 3, y: 3 }, tier: 'featured', isLand: (x) => x < 4 })).toEqual({ available: false, reason: 'water' });
-  });
-
-  it('uses one query key for the list, the one the live updates refetch', () => {
-    expect(RESERVED_FOOTPRINTS_QUERY_KEY).toEqual(['/api/reserved-footprints']);
   });
 });
 

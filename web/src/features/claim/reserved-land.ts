@@ -1,11 +1,9 @@
 import type { PositionAvailable, ReservedFootprint, ReservedReason } from '@pixel-atlas/contracts/plots';
 import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
+import { reservedFootprintsQuery } from '../../api/queries.ts';
 import { toast, type ToastOptions } from '../../hooks/use-toast.ts';
 import { readPendingClaim } from './pending-claim.ts';
-import { RESERVED_FOOTPRINTS_QUERY_KEY } from './reserved-land-query.ts';
-
-export { RESERVED_FOOTPRINTS_QUERY_KEY };
 
 /**
  * Holds (someone is paying) change without any live event, so the list is also polled; the live
@@ -17,8 +15,8 @@ const NO_FOOTPRINTS: readonly ReservedFootprint[] = [];
 
 /** Land held while someone pays or under review, as the map draws it: empty until (or unless) the server answers. */
 export function useReservedFootprints(): readonly ReservedFootprint[] {
-  const query = useQuery<ReservedFootprint[]>({
-    queryKey: RESERVED_FOOTPRINTS_QUERY_KEY,
+  const query = useQuery({
+    ...reservedFootprintsQuery(),
     refetchInterval: RESERVED_FOOTPRINTS_POLL_MS,
     refetchIntervalInBackground: false,
     // A buyer coming back to the tab sees holds taken meanwhile (the app's default is never stale).

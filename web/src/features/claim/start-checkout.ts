@@ -1,10 +1,9 @@
 import { createCheckoutSessionResponseSchema, type CreateCheckoutSessionRequest } from '@pixel-atlas/contracts/payments';
+import { api, dataOf } from '../../api/client.ts';
+import { errorCode } from '../../api/errors.ts';
 import type { ToastOptions } from '../../hooks/use-toast.ts';
-import { apiJson } from '../../lib/api.ts';
-import { errorCode } from '../../lib/api-errors.ts';
 import { browserNavigation } from '../../lib/browser-navigation.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
-import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
 
 /**
  * Asks for a checkout session (the server prices the tier and holds the footprint) and sends the
@@ -12,7 +11,7 @@ import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
  */
 export async function startCheckout(request: CreateCheckoutSessionRequest): Promise<ToastOptions | null> {
   try {
-    const response = createCheckoutSessionResponseSchema.parse(await apiJson<ApiResponse<'/api/create-checkout-session', 'post'>>('POST', '/api/create-checkout-session', request satisfies ApiRequestBody<'/api/create-checkout-session', 'post'>));
+    const response = createCheckoutSessionResponseSchema.parse(await dataOf(api.POST('/api/create-checkout-session', { body: request })));
     browserNavigation.assign(response.url);
     return null;
   } catch (error) {

@@ -1,14 +1,17 @@
-import type { ClaimPlotRequest, ClaimPlotResponse, Plot } from '@pixel-atlas/contracts/plots';
+import type { paths } from '@pixel-atlas/api-types';
+import type { Plot } from '@pixel-atlas/contracts/plots';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson } from '../../lib/api.ts';
-import { errorCode } from '../../lib/api-errors.ts';
-import { PLOTS_QUERY_KEY, isUserPlotsQueryKey } from '../plots/plot-queries.ts';
+import { api, dataOf } from '../../api/client.ts';
+import { errorCode } from '../../api/errors.ts';
+import { PLOTS_QUERY_KEY, USER_PLOTS_QUERY_KEY } from '../../api/queries.ts';
 import { AUTO_CLAIM_FAILED_FALLBACK, CLAIM_FAILED_FALLBACK, CLAIM_TOASTS, UNDER_REVIEW_TITLE, claimFailureMessage } from './claim-messages.ts';
-import type { ApiResponse } from '../../lib/api-types.ts';
+
+/** What POST /api/claim-plot takes, in the API document's words (the server fills no defaults the web leaves out). */
+export type ClaimPlotBody = NonNullable<paths['/api/claim-plot']['post']['requestBody']>['content']['application/json'];
 
 export interface ClaimSubmission {
-  payload: ClaimPlotRequest;
+  payload: ClaimPlotBody;
   /** true for the automatic submit of a pending claim, false for CONFIRM & CLAIM. */
   auto: boolean;
 }
@@ -29,11 +32,11 @@ export interface ClaimSubmissionHandlers {
 export function useClaimSubmission(handlers: ClaimSubmissionHandlers) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ payload }: ClaimSubmission) => apiJson<ApiResponse<'/api/claim-plot', 'post'>>('POST', '/api/claim-plot', payload),
+    mutationFn: ({ payload }: ClaimSubmission) => dataOf(api.POST('/api/claim-plot', { body: payload })),
     onSuccess: (response) => {
       if (response.warning) toast({ title: UNDER_REVIEW_TITLE, description: response.warning });
       void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
-      void queryClient.invalidateQueries({ predicate: (query) => isUserPlotsQueryKey(query.queryKey) });
+      void queryClient.invalidateQueries({ queryKey: USER_PLOTS_QUERY_KEY });
       handlers.onClaimed(response.plot, Boolean(response.warning), response.manage_token);
     },
     onError: (error, { auto }) => {

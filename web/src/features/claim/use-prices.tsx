@@ -1,8 +1,6 @@
 import { formatPrice, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import type { ApiResponse } from '../../lib/api-types.ts';
-
-export const PRICES_QUERY_KEY = ['/api/prices'] as const;
+import { pricesQuery } from '../../api/queries.ts';
 
 /**
  * What a checkout charges per tier, from payments (ARCHITECTURE.md section 7, prices shown): the web never
@@ -10,7 +8,7 @@ export const PRICES_QUERY_KEY = ['/api/prices'] as const;
  * (or when it could not be read), so callers show no amount rather than a wrong one.
  */
 export function usePrices(): Record<Tier, number> | null {
-  const query = useQuery<ApiResponse<'/api/prices'>>({ queryKey: PRICES_QUERY_KEY });
+  const query = useQuery(pricesQuery());
   return query.data?.cents ?? null;
 }
 

@@ -1,17 +1,14 @@
-import { adminLinkHealthListSchema, type AdminLinkHealthEntry } from '@pixel-atlas/contracts/link-health';
 import { useQuery } from '@tanstack/react-query';
+import { failingLinksQuery } from '../../api/admin-queries.ts';
 import { buttonClassName } from '../../components/button-styles.ts';
-import { errorMessageForDisplay } from '../../lib/api.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
-
-/** Under the admin prefix, so signing out drops it with the other admin data. Failing and unreachable links only. */
-export const LINK_HEALTH_QUERY_KEY = ['/api/admin/link-health?status=failing'] as const;
 
 const STATUS_LABEL: Record<string, string> = { unreachable: 'Unreachable', failing: 'Failing' };
 
 /** /admin 'Link Health': plot links the background checker found failing, unreachable ones first. */
 export function LinkHealthSection() {
-  const list = useQuery<unknown, Error, AdminLinkHealthEntry[]>({ queryKey: LINK_HEALTH_QUERY_KEY, select: readableEntries });
+  const list = useQuery(failingLinksQuery());
   if (list.isPending) {
     return (
       <p role="status" className="text-ink-muted">
@@ -70,10 +67,4 @@ export function LinkHealthSection() {
 
 function formatDate(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
-}
-
-/** What the screen can show; anything malformed is left out rather than breaking the page. */
-function readableEntries(data: unknown): AdminLinkHealthEntry[] {
-  const parsed = adminLinkHealthListSchema.safeParse(data);
-  return parsed.success ? parsed.data.links : [];
 }

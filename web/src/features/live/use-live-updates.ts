@@ -1,8 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { MAP_LAYOUT_QUERY_KEY } from '../../map/use-map-layout.ts';
-import { RESERVED_FOOTPRINTS_QUERY_KEY } from '../claim/reserved-land-query.ts';
-import { PLOTS_QUERY_KEY, isUserPlotsQueryKey, plotQueryKey } from '../plots/plot-queries.ts';
+import { PLOT_PAGES_QUERY_KEY, PLOTS_QUERY_KEY, USER_PLOTS_QUERY_KEY, mapLayoutQuery, plotQuery, reservedFootprintsQuery } from '../../api/queries.ts';
 
 /** The gateway's Server-Sent Events stream (same origin). */
 export const LIVE_UPDATES_URL = '/api/live';
@@ -25,7 +23,7 @@ export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
     let connectedBefore = false;
 
     const onPlotsChanged = (event: MessageEvent<string>) => invalidatePlots(queryClient, parse(event.data).plotId);
-    const onMapChanged = () => void queryClient.invalidateQueries({ queryKey: MAP_LAYOUT_QUERY_KEY });
+    const onMapChanged = () => void queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey });
     const onReady = () => {
       if (connectedBefore) {
         invalidatePlots(queryClient);
@@ -49,10 +47,9 @@ export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
 function invalidatePlots(queryClient: QueryClient, plotId?: string): void {
   void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
   // A hold became a plot, or a review was decided: the reserved land changed too.
-  void queryClient.invalidateQueries({ queryKey: RESERVED_FOOTPRINTS_QUERY_KEY, exact: true });
-  if (plotId) void queryClient.invalidateQueries({ queryKey: plotQueryKey(plotId), exact: true });
-  else void queryClient.invalidateQueries({ predicate: (query) => /^\/api\/plots\/[^/]+$/.test(String(query.queryKey[0])) });
-  void queryClient.invalidateQueries({ predicate: (query) => isUserPlotsQueryKey(query.queryKey) });
+  void queryClient.invalidateQueries({ queryKey: reservedFootprintsQuery().queryKey, exact: true });
+  void queryClient.invalidateQueries({ queryKey: plotId ? plotQuery(plotId).queryKey : PLOT_PAGES_QUERY_KEY });
+  void queryClient.invalidateQueries({ queryKey: USER_PLOTS_QUERY_KEY });
 }
 
 function parse(data: string): PlotsChanged {

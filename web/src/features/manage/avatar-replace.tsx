@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from '../../hooks/use-toast.ts';
-import { errorMessageForDisplay } from '../../lib/api.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
 import { AvatarUploader } from '../claim/avatar-uploader.tsx';
-import { replaceAvatar } from './manage-queries.ts';
+import { replaceAvatar } from './manage-actions.ts';
 
 /** A new avatar through the claim's own editor (drop, crop, save); the server checks and re-encodes it the same way. */
 export function AvatarReplace({ token, disabled, onSaved }: { token: string; disabled: boolean; onSaved: () => void }) {

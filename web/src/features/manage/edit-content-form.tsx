@@ -1,11 +1,11 @@
-import { editPlotContentRequestSchema } from '@pixel-atlas/contracts/manage';
+import { editPlotContentRequestSchema, type ManagePage } from '@pixel-atlas/contracts/manage';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { errorMessageForDisplay } from '../../lib/api.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
 import { MessageAndLinkFields } from '../claim/profile-fields.tsx';
-import { editPlotContent, type ManagePage } from './manage-queries.ts';
+import { editPlotContent } from './manage-actions.ts';
 
 type Field = 'message' | 'link';
 type Errors = Partial<Record<Field, string>>;

@@ -2,6 +2,7 @@ import type { FlaggedPlot } from '@pixel-atlas/contracts/admin';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { PLOTS_QUERY_KEY } from '../../api/queries.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse, renderApp } from '../../test/render-app.tsx';
 import { deferred } from '../../test/render-with-providers.tsx';
@@ -62,7 +63,7 @@ describe('admin Content Moderation', () => {
       [`POST /api/admin/${decision}-plot`]: [() => answer.promise],
     });
     const { queryClient } = renderApp('/admin');
-    queryClient.setQueryData(['/api/plots'], []);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
     const card = await screen.findByRole('article', { name: 'Flagged plot Damn Fine Pixels' });
     await user.click(within(card).getByRole('button', { name: decision === 'approve' ? 'Approve' : 'Reject' }));
 
@@ -76,7 +77,7 @@ describe('admin Content Moderation', () => {
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Flagged plot Damn Fine Pixels' })).toBeNull());
     expect(screen.getByTestId('moderation-pending-count').textContent).toBe('1');
     expect(gateway.countOf('GET /api/admin/flagged-plots')).toBe(2);
-    expect(queryClient.getQueryState(['/api/plots'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(PLOTS_QUERY_KEY)?.isInvalidated).toBe(true);
     expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
   });
 

@@ -1,16 +1,14 @@
-import { flaggedPlotSchema, type FlaggedPlot } from '@pixel-atlas/contracts/admin';
+import type { FlaggedPlot } from '@pixel-atlas/contracts/admin';
 import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
-import { PLOTS_QUERY_KEY } from '../plots/plot-queries.ts';
-import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
-
-/** Under the admin prefix, so signing out drops it with the other admin data. */
-export const FLAGGED_PLOTS_QUERY_KEY = ['/api/admin/flagged-plots'] as const;
+import { flaggedPlotsQuery } from '../../api/admin-queries.ts';
+import { api } from '../../api/client.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
+import { PLOTS_QUERY_KEY } from '../../api/queries.ts';
 
 type Decision = 'approve' | 'reject';
 
@@ -20,13 +18,10 @@ type Decision = 'approve' | 'reject';
  */
 export function ModerationSection() {
   const queryClient = useQueryClient();
-  const flagged = useQuery<unknown, Error, FlaggedPlot[]>({ queryKey: FLAGGED_PLOTS_QUERY_KEY, select: readableEntries });
+  const flagged = useQuery(flaggedPlotsQuery());
   const decide = useMutation({
     mutationFn: ({ plotId, editId, decision }: { plotId: string; editId?: string; decision: Decision }) =>
-      apiJson<ApiResponse<'/api/admin/approve-plot', 'post'>>('POST', `/api/admin/${decision}-plot`, {
-        plotId,
-        ...(editId && { editId }),
-      } satisfies ApiRequestBody<'/api/admin/reject-plot', 'post'>),
+      api.POST(`/api/admin/${decision}-plot`, { body: { plotId, ...(editId && { editId }) } }),
     onError: (error, { decision }) => {
       toast({
         title: 'Error',
@@ -36,7 +31,7 @@ export function ModerationSection() {
     },
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: FLAGGED_PLOTS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: flaggedPlotsQuery().queryKey }),
         queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true }),
       ]),
   });
@@ -90,15 +85,6 @@ export function ModerationSection() {
       )}
     </div>
   );
-}
-
-/** Entries the screen can show; anything malformed is left out rather than breaking the page. */
-function readableEntries(data: unknown): FlaggedPlot[] {
-  if (!Array.isArray(data)) return [];
-  return data.flatMap((entry) => {
-    const parsed = flaggedPlotSchema.safeParse(entry);
-    return parsed.success ? [parsed.data] : [];
-  });
 }
 
 interface FlaggedPlotCardProps {

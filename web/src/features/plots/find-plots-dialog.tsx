@@ -3,10 +3,10 @@ import type { Plot } from '@pixel-atlas/contracts/plots';
 import { TIER_COLOR, TIER_SIZE, normalizeTier, tierLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { inputClassName } from '../../components/form-field.tsx';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
-import { PLOTS_QUERY_KEY } from './plot-queries.ts';
+import { plotsQuery } from '../../api/queries.ts';
 
 interface FindPlotsDialogProps {
   open: boolean;
@@ -20,7 +20,7 @@ interface FindPlotsDialogProps {
  * click (or Enter) flies the map there instead, a modified click opens the page as links do.
  */
 export function FindPlotsDialog({ open, onOpenChange, onChoosePlot }: FindPlotsDialogProps) {
-  const plots = useQuery<Plot[]>({ queryKey: PLOTS_QUERY_KEY });
+  const plots = useQuery(plotsQuery());
   const list = plots.data ?? [];
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>

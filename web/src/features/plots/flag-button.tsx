@@ -1,9 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson } from '../../lib/api.ts';
-import { errorCode } from '../../lib/api-errors.ts';
-import type { ApiRequestBody, ApiResponse } from '../../lib/api-types.ts';
+import { api } from '../../api/client.ts';
+import { errorCode } from '../../api/errors.ts';
 
 /** Spec section 9: flag toasts show for 3000 ms. */
 const FLAG_TOAST_MS = 3000;
@@ -14,7 +13,7 @@ const FLAG_TOAST_MS = 3000;
  */
 export function FlagButton({ plotId, onFlagged }: { plotId: string; onFlagged?: () => void }) {
   const flag = useMutation({
-    mutationFn: () => apiJson<ApiResponse<'/api/flag-plot', 'post'>>('POST', '/api/flag-plot', { plotId } satisfies ApiRequestBody<'/api/flag-plot', 'post'>),
+    mutationFn: () => api.POST('/api/flag-plot', { body: { plotId } }),
     onSuccess: () => flagged(),
     onError: (error) => {
       if (errorCode(error) === 'ALREADY_FLAGGED') {

@@ -1,16 +1,15 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { Plot } from '@pixel-atlas/contracts/plots';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
 import type { AtlasPlot } from '../../map/components/atlas-plot.ts';
 import { FlagButton } from './flag-button.tsx';
 import { OutboundLink, safeHttpLink } from './outbound-link.tsx';
 import { PlotAvatar } from './plot-avatar.tsx';
-import { PLOTS_QUERY_KEY } from './plot-queries.ts';
+import { plotsQuery } from '../../api/queries.ts';
 import { ShareMenu } from './share-menu.tsx';
 import { sendStatBeacon } from './stat-beacon.ts';
 import { TierBadge } from './tier-badge.tsx';
@@ -35,7 +34,7 @@ export function PlotProfilePopup({ plot, onClose }: PlotProfilePopupProps) {
 
 function ProfileCard({ clicked, onClose }: { clicked: AtlasPlot; onClose: () => void }) {
   // The map hands over what it draws; the full record is in the plot list it was drawn from.
-  const plots = useQuery<Plot[]>({ queryKey: PLOTS_QUERY_KEY });
+  const plots = useQuery(plotsQuery());
   const full = plots.data?.find((candidate) => candidate.id === clicked.id);
   const plot = { ...clicked, ...full };
   const link = safeHttpLink(plot.link);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router';
 import { takeServerRenderedPage } from '../../lib/server-rendered-page.ts';
 import { sendStatBeacon } from './stat-beacon.ts';
 

@@ -1,21 +1,19 @@
-import { topPlotsResponseSchema, type TopPlots } from '@pixel-atlas/contracts/stats';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
+import { topPlotsQuery } from '../../api/admin-queries.ts';
+import { api, dataOf } from '../../api/client.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
-
-/** Under the admin prefix, so signing out drops it with the other admin data. */
-export const TOP_PLOTS_QUERY_KEY = ['/api/admin/top-plots?days=30&limit=20'] as const;
 
 /**
  * /admin 'Top Plots': the most viewed plots of the last 30 days (views, profile opens, link visits), and the admin's
  * way to cut off a plot's owner link (a leaked link, a dispute): no token opens that plot afterwards.
  */
 export function TopPlotsSection() {
-  const top = useQuery<unknown, Error, TopPlots>({ queryKey: TOP_PLOTS_QUERY_KEY, select: (data) => topPlotsResponseSchema.catch({ days: 30, plots: [] }).parse(data) });
+  const top = useQuery(topPlotsQuery());
   const revoke = useMutation({
-    mutationFn: (plotId: string) => apiJson<{ revoked: boolean }>('POST', `/api/admin/plots/${encodeURIComponent(plotId)}/revoke-manage-link`),
+    mutationFn: (plotId: string) => dataOf(api.POST('/api/admin/plots/{id}/revoke-manage-link', { params: { path: { id: plotId } } })),
     onSuccess: ({ revoked }) =>
       toast({ title: revoked ? 'Owner Link Revoked' : 'No Owner Link', description: revoked ? 'That plot’s owner link no longer works.' : 'That plot had no working owner link.' }),
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'The owner link could not be revoked.'), variant: 'destructive' }),

@@ -1,47 +1,19 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
-import { NAVIGATE_TO_REGION_EVENT, type Region } from '@pixel-atlas/contracts/regions';
+import { NAVIGATE_TO_REGION_EVENT } from '@pixel-atlas/contracts/regions';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../lib/query-client.ts';
-import type { MapEngineOptions } from '../engine/engine.ts';
 import { AtlasMap } from './AtlasMap.tsx';
 import { revealMapTile } from './map-reveal.ts';
+import { engines, lastEngine } from '../../test/engine-recorder.ts';
+import { fakeGateway } from '../../test/fake-gateway.ts';
+import { creatorCoast as region } from '../../test/map-fixtures.ts';
+import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 
-// The canvas engine is exercised by its own tests; here it is a recorder so the shell's wiring shows.
-const engineMock = vi.hoisted(() => ({
-  created: [] as Array<{ options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
-}));
-vi.mock('../engine/engine.ts', () => ({
-  createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
-    const engine = {
-      setLayout: vi.fn(),
-      setPlots: vi.fn(),
-      setReservedFootprints: vi.fn(),
-      setSelectedTile: vi.fn(),
-      zoomIn: vi.fn(),
-      zoomOut: vi.fn(),
-      resetView: vi.fn(),
-      flyTo: vi.fn(),
-      setOccludedRects: vi.fn(),
-      revealTile: vi.fn(),
-      resize: vi.fn(),
-      destroy: vi.fn(),
-    };
-    engineMock.created.push({ options, engine });
-    return engine;
-  },
-}));
+vi.mock('../engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
-const region: Region = {
-  value: 3,
-  name: 'Creator Coast',
-  focus: { x: 60, y: 24 },
-  audience: 'YouTubers and podcasters.',
-  description: 'A bustling shoreline.',
-  notableLocations: ['Thumbnail Harbour', 'The Upload Lighthouse', 'Podcast Pier', 'Algorithm Reef'],
-};
 const layout: MapLayout = {
   tiles: [{ x: 0, y: 0, zone_value: 3, zone_name: 'Creator Coast', is_land: true }],
   regions: [region],
@@ -53,7 +25,6 @@ function renderMap(ui: ReactNode) {
   const queryClient = createQueryClient();
   return render(<QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>);
 }
-const currentEngine = () => engineMock.created[engineMock.created.length - 1];
 
 function setViewportWidth(width: number, coarse = false) {
   Object.defineProperty(window, 'innerWidth', { value: width, configurable: true });
@@ -66,15 +37,14 @@ function setViewportWidth(width: number, coarse = false) {
 
 describe('AtlasMap', () => {
   beforeEach(() => {
-    engineMock.created.length = 0;
     setViewportWidth(1280);
   });
 
   it('creates the engine once and feeds it layout and plots through setters', () => {
     const plots = [{ id: 'p1', x: 1, y: 1, tier: 'basic' as const, display_name: 'Ada', avatar_url: '' }];
     const { rerender } = renderMap(<AtlasMap layout={layout} plots={plots} />);
-    expect(engineMock.created).toHaveLength(1);
-    const { engine } = currentEngine();
+    expect(engines).toHaveLength(1);
+    const { engine } = lastEngine();
     expect(engine.setLayout).toHaveBeenLastCalledWith(layout);
     expect(engine.setPlots).toHaveBeenLastCalledWith(plots);
     rerender(
@@ -82,21 +52,19 @@ describe('AtlasMap', () => {
         <AtlasMap layout={layout} plots={[]} />
       </QueryClientProvider>,
     );
-    expect(engineMock.created).toHaveLength(1);
+    expect(engines).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Find Plots (0)' })).toBeTruthy();
   });
 
   it("fetches the layout and shows 'Map not available' when there is none", async () => {
-    const fetchMock = vi.fn(async (url: string) =>
-      url === '/api/map-layout'
-        ? new Response(JSON.stringify({ error: { code: 'MAP_NOT_AVAILABLE', message: 'No map' } }), { status: 404 })
-        : new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } }),
-    );
-    vi.stubGlobal('fetch', fetchMock);
+    const gateway = fakeGateway({
+      'GET /api/map-layout': [() => jsonResponse({ error: { code: 'MAP_NOT_AVAILABLE', message: 'No map' } }, { status: 404 })],
+      [PLOT_LIST_ROUTE]: [() => plotListResponse([])],
+    });
     renderMap(<AtlasMap />);
     expect(screen.getByText('Loading the atlas…')).toBeTruthy();
     expect(await screen.findByText('Map not available')).toBeTruthy();
-    expect(fetchMock).toHaveBeenCalledWith('/api/map-layout', expect.anything());
+    expect(gateway.countOf('GET /api/map-layout')).toBe(1);
     expect(screen.queryByRole('button', { name: 'Zoom in' })).toBeNull();
   });
 
@@ -105,17 +73,17 @@ describe('AtlasMap', () => {
     act(() => {
       window.dispatchEvent(new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 60, y: 24, zoom: 1.2, regionName: 'Creator Coast' } }));
     });
-    expect(currentEngine().engine.flyTo).toHaveBeenCalledWith(60, 24, 1.2, { size: 1 });
+    expect(lastEngine().engine.flyTo).toHaveBeenCalledWith(60, 24, 1.2, { size: 1 });
     // Find Plots sends its plot's footprint along, so the whole plot lands clear of the panels.
     act(() => {
       window.dispatchEvent(new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Ada', size: 4 } }));
     });
-    expect(currentEngine().engine.flyTo).toHaveBeenLastCalledWith(31.5, 41.5, 1.5, { size: 4 });
+    expect(lastEngine().engine.flyTo).toHaveBeenLastCalledWith(31.5, 41.5, 1.5, { size: 4 });
   });
 
   it('keeps a tile a dialog asks for clear of that dialog and of its own panels', async () => {
     renderMap(<AtlasMap layout={layout} plots={[]} />);
-    const { engine } = currentEngine();
+    const { engine } = lastEngine();
     const dialog = document.createElement('div');
     document.body.append(dialog);
     act(() => revealMapTile({ x: 12, y: 14, size: 2, besides: dialog }));
@@ -129,7 +97,7 @@ describe('AtlasMap', () => {
     const onLandTileClick = vi.fn();
     const onPlotClick = vi.fn();
     renderMap(<AtlasMap layout={layout} plots={[]} onLandTileClick={onLandTileClick} onPlotClick={onPlotClick} selectedTier="prime" />);
-    const { options, engine } = currentEngine();
+    const { options, engine } = lastEngine();
     act(() => options.onTileClick!({ x: 2, y: 3, isLand: false, plot: null }));
     expect(onLandTileClick).not.toHaveBeenCalled();
     expect(engine.setSelectedTile).not.toHaveBeenCalledWith({ x: 2, y: 3 }, expect.anything());
@@ -143,7 +111,7 @@ describe('AtlasMap', () => {
 
   it('shows the region card on label hover and closes it with Escape', () => {
     renderMap(<AtlasMap layout={layout} plots={[]} />);
-    const { options } = currentEngine();
+    const { options } = lastEngine();
     act(() => options.onRegionLabelHover!(region, { x: 200, y: 100 }));
     expect(screen.getByRole('heading', { name: 'Creator Coast' })).toBeTruthy();
     expect(screen.getByText('YouTubers and podcasters.')).toBeTruthy();
@@ -154,7 +122,7 @@ describe('AtlasMap', () => {
 
   it('controls drive the engine', () => {
     renderMap(<AtlasMap layout={layout} plots={[]} />);
-    const { engine } = currentEngine();
+    const { engine } = lastEngine();
     fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
     fireEvent.click(screen.getByRole('button', { name: 'Zoom out' }));
     fireEvent.click(screen.getByRole('button', { name: 'Reset view' }));
@@ -167,7 +135,7 @@ describe('AtlasMap', () => {
     renderMap(<AtlasMap layout={layout} plots={[]} />);
     expect(screen.getByText('Click and drag to explore • Scroll to zoom')).toBeTruthy();
     expect(screen.queryByText('Touch Controls')).toBeNull();
-    expect(currentEngine().options.isTouch).toBe(false);
+    expect(lastEngine().options.isTouch).toBe(false);
   });
 
   it('opens the regions menu on a desktop and keeps it collapsed on a phone', () => {
@@ -184,7 +152,7 @@ describe('AtlasMap', () => {
     setViewportWidth(390, true);
     const { unmount } = renderMap(<AtlasMap layout={layout} plots={[]} />);
     expect(screen.getByText('Touch Controls')).toBeTruthy();
-    act(() => currentEngine().options.onInteraction!());
+    act(() => lastEngine().options.onInteraction!());
     expect(screen.queryByText('Touch Controls')).toBeNull();
     expect(screen.getByRole('button', { name: /More content below/ })).toBeTruthy();
     unmount();
@@ -195,7 +163,7 @@ describe('AtlasMap', () => {
   it('shows the dismissible touch guide and the more-content button on touch devices', () => {
     setViewportWidth(390, true);
     renderMap(<AtlasMap layout={layout} plots={[]} />);
-    expect(currentEngine().options.isTouch).toBe(true);
+    expect(lastEngine().options.isTouch).toBe(true);
     expect(screen.getByText('Touch Controls')).toBeTruthy();
     expect(screen.getByText('Pinch to zoom')).toBeTruthy();
     expect(screen.getByText('Tap tiles to claim or view')).toBeTruthy();
@@ -208,6 +176,6 @@ describe('AtlasMap', () => {
   it('destroys the engine on unmount', () => {
     const { unmount } = renderMap(<AtlasMap layout={layout} plots={[]} />);
     unmount();
-    expect(currentEngine().engine.destroy).toHaveBeenCalled();
+    expect(lastEngine().engine.destroy).toHaveBeenCalled();
   });
 });

@@ -2,7 +2,8 @@ import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM, type Region } from '@pixel
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
-import { errorStatus } from '../../lib/api.ts';
+import { errorStatus } from '../../api/errors.ts';
+import { plotsQuery } from '../../api/queries.ts';
 import { TOUCH_GUIDE_DISMISSED_KEY } from '../../lib/storage-keys.ts';
 import { useMapLayout } from '../use-map-layout.ts';
 import { createMapEngine, type MapEngine, type MapLayoutInput, type ReservedFootprint, type TileClick } from '../engine/engine.ts';
@@ -20,8 +21,6 @@ import { useMapOccluders } from './use-map-occluders.ts';
 import { useTouchDevice } from './use-touch-device.ts';
 import { publishCameraOn } from './publish-camera.ts';
 
-export { MAP_LAYOUT_QUERY_KEY } from '../use-map-layout.ts';
-export const PLOTS_QUERY_KEY = ['/api/plots'] as const;
 /** Raised by the 'Find Plots' button; the Find Plots dialog (claim issue) listens for it. */
 export const OPEN_FIND_PLOTS_EVENT = 'openFindPlots';
 
@@ -73,9 +72,9 @@ export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick
   const occluders = useMapOccluders(containerRef, canvasRef, (rects) => engineRef.current?.setOccludedRects(rects));
 
   const layoutQuery = useMapLayout({ enabled: layoutProp === undefined });
-  const plotsQuery = useQuery<AtlasPlot[] | null>({ queryKey: PLOTS_QUERY_KEY, enabled: plotsProp === undefined });
+  const plotList = useQuery({ ...plotsQuery(), enabled: plotsProp === undefined });
   const layout: MapLayoutInput | null | undefined = layoutProp !== undefined ? layoutProp : layoutQuery.data;
-  const plots = plotsProp ?? plotsQuery.data ?? EMPTY_PLOTS;
+  const plots = plotsProp ?? plotList.data ?? EMPTY_PLOTS;
   const mapMissing = layout === null || (layout !== undefined && layout.tiles.length === 0) || errorStatus(layoutQuery.error) === 404;
   const loadFailed = !mapMissing && layoutProp === undefined && layoutQuery.isError;
   const loading = layout === undefined && !mapMissing && !loadFailed;

@@ -2,30 +2,14 @@ import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, type ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PLOTS_QUERY_KEY, mapLayoutQuery } from '../../api/queries.ts';
 import { createQueryClient } from '../../lib/query-client.ts';
-import type { MapEngineOptions } from '../engine/engine.ts';
 import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
 import { MapPreview, PREVIEW_NEIGHBOUR_TILES } from './MapPreview.tsx';
+import { engines, lastEngine, liveEngines } from '../../test/engine-recorder.ts';
 
-// The engine draws in its own tests; here it records what the preview asks of it.
-const engineMock = vi.hoisted(() => ({
-  created: [] as Array<{ canvas: HTMLCanvasElement; options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
-}));
-vi.mock('../engine/engine.ts', () => ({
-  createMapEngine: (canvas: HTMLCanvasElement, options: MapEngineOptions) => {
-    const engine = {
-      setLayout: vi.fn(),
-      setPlots: vi.fn(),
-      setSelectedTile: vi.fn(),
-      flyTo: vi.fn(),
-      resize: vi.fn(),
-      destroy: vi.fn(),
-    };
-    engineMock.created.push({ canvas, options, engine });
-    return engine;
-  },
-}));
+vi.mock('../engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
 const layout: MapLayout = {
   tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Nexus', is_land: true }],
@@ -41,17 +25,13 @@ function withData(queryClient: QueryClient, ui: ReactNode) {
 
 function seededClient() {
   const queryClient = createQueryClient();
-  queryClient.setQueryData(['/api/map-layout'], layout);
-  queryClient.setQueryData(['/api/plots'], neighbours);
+  queryClient.setQueryData(mapLayoutQuery().queryKey, layout);
+  queryClient.setQueryData(PLOTS_QUERY_KEY, neighbours);
   return queryClient;
 }
 
-const alive = () => engineMock.created.filter((entry) => entry.engine.destroy.mock.calls.length === 0);
 
 describe('MapPreview', () => {
-  beforeEach(() => {
-    engineMock.created.length = 0;
-  });
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -59,8 +39,8 @@ describe('MapPreview', () => {
   it('mounts one engine, feeds it the shared layout and plots, and centres the footprint with the pin on its tile', () => {
     const queryClient = seededClient();
     const { rerender } = render(withData(queryClient, <MapPreview x={12} y={20} tier="featured" label="Ada's plot on the map" />));
-    expect(engineMock.created).toHaveLength(1);
-    const { engine, options, canvas } = engineMock.created[0];
+    expect(engines).toHaveLength(1);
+    const { engine, options, canvas } = lastEngine();
     expect(engine.setLayout).toHaveBeenLastCalledWith(layout);
     expect(engine.setPlots).toHaveBeenLastCalledWith(neighbours);
     // A 2×2 footprint's centre is half a tile right and down from its top-left tile.
@@ -76,7 +56,7 @@ describe('MapPreview', () => {
     expect(screen.getByRole('img', { name: "Ada's plot on the map" })).toBeTruthy();
 
     rerender(withData(queryClient, <MapPreview x={40} y={41} tier="basic" label="Another plot" />));
-    expect(engineMock.created).toHaveLength(1);
+    expect(engines).toHaveLength(1);
     expect(engine.flyTo.mock.lastCall!.slice(0, 2)).toEqual([40, 41]);
     expect(engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 40, y: 41 }, 'basic');
   });
@@ -85,20 +65,20 @@ describe('MapPreview', () => {
     const { unmount } = render(
       <StrictMode>{withData(seededClient(), <MapPreview x={1} y={2} tier="basic" label="Plot" />)}</StrictMode>,
     );
-    expect(alive()).toHaveLength(1);
-    expect(alive()[0].engine.flyTo).toHaveBeenCalled();
+    expect(liveEngines()).toHaveLength(1);
+    expect(liveEngines()[0].engine.flyTo).toHaveBeenCalled();
     unmount();
-    expect(alive()).toHaveLength(0);
+    expect(liveEngines()).toHaveLength(0);
   });
 
   it('waits for the layout before moving the camera', async () => {
     const queryClient = createQueryClient();
-    queryClient.setQueryData(['/api/plots'], neighbours);
+    queryClient.setQueryData(PLOTS_QUERY_KEY, neighbours);
     vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
     render(withData(queryClient, <MapPreview x={5} y={5} tier="basic" label="Plot" />));
-    const { engine } = engineMock.created[0];
+    const { engine } = lastEngine();
     expect(engine.flyTo).not.toHaveBeenCalled();
-    act(() => queryClient.setQueryData(['/api/map-layout'], layout));
+    act(() => queryClient.setQueryData(mapLayoutQuery().queryKey, layout));
     await waitFor(() => expect(engine.flyTo).toHaveBeenCalledTimes(1));
     vi.unstubAllGlobals();
   });
@@ -107,7 +87,7 @@ describe('MapPreview', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     window.matchMedia = ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
     render(withData(seededClient(), <MapPreview x={30} y={31} tier="premium" label="Your new plot" arrive />));
-    const { engine, options } = engineMock.created[0];
+    const { engine, options } = lastEngine();
     expect(options.prefersReducedMotion?.()).toBe(false);
     expect(engine.flyTo.mock.lastCall!.slice(0, 2)).toEqual([31.5, 32.5]);
     expect(engine.setSelectedTile).toHaveBeenLastCalledWith(null);

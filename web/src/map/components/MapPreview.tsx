@@ -2,11 +2,11 @@ import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { plotsQuery } from '../../api/queries.ts';
 import { createMapEngine, type MapEngine } from '../engine/engine.ts';
 import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
 import { layoutBox } from '../engine/layout-box.ts';
 import { useMapLayout } from '../use-map-layout.ts';
-import type { AtlasPlot } from './atlas-plot.ts';
 import { MAP_PREVIEW_BOX_CLASS } from './map-preview-box.ts';
 import { publishCameraOn } from './publish-camera.ts';
 
@@ -27,7 +27,6 @@ export const PREVIEW_NEIGHBOUR_TILES = 3;
 const PREVIEW_ZOOM_RANGE = { min: 0.3, max: 2 } as const;
 /** jsdom and a not yet laid out box measure 0: the box's phone height stands in. */
 const FALLBACK_SPAN_PX = 176;
-const PLOTS_QUERY_KEY = ['/api/plots'] as const;
 
 /**
  * A small, still map centred on one footprint with its neighbours and the pin on the spot: the same canvas
@@ -42,9 +41,9 @@ export function MapPreview({ x, y, tier, label, arrive = false, className = '' }
   arriveRef.current = arrive;
   const [engineReady, setEngineReady] = useState(false);
   const layoutQuery = useMapLayout();
-  const plotsQuery = useQuery<AtlasPlot[] | null>({ queryKey: PLOTS_QUERY_KEY });
+  const plotList = useQuery(plotsQuery());
   const layout = layoutQuery.data;
-  const plots = plotsQuery.data;
+  const plots = plotList.data;
 
   useEffect(() => {
     const canvas = canvasRef.current;

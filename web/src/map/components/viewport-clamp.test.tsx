@@ -1,9 +1,9 @@
-import type { Region } from '@pixel-atlas/contracts/regions';
 import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PlotHoverCard } from './PlotHoverCard.tsx';
 import { RegionInfoCard } from './RegionInfoCard.tsx';
 import { placeCard } from './viewport-clamp.ts';
+import { creatorCoast as region } from '../../test/map-fixtures.ts';
 
 const phone = { width: 390, height: 844 };
 const laptop = { width: 1366, height: 768 };
@@ -24,15 +24,6 @@ describe('placeCard', () => {
     expect(placeCard({ x: 700, y: 200 }, { width: 288, height: 500 }, { width: 1366, height: 400 }, { alignX: -144, offset: 8 })).toEqual({ left: 556, top: 8, maxHeight: 384 });
   });
 });
-
-const region: Region = {
-  value: 3,
-  name: 'Creator Coast',
-  focus: { x: 60, y: 24 },
-  audience: 'YouTubers and podcasters.',
-  description: 'A bustling shoreline.',
-  notableLocations: ['Thumbnail Harbour', 'The Upload Lighthouse', 'Podcast Pier', 'Algorithm Reef'],
-};
 
 describe('map hover cards stay on screen', () => {
   afterEach(() => vi.unstubAllGlobals());

@@ -3,9 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { adminLoginRequestSchema, adminMeResponseSchema, type AdminLoginRequest } from '@pixel-atlas/contracts/admin';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { FormField, inputClassName } from '../../components/form-field.tsx';
-import { apiJson, errorMessageForDisplay, errorStatus } from '../../lib/api.ts';
-import { ADMIN_ME_QUERY_KEY } from './admin-query-keys.ts';
-import type { ApiResponse, ApiRequestBody } from '../../lib/api-types.ts';
+import { api } from '../../api/client.ts';
+import { errorMessageForDisplay, errorStatus } from '../../api/errors.ts';
+import { adminMeQuery } from '../../api/queries.ts';
 
 type FieldErrors = Partial<Record<keyof AdminLoginRequest, string>>;
 
@@ -20,12 +20,12 @@ export function AdminSignInForm() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   const signIn = useMutation({
-    mutationFn: (request: AdminLoginRequest) => apiJson<ApiResponse<'/api/admin/login', 'post'>>('POST', '/api/admin/login', request satisfies ApiRequestBody<'/api/admin/login', 'post'>),
+    mutationFn: async (request: AdminLoginRequest) => (await api.POST('/api/admin/login', { body: request })).data,
     onSuccess: async (response) => {
       const me = adminMeResponseSchema.safeParse(response);
       // Use the login reply when it already says who signed in; otherwise ask the server.
-      if (me.success) queryClient.setQueryData(ADMIN_ME_QUERY_KEY, me.data);
-      else await queryClient.invalidateQueries({ queryKey: ADMIN_ME_QUERY_KEY });
+      if (me.success) queryClient.setQueryData(adminMeQuery().queryKey, me.data);
+      else await queryClient.invalidateQueries({ queryKey: adminMeQuery().queryKey });
     },
   });
 

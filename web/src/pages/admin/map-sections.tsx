@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { toast } from '../../hooks/use-toast.ts';
-import { apiJson, errorMessageForDisplay } from '../../lib/api.ts';
-import { MAP_LAYOUT_QUERY_KEY, useMapLayout } from '../../map/use-map-layout.ts';
-import type { ApiResponse } from '../../lib/api-types.ts';
+import { api } from '../../api/client.ts';
+import { errorMessageForDisplay } from '../../api/errors.ts';
+import { mapLayoutQuery } from '../../api/queries.ts';
+import { useMapLayout } from '../../map/use-map-layout.ts';
 
 export function useMapExists(): boolean {
   return Boolean(useMapLayout().data);
@@ -32,10 +33,10 @@ export function MapGeneration() {
   const layout = useMapLayout();
   const [success, setSuccess] = useState<string | null>(null);
   const generate = useMutation({
-    mutationFn: () => apiJson<ApiResponse<'/api/admin/generate-map', 'post'>>('POST', '/api/admin/generate-map'),
+    mutationFn: async () => (await api.POST('/api/admin/generate-map')).data,
     onSuccess: (result) => setSuccess(result?.message ?? MAP_GENERATED_MESSAGE),
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to generate map'), variant: 'destructive' }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: MAP_LAYOUT_QUERY_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey }),
   });
   const mapExists = Boolean(layout.data);
   return (
@@ -65,11 +66,11 @@ export function DangerZone() {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const clear = useMutation({
-    mutationFn: () => apiJson<ApiResponse<'/api/admin/map-layout', 'delete'>>('DELETE', '/api/admin/map-layout'),
+    mutationFn: () => api.DELETE('/api/admin/map-layout'),
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to clear map'), variant: 'destructive' }),
     onSettled: () => {
       setConfirming(false);
-      return queryClient.invalidateQueries({ queryKey: MAP_LAYOUT_QUERY_KEY });
+      return queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey });
     },
   });
   if (!confirming) {

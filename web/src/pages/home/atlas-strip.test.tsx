@@ -1,14 +1,12 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { Tier } from '@pixel-atlas/contracts/tiers';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, within } from '@testing-library/react';
-import { StrictMode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLiveUpdates } from '../../features/live/use-live-updates.ts';
-import { createQueryClient } from '../../lib/query-client.ts';
+import { openStream, stubEventSource } from '../../test/fake-event-source.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
+import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { AtlasStrip } from './atlas-strip.tsx';
 import { countTilesLeft, lowestPrice, recentPlots } from './atlas-stats.ts';
 
@@ -37,47 +35,13 @@ const ada = plot('11111111-1111-4111-8111-111111111111', 'Ada', 'premium', 0, 0,
 const bob = plot('22222222-2222-4222-8222-222222222222', 'Bob', 'basic', 5, 5, '2026-01-02T10:00:00.000Z');
 const cy = plot('33333333-3333-4333-8333-333333333333', 'Cy', 'featured', 8, 8, '2026-01-03T10:00:00.000Z');
 
-class FakeEventSource {
-  static instances: FakeEventSource[] = [];
-  readonly listeners = new Map<string, Set<(event: MessageEvent<string>) => void>>();
-  closed = false;
-  constructor(readonly url: string) {
-    FakeEventSource.instances.push(this);
-  }
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
-    this.listeners.get(type)!.add(listener);
-  }
-  removeEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    this.listeners.get(type)?.delete(listener);
-  }
-  close() {
-    this.closed = true;
-  }
-  emit(type: string, data: unknown) {
-    const event = new MessageEvent(type, { data: JSON.stringify(data) });
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-}
 
 function StripWithLiveStream() {
   useLiveUpdates();
   return <AtlasStrip />;
 }
 
-function renderStrip() {
-  const queryClient = createQueryClient();
-  render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <StripWithLiveStream />
-        </MemoryRouter>
-      </QueryClientProvider>
-    </StrictMode>,
-  );
-  return queryClient;
-}
+const renderStrip = () => renderWithProviders(<StripWithLiveStream />);
 
 describe('atlas stats', () => {
   it('counts land tiles no footprint covers, whatever the tier size', () => {
@@ -97,8 +61,7 @@ describe('atlas stats', () => {
 
 describe('AtlasStrip', () => {
   beforeEach(() => {
-    FakeEventSource.instances = [];
-    vi.stubGlobal('EventSource', FakeEventSource);
+    stubEventSource();
   });
 
   it('is the page h1 and shows placeholders, then the counters and the lowest served price', async () => {
@@ -132,8 +95,7 @@ describe('AtlasStrip', () => {
     expect(await within(ticker).findByText('Bob')).toBeTruthy();
     expect(within(ticker).queryByText('Cy')).toBeNull();
 
-    const stream = FakeEventSource.instances.find((source) => !source.closed)!;
-    act(() => stream.emit('plots-changed', { reason: 'claimed', plotId: cy.id }));
+    act(() => openStream().emit('plots-changed', { reason: 'claimed', plotId: cy.id }));
 
     expect(await within(ticker).findByText('Cy')).toBeTruthy();
     expect(within(ticker).getAllByRole('link')[0].textContent).toBe('Cy');
@@ -157,7 +119,7 @@ describe('AtlasStrip', () => {
     const ticker = screen.getByTestId('strip-ticker');
     expect(await within(ticker).findByText('Ada')).toBeTruthy();
     expect(animate).not.toHaveBeenCalled();
-    act(() => FakeEventSource.instances.find((source) => !source.closed)!.emit('plots-changed', { reason: 'claimed', plotId: bob.id }));
+    act(() => openStream().emit('plots-changed', { reason: 'claimed', plotId: bob.id }));
     expect(await within(ticker).findByText('Bob')).toBeTruthy();
     expect(animate).toHaveBeenCalledTimes(animations);
     delete (Element.prototype as { animate?: unknown }).animate;

@@ -1,9 +1,9 @@
 import { formatPrice } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
+import { plotsQuery } from '../../api/queries.ts';
 import { usePrices } from '../../features/claim/use-prices.tsx';
-import { PLOTS_QUERY_KEY } from '../../features/plots/plot-queries.ts';
 import { CLAIM_SECTION_ID } from '../../lib/tier-guidance.ts';
 import { useMapLayout } from '../../map/use-map-layout.ts';
 import { countTilesLeft, formatCount, lowestPrice, recentPlots, type StripPlot } from './atlas-stats.ts';
@@ -20,10 +20,10 @@ const TICKER_LENGTH = 3;
  * the plot list when someone claims, which is how a new claim reaches the ticker without a reload.
  */
 export function AtlasStrip() {
-  const plotsQuery = useQuery<StripPlot[] | null>({ queryKey: PLOTS_QUERY_KEY });
+  const plotList = useQuery(plotsQuery());
   const layoutQuery = useMapLayout();
   const prices = usePrices();
-  const plots = plotsQuery.data ?? null;
+  const plots = plotList.data ?? null;
   const layout = layoutQuery.data;
   // 8,100 tiles: counted when the layout or the plots change, not on every render of the strip.
   const tilesLeft = useMemo(() => (plots && layout ? countTilesLeft(layout.tiles, plots) : null), [plots, layout]);

@@ -1,28 +1,16 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findFreePosition } from '../../features/claim/auto-assign.ts';
 import { dispatchTierGuidance } from '../../lib/tier-guidance.ts';
-import type { MapEngineOptions } from '../../map/engine/engine.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { HomeMap } from './home-map.tsx';
+import { lastEngine } from '../../test/engine-recorder.ts';
 
-// The canvas engine has its own tests; here it records what the home screen asks of it.
-const engineMock = vi.hoisted(() => ({
-  created: [] as Array<{ options: MapEngineOptions; engine: Record<string, ReturnType<typeof vi.fn>> }>,
-}));
-vi.mock('../../map/engine/engine.ts', () => ({
-  createMapEngine: (_canvas: HTMLCanvasElement, options: MapEngineOptions) => {
-    const engine = Object.fromEntries(
-      ['setLayout', 'setPlots', 'setReservedFootprints', 'setSelectedTile', 'zoomIn', 'zoomOut', 'resetView', 'flyTo', 'setOccludedRects', 'revealTile', 'resize', 'destroy'].map((name) => [name, vi.fn()]),
-    );
-    engineMock.created.push({ options, engine });
-    return engine;
-  },
-}));
+vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 vi.mock('../../features/claim/auto-assign.ts', () => ({ findFreePosition: vi.fn() }));
 
 const plot: Plot = {
@@ -40,7 +28,6 @@ const plot: Plot = {
   reviewed: true,
 };
 const layout = { tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }], regions: [], seed: 's', generatedAt: '2026-01-01T00:00:00.000Z' };
-const engine = () => engineMock.created[engineMock.created.length - 1];
 
 function renderHome() {
   fakeGateway({
@@ -52,19 +39,15 @@ function renderHome() {
 }
 
 describe('home map wiring', () => {
-  beforeEach(() => {
-    engineMock.created.length = 0;
-  });
-
   it('an empty land tile opens the claim popup there; Escape closes it', async () => {
     const user = userEvent.setup();
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
+    act(() => lastEngine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
     // The popup's code loads on the first interaction: it opens once that is in.
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (12, 14)')).toBeTruthy();
-    expect(engine().engine.setSelectedTile).toHaveBeenCalledWith({ x: 12, y: 14 }, 'basic');
+    expect(lastEngine().engine.setSelectedTile).toHaveBeenCalledWith({ x: 12, y: 14 }, 'basic');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -72,7 +55,7 @@ describe('home map wiring', () => {
   it('a plot opens its profile popup', async () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
-    act(() => engine().options.onTileClick!({ x: 31, y: 41, isLand: true, plot }));
+    act(() => lastEngine().options.onTileClick!({ x: 31, y: 41, isLand: true, plot }));
     const card = screen.getByRole('dialog', { name: 'Ada Pixel' });
     expect(within(card).getByRole('link', { name: "View Ada Pixel's Plot" })).toBeTruthy();
   });
@@ -84,7 +67,7 @@ describe('home map wiring', () => {
     const dialog = screen.getByRole('dialog', { name: 'Claimed Plots (1)' });
     await user.click(within(dialog).getByRole('link', { name: /Ada Pixel/ }));
     // A 2×2 plot: its whole footprint lands clear of the map's panels.
-    expect(engine().engine.flyTo).toHaveBeenCalledWith(30.5, 40.5, 1.5, { size: 2 });
+    expect(lastEngine().engine.flyTo).toHaveBeenCalledWith(30.5, 40.5, 1.5, { size: 2 });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
@@ -98,9 +81,9 @@ describe('home map wiring', () => {
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (45, 50)')).toBeTruthy();
     expect(await within(popup).findByRole('button', { name: 'PAY & CLAIM ($75)' })).toBeTruthy();
-    expect(engine().engine.flyTo).toHaveBeenCalledWith(46, 51, 1.5, { size: 3 });
-    expect(engine().engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 45, y: 50 }, 'prime');
+    expect(lastEngine().engine.flyTo).toHaveBeenCalledWith(46, 51, 1.5, { size: 3 });
+    expect(lastEngine().engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 45, y: 50 }, 'prime');
     // The popup asks the map to keep the prime footprint clear of the dialog.
-    await waitFor(() => expect(engine().engine.revealTile).toHaveBeenCalledWith(45, 50, 3));
+    await waitFor(() => expect(lastEngine().engine.revealTile).toHaveBeenCalledWith(45, 50, 3));
   });
 });

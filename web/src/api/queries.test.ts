@@ -1,9 +1,9 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../lib/query-client.ts';
-import { fakeGateway } from '../../test/fake-gateway.ts';
-import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
-import { PLOTS_QUERY_KEY, plotQueryKey } from './plot-queries.ts';
+import { createQueryClient } from '../lib/query-client.ts';
+import { fakeGateway } from '../test/fake-gateway.ts';
+import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../test/render-app.tsx';
+import { plotQuery, plotsQuery } from './queries.ts';
 
 const plot = (n: number): Plot => ({
   id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -28,20 +28,20 @@ describe('the plot list query', () => {
   it('asks for the compact list and gives the screens the spec’s plots', async () => {
     const plots = [plot(3), plot(1), plot(2)];
     const gateway = fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse(plots)] });
-    await expect(createQueryClient().fetchQuery({ queryKey: PLOTS_QUERY_KEY })).resolves.toEqual(plots);
+    await expect(createQueryClient().fetchQuery(plotsQuery())).resolves.toEqual(plots);
     expect(gateway.countOf(PLOT_LIST_ROUTE)).toBe(1);
   });
 
   it('takes the spec’s list as it is from a replica that predates the compact form', async () => {
     fakeGateway({ [PLOT_LIST_ROUTE]: [() => jsonResponse([plot(1)])] });
-    await expect(createQueryClient().fetchQuery({ queryKey: PLOTS_QUERY_KEY })).resolves.toEqual([plot(1)]);
+    await expect(createQueryClient().fetchQuery(plotsQuery())).resolves.toEqual([plot(1)]);
   });
 
   it('fails on a compact version it does not know, and one plot is still fetched by its own URL', async () => {
     const id = plot(1).id;
     fakeGateway({ [PLOT_LIST_ROUTE]: [() => jsonResponse({ version: 99, id: [] })], [`GET /api/plots/${id}`]: [() => jsonResponse(plot(1))] });
     const client = createQueryClient();
-    await expect(client.fetchQuery({ queryKey: PLOTS_QUERY_KEY })).rejects.toThrow('unknown version 99');
-    await expect(client.fetchQuery({ queryKey: plotQueryKey(id) })).resolves.toEqual(plot(1));
+    await expect(client.fetchQuery(plotsQuery())).rejects.toThrow('unknown version 99');
+    await expect(client.fetchQuery(plotQuery(id))).resolves.toEqual(plot(1));
   });
 });

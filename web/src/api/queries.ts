@@ -1,0 +1,130 @@
+import { decodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
+import type { Plot } from '@pixel-atlas/contracts/plots';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { api, dataOf } from './client.ts';
+import { errorStatus } from './errors.ts';
+
+/*
+ * One factory per resource of the public API. A key is the path as the API document names it, then that path's
+ * parameters, so a path alone is the key prefix of all its pages (what the live updates refetch). No zod here: the app
+ * shell imports this module, and zod stays out of the first paint.
+ */
+
+const PLOT_LIST_PATH = '/api/plots';
+const PLOT_PATH = '/api/plots/{id}';
+const USER_PLOTS_PATH = '/api/users/{username}/plots';
+const MAP_LAYOUT_PATH = '/api/map-layout';
+const RESERVED_FOOTPRINTS_PATH = '/api/reserved-footprints';
+const PRICES_PATH = '/api/prices';
+const VERIFY_SESSION_PATH = '/api/verify-session/{sessionId}';
+const MANAGE_PAGE_PATH = '/api/manage/{token}';
+const ADMIN_ME_PATH = '/api/admin/me';
+
+/** The list of every plot. It is read in its compact form (a fraction of the bytes); the key names the list itself. */
+export const PLOTS_QUERY_KEY = [PLOT_LIST_PATH] as const;
+
+/**
+ * The spec's plots, decoded from the compact list. A plots replica from before the compact form (during a rolling
+ * deploy) ignores `format` and answers the spec's list itself, which is taken as it is.
+ */
+export async function fetchPlotList(): Promise<Plot[]> {
+  const body = await dataOf(api.GET(PLOT_LIST_PATH, { params: { query: { format: 'compact' } } }));
+  return Array.isArray(body) ? body : decodePlotListCompact(body);
+}
+
+export function plotsQuery() {
+  return queryOptions({ queryKey: PLOTS_QUERY_KEY, queryFn: fetchPlotList });
+}
+
+/** The key prefix of every plot page. */
+export const PLOT_PAGES_QUERY_KEY = [PLOT_PATH] as const;
+
+export function plotQuery(id: string) {
+  return queryOptions({
+    queryKey: [PLOT_PATH, id] as const,
+    queryFn: () => dataOf(api.GET(PLOT_PATH, { params: { path: { id } } })),
+  });
+}
+
+/** The key prefix of every user page's plot list. */
+export const USER_PLOTS_QUERY_KEY = [USER_PLOTS_PATH] as const;
+
+export function userPlotsQuery(username: string) {
+  return queryOptions({
+    queryKey: [USER_PLOTS_PATH, username] as const,
+    queryFn: () => dataOf(api.GET(USER_PLOTS_PATH, { params: { path: { username } } })),
+  });
+}
+
+/**
+ * The layout, or null while no map exists (the service answers 404). One entry for every screen that needs it (home
+ * map, strip, admin), of one shape.
+ */
+export function mapLayoutQuery() {
+  return queryOptions({
+    queryKey: [MAP_LAYOUT_PATH] as const,
+    queryFn: async () => {
+      try {
+        return await dataOf(api.GET(MAP_LAYOUT_PATH));
+      } catch (error) {
+        if (errorStatus(error) === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+/** Land held while someone pays or under review. */
+export function reservedFootprintsQuery() {
+  return queryOptions({
+    queryKey: [RESERVED_FOOTPRINTS_PATH] as const,
+    queryFn: () => dataOf(api.GET(RESERVED_FOOTPRINTS_PATH)),
+  });
+}
+
+/** What a checkout charges per tier. */
+export function pricesQuery() {
+  return queryOptions({ queryKey: [PRICES_PATH] as const, queryFn: () => dataOf(api.GET(PRICES_PATH)) });
+}
+
+/** The /claim page's verification of the checkout session it came back with. */
+export function verifySessionQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: [VERIFY_SESSION_PATH, sessionId] as const,
+    queryFn: () => dataOf(api.GET(VERIFY_SESSION_PATH, { params: { path: { sessionId } } })),
+  });
+}
+
+/**
+ * After a claim the cached verification is out of date (queries never go stale here): Back to /claim would
+ * otherwise show the form again for a spent session. The server now says the same (used, with the plot).
+ */
+export function markSessionUsed(queryClient: QueryClient, sessionId: string, plotId: string): void {
+  queryClient.setQueryData(verifySessionQuery(sessionId).queryKey, (current) => (current ? { ...current, used: true, plotId } : current));
+}
+
+/** The owner page's data; the token is the key (a rotated token is another page). */
+export function managePageQuery(token: string) {
+  return queryOptions({
+    queryKey: [MANAGE_PAGE_PATH, token] as const,
+    queryFn: () => dataOf(api.GET(MANAGE_PAGE_PATH, { params: { path: { token } } })),
+  });
+}
+
+/** Every admin-only query's key starts with this path prefix, so sign-out can drop them all. */
+export const ADMIN_API_PREFIX = '/api/admin/';
+
+/** The signed-in admin; null when nobody is signed in (the server answers 401). */
+export function adminMeQuery() {
+  return queryOptions({
+    queryKey: [ADMIN_ME_PATH] as const,
+    queryFn: async () => {
+      try {
+        return await dataOf(api.GET(ADMIN_ME_PATH));
+      } catch (error) {
+        if (errorStatus(error) === 401) return null;
+        throw error;
+      }
+    },
+  });
+}
