@@ -1,12 +1,11 @@
 import type { PrismaPg } from '@prisma/adapter-pg';
-import type { FastifyInstance } from 'fastify';
-import { databasePlugin, type PrismaLike } from './database.ts';
+import { createPrismaAdapter, databasePlugin, withDb, type AppWithDb, type PrismaLike } from './database.ts';
 import type { BaseEnv } from './env.ts';
 import { natsPlugin, natsSettingsFromEnv } from './nats.ts';
 import { outboxPlugin } from './outbox.ts';
 import { createServiceApp } from './service.ts';
 
-export interface BackendServiceOptions {
+export interface BackendServiceOptions<C extends PrismaLike> {
   name: string;
   description: string;
   env: BaseEnv;
@@ -14,8 +13,8 @@ export interface BackendServiceOptions {
   schema: string;
   /** Its `prisma/migrations` folder, applied at start. */
   migrationsDir: string;
-  /** Builds the service's generated Prisma client over the schema-bound adapter; exposed as `app.db`. */
-  createClient: (adapter: PrismaPg) => PrismaLike;
+  /** Builds the service's generated Prisma client over the schema-bound adapter; exposed, typed, as `app.db`. */
+  createClient: (adapter: PrismaPg) => C;
 }
 
 /**
@@ -23,7 +22,7 @@ export interface BackendServiceOptions {
  * health, OpenAPI), migrations and the Prisma client, the NATS connection and stream, and the outbox
  * relay. The service then registers its routes, consumers and queries on the returned app.
  */
-export async function createBackendService(options: BackendServiceOptions): Promise<FastifyInstance> {
+export async function createBackendService<C extends PrismaLike>(options: BackendServiceOptions<C>): Promise<AppWithDb<C>> {
   const { env } = options;
   const app = await createServiceApp({
     name: options.name,
@@ -33,13 +32,9 @@ export async function createBackendService(options: BackendServiceOptions): Prom
     trustRequestIdFrom: 'gateway',
     databaseSchema: options.schema,
   });
-  await app.register(databasePlugin, {
-    connectionString: env.DATABASE_URL,
-    schema: options.schema,
-    migrationsDir: options.migrationsDir,
-    createClient: options.createClient,
-  });
+  const client = options.createClient(createPrismaAdapter(env.DATABASE_URL, options.schema));
+  await app.register(databasePlugin, { connectionString: env.DATABASE_URL, schema: options.schema, migrationsDir: options.migrationsDir, client });
   await app.register(natsPlugin, natsSettingsFromEnv(env, options.name));
-  await app.register(outboxPlugin, { schema: options.schema, db: () => (app as unknown as { db: PrismaLike }).db });
-  return app;
+  await app.register(outboxPlugin, { schema: options.schema, db: () => client });
+  return withDb(app, client);
 }

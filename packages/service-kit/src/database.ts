@@ -8,19 +8,21 @@ export interface SqlClient {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
-export interface PrismaLike extends SqlClient {
-  $transaction<R>(fn: (tx: SqlClient) => Promise<R>, options?: { isolationLevel?: string; timeout?: number; maxWait?: number }): Promise<R>;
+/** `Tx`: what its interactive transactions hand their callback (a generated client's `Prisma.TransactionClient`). */
+export interface PrismaLike<Tx extends SqlClient = SqlClient> extends SqlClient {
+  $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { isolationLevel?: string; timeout?: number; maxWait?: number }): Promise<R>;
   $disconnect(): Promise<void>;
 }
 
-export interface DatabaseOptions<C extends PrismaLike> {
+/** An app whose `db` is the service's own generated client, typed: no module augmentation, so services never clash. */
+export type AppWithDb<C> = FastifyInstance & { db: C };
+
+export interface DatabaseOptions {
   connectionString: string;
   schema: string;
   migrationsDir: string;
-  /** Builds the service's own generated client over the adapter (bound to its schema). */
-  createClient: (adapter: PrismaPg) => C;
-  /** Name of the decoration, typed by the service through module augmentation. */
-  decorate?: string;
+  /** The service's own generated client over `createPrismaAdapter` (bound to its schema); decorated as `app.db`. */
+  client: PrismaLike;
   runMigrations?: boolean;
 }
 
@@ -30,7 +32,7 @@ export function createPrismaAdapter(connectionString: string, schema: string): P
 
 /** Runs the service's migrations, then exposes its Prisma client; closes it after everything else. */
 export const databasePlugin = fp(
-  async (app: FastifyInstance, opts: DatabaseOptions<PrismaLike>) => {
+  async (app: FastifyInstance, opts: DatabaseOptions) => {
     if (opts.runMigrations !== false) {
       await migrate({
         connectionString: opts.connectionString,
@@ -39,8 +41,8 @@ export const databasePlugin = fp(
         log: (message) => app.log.info(message),
       });
     }
-    const client = opts.createClient(createPrismaAdapter(opts.connectionString, opts.schema));
-    app.decorate(opts.decorate ?? 'db', client);
+    const { client } = opts;
+    app.decorate('db', client);
     app.addReadinessCheck('database', async () => {
       await client.$queryRawUnsafe('SELECT 1');
     });
@@ -50,6 +52,11 @@ export const databasePlugin = fp(
   },
   { name: 'pixel-atlas-database', dependencies: ['pixel-atlas-health'] },
 );
+
+/** The app typed with the client the database plugin decorated it with (the same object, now visible to the checker). */
+export function withDb<C extends PrismaLike>(app: FastifyInstance, client: C): AppWithDb<C> {
+  return Object.assign(app, { db: client });
+}
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

@@ -9,14 +9,15 @@ import { DEAD_LETTER_TABLE, recordDeadLetter } from './dead-letters.ts';
 import { isTransientFailure } from './failures.ts';
 import { ensureStream, type EventBus } from './nats.ts';
 
-export type EventHandlers = {
-  [T in EventType]?: (event: EventEnvelope<EventData<T>>, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>;
+/** `Tx`: the service's Prisma transaction client, the one its domain functions take. */
+export type EventHandlers<Tx extends SqlClient = SqlClient> = {
+  [T in EventType]?: (event: EventEnvelope<EventData<T>>, tx: Tx, log: FastifyBaseLogger) => Promise<void>;
 };
 
-export interface ConsumerOptions {
+export interface ConsumerOptions<Tx extends SqlClient = SqlClient> {
   /** Durable name: replicas of one service share it, so each event is handled once across them. */
   durable: string;
-  handlers: EventHandlers;
+  handlers: EventHandlers<Tx>;
   schema: string;
   /**
    * Attempts a handler gets when it fails for a permanent reason (anything `isTransientFailure` does not
@@ -55,15 +56,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * A durable JetStream consumer whose effects are idempotent: the inbox row keyed by event id is
  * written in the same transaction as the handler's effect, so a redelivered event changes nothing.
  */
-export class InboxConsumer {
+export class InboxConsumer<Tx extends SqlClient = SqlClient> {
   private readonly running = new Map<string, { messages: ConsumerMessages; loop: Promise<void> }>();
   private stopped = false;
 
   constructor(
     private readonly bus: EventBus,
-    private readonly db: PrismaLike,
+    private readonly db: PrismaLike<Tx>,
     private readonly log: FastifyBaseLogger,
-    private readonly options: ConsumerOptions,
+    private readonly options: ConsumerOptions<Tx>,
     private readonly metrics: InboxMetrics,
   ) {}
 
@@ -353,77 +354,82 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    consumers: InboxConsumer[];
-  }
+export interface InboxOptions<Tx extends SqlClient> {
+  db: () => PrismaLike<Tx>;
+  consumers: ConsumerOptions<Tx>[];
 }
 
-/** Registers durable consumers that start once the app is ready and stop before NATS drains. */
-export const inboxPlugin = fp(
-  async (app: FastifyInstance, opts: { db: () => PrismaLike; consumers: ConsumerOptions[] }) => {
-    const handled = new Counter({
-      name: 'events_handled_total',
-      help: 'Events consumed, by outcome (applied, duplicate, dead_lettered)',
-      labelNames: ['consumer', 'outcome'],
-      registers: [app.metrics],
-    });
-    const redelivered = new Counter({
-      name: 'events_redelivered_total',
-      help: 'Deliveries that were retries',
-      labelNames: ['consumer'],
-      registers: [app.metrics],
-    });
-    const deadLettered = new Counter({
-      name: 'dead_letter_events_total',
-      help: 'Events moved to dead_letter_events (schema-invalid, or failed on every attempt for a non-transient reason)',
-      labelNames: ['consumer'],
-      registers: [app.metrics],
-    });
-    const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, { handled, redelivered, deadLettered }));
-    const schemas = [...new Set(opts.consumers.map((c) => c.schema))];
-    new Gauge({
-      name: 'dead_letter_events_unreplayed',
-      help: 'Dead letters not yet replayed (npm run events:replay)',
-      labelNames: ['consumer'],
-      registers: [app.metrics],
-      async collect() {
-        this.reset();
-        for (const consumer of opts.consumers) this.set({ consumer: consumer.durable }, 0);
-        for (const schema of schemas) {
-          const rows = await opts
-            .db()
-            .$queryRawUnsafe<Array<{ consumer: string; n: number }>>(
-              `SELECT "consumer", count(*)::int AS n FROM ${quoteIdent(schema)}."${DEAD_LETTER_TABLE}" WHERE "replayed_at" IS NULL GROUP BY "consumer"`,
-            )
-            .catch(() => null);
-          // Database down: report nothing rather than a false zero (the alert keeps its last state).
-          if (!rows) {
-            this.reset();
-            return;
-          }
-          for (const row of rows) this.set({ consumer: row.consumer }, row.n);
+/**
+ * Durable consumers that start once the app is ready and stop before NATS drains, as a plugin to register:
+ * `app.register(inboxPlugin({ db: () => app.db, consumers }))`. The handlers' `tx` is typed as the client's own.
+ */
+export function inboxPlugin<Tx extends SqlClient>(opts: InboxOptions<Tx>) {
+  return fp(async (app: FastifyInstance) => registerInbox(app, opts), {
+    name: 'pixel-atlas-inbox',
+    dependencies: ['pixel-atlas-nats', 'pixel-atlas-metrics', 'pixel-atlas-database'],
+  });
+}
+
+async function registerInbox<Tx extends SqlClient>(app: FastifyInstance, opts: InboxOptions<Tx>): Promise<void> {
+  const handled = new Counter({
+    name: 'events_handled_total',
+    help: 'Events consumed, by outcome (applied, duplicate, dead_lettered)',
+    labelNames: ['consumer', 'outcome'],
+    registers: [app.metrics],
+  });
+  const redelivered = new Counter({
+    name: 'events_redelivered_total',
+    help: 'Deliveries that were retries',
+    labelNames: ['consumer'],
+    registers: [app.metrics],
+  });
+  const deadLettered = new Counter({
+    name: 'dead_letter_events_total',
+    help: 'Events moved to dead_letter_events (schema-invalid, or failed on every attempt for a non-transient reason)',
+    labelNames: ['consumer'],
+    registers: [app.metrics],
+  });
+  const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, { handled, redelivered, deadLettered }));
+  const schemas = [...new Set(opts.consumers.map((c) => c.schema))];
+  new Gauge({
+    name: 'dead_letter_events_unreplayed',
+    help: 'Dead letters not yet replayed (npm run events:replay)',
+    labelNames: ['consumer'],
+    registers: [app.metrics],
+    async collect() {
+      this.reset();
+      for (const consumer of opts.consumers) this.set({ consumer: consumer.durable }, 0);
+      for (const schema of schemas) {
+        const rows = await opts
+          .db()
+          .$queryRawUnsafe<Array<{ consumer: string; n: number }>>(
+            `SELECT "consumer", count(*)::int AS n FROM ${quoteIdent(schema)}."${DEAD_LETTER_TABLE}" WHERE "replayed_at" IS NULL GROUP BY "consumer"`,
+          )
+          .catch(() => null);
+        // Database down: report nothing rather than a false zero (the alert keeps its last state).
+        if (!rows) {
+          this.reset();
+          return;
         }
-      },
-    });
-    new Gauge({
-      name: 'consumer_pending_events',
-      help: 'Events not yet acknowledged by this durable consumer (lag)',
-      labelNames: ['consumer'],
-      registers: [app.metrics],
-      async collect() {
-        for (const consumer of consumers) {
-          this.set({ consumer: consumer.name }, await consumer.pending().catch(() => -1));
-        }
-      },
-    });
-    app.decorate('consumers', consumers);
-    app.addHook('onReady', async () => {
-      for (const consumer of consumers) await consumer.start();
-    });
-    app.addHook('preClose', async () => {
-      await Promise.all(consumers.map((c) => c.stop()));
-    });
-  },
-  { name: 'pixel-atlas-inbox', dependencies: ['pixel-atlas-nats', 'pixel-atlas-metrics', 'pixel-atlas-database'] },
-);
+        for (const row of rows) this.set({ consumer: row.consumer }, row.n);
+      }
+    },
+  });
+  new Gauge({
+    name: 'consumer_pending_events',
+    help: 'Events not yet acknowledged by this durable consumer (lag)',
+    labelNames: ['consumer'],
+    registers: [app.metrics],
+    async collect() {
+      for (const consumer of consumers) {
+        this.set({ consumer: consumer.name }, await consumer.pending().catch(() => -1));
+      }
+    },
+  });
+  app.addHook('onReady', async () => {
+    for (const consumer of consumers) await consumer.start();
+  });
+  app.addHook('preClose', async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+  });
+}

@@ -143,10 +143,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     ...(databaseSchema && {
       store: pgRateLimitStore({
         // The database plugin registers after this one and decorates `app.db`: looked up per request.
-        sql: () => {
-          const client = (app as unknown as { db?: SqlClient }).db;
-          return client && { client, schema: databaseSchema };
-        },
+        sql: () => (app.hasDecorator('db') ? { client: app.getDecorator<SqlClient>('db'), schema: databaseSchema } : undefined),
         log: app.log,
         metrics: app.metrics,
       }),

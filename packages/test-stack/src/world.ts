@@ -30,6 +30,13 @@ import sharp from 'sharp';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from './fake-stripe.ts';
 
 type ServiceName = 'map' | 'plots' | 'payments' | 'moderation';
+/** Each service's app as its buildApp returns it: `db` is that service's own generated client. */
+interface ServiceApps {
+  map: Awaited<ReturnType<typeof buildMapApp>>;
+  plots: Awaited<ReturnType<typeof buildPlotsApp>>;
+  payments: Awaited<ReturnType<typeof buildPaymentsApp>>;
+  moderation: Awaited<ReturnType<typeof buildModerationApp>>;
+}
 
 export interface WorldOptions {
   /** Real Stripe SDK against a local fake instead of the built-in test checkout. */
@@ -51,11 +58,11 @@ export interface World {
   db: TestDatabase;
   stream: TestStream;
   natsUrl: string;
-  map: FastifyInstance | null;
-  plots: FastifyInstance;
-  payments: FastifyInstance;
+  map: ServiceApps['map'] | null;
+  plots: ServiceApps['plots'];
+  payments: ServiceApps['payments'];
   /** The moderation app (content screen, review queue, approve/reject), unless started with moderation: false or stopped. */
-  moderation: FastifyInstance | null;
+  moderation: ServiceApps['moderation'] | null;
   fakeStripe: FakeStripe | null;
   /** Land tiles of the generated map, as "x,y". */
   land: Set<string>;
@@ -64,7 +71,7 @@ export interface World {
   /** Closes the service until `restart` (moderation only: the others are always there). */
   stop(service: 'moderation'): Promise<void>;
   /** Another replica of a service on the same database and stream (closed with the world). */
-  spawn(service: ServiceName): Promise<FastifyInstance>;
+  spawn<S extends ServiceName>(service: S): Promise<ServiceApps[S]>;
   close(): Promise<void>;
 }
 
@@ -93,12 +100,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const mapEnv = { ...base, MAP_AUTOGENERATE: 'true' };
   const moderationEnv = { ...base, NOTIFY_POLL_INTERVAL_MS: '200', ...options.moderationEnv };
 
-  const start = async (app: FastifyInstance) => {
+  const start = async <A extends FastifyInstance>(app: A): Promise<A> => {
     if (options.listen) await app.listen({ host: '127.0.0.1', port: 0 });
     else await app.ready();
     return app;
   };
-  const builders: Record<ServiceName, () => Promise<FastifyInstance>> = {
+  const builders: { [S in ServiceName]: () => Promise<ServiceApps[S]> } = {
     map: async () => start(await buildMapApp(loadMapEnv(mapEnv))),
     plots: async () => start(await buildPlotsApp(loadPlotsEnv(plotsEnv))),
     payments: async () => start(await buildPaymentsApp(loadPaymentsEnv(paymentsEnv))),
@@ -117,9 +124,11 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     fakeStripe,
     land: new Set(),
     async restart(service) {
-      const app = world[service];
-      await app?.close();
-      (world as unknown as Record<string, FastifyInstance>)[service] = await builders[service]();
+      await world[service]?.close();
+      if (service === 'map') world.map = await builders.map();
+      else if (service === 'plots') world.plots = await builders.plots();
+      else if (service === 'payments') world.payments = await builders.payments();
+      else world.moderation = await builders.moderation();
     },
     async stop(service) {
       await world[service]?.close();

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { FastifyInstance } from 'fastify';
+import type { AppWithDb } from '@pixel-atlas/service-kit/database';
 import { PrismaClient, SCHEMA } from './db.ts';
 import type { ContactEnv } from './env.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -8,7 +8,7 @@ import { contactRoutes } from './routes/contact.ts';
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The contact service as an app, ready for `listen` (server.ts) or `inject` (tests). */
-export async function buildApp(env: ContactEnv): Promise<FastifyInstance> {
+export async function buildApp(env: ContactEnv): Promise<AppWithDb<PrismaClient>> {
   const app = await createBackendService({
     name: 'contact',
     description: 'Contact form submissions',
@@ -17,6 +17,6 @@ export async function buildApp(env: ContactEnv): Promise<FastifyInstance> {
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(contactRoutes, { rateLimit: { max: env.CONTACT_RATE_LIMIT_MAX, timeWindow: env.CONTACT_RATE_LIMIT_WINDOW_MS } });
+  await app.register(contactRoutes, { db: app.db, rateLimit: { max: env.CONTACT_RATE_LIMIT_MAX, timeWindow: env.CONTACT_RATE_LIMIT_WINDOW_MS } });
   return app;
 }

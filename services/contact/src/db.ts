@@ -2,9 +2,3 @@ import { PrismaClient } from './generated/prisma/client.ts';
 
 export const SCHEMA = 'contact';
 export { PrismaClient };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    db: PrismaClient;
-  }
-}

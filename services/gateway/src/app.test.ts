@@ -7,13 +7,12 @@ import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, testServiceE
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
-import type { PrismaClient } from './db.ts';
 import { loadEnv } from './env.ts';
 import { describeApi } from './openapi.ts';
 
 let db: TestDatabase;
 let stream: TestStream;
-let gateway: FastifyInstance;
+let gateway: Awaited<ReturnType<typeof buildApp>>;
 let contact: ServiceProcess;
 let echo: FastifyInstance;
 let plotsFake: FastifyInstance;
@@ -88,7 +87,7 @@ afterAll(async () => {
   await rm(webDir, { recursive: true, force: true });
 });
 
-const gatewayDb = () => gateway.db as unknown as PrismaClient;
+const gatewayDb = () => gateway.db;
 
 async function signIn(credentials = ADMIN) {
   return gateway.inject({ method: 'POST', url: '/api/admin/login', payload: credentials, headers: { 'sec-fetch-site': 'same-origin' } });

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { databasePlugin } from '@pixel-atlas/service-kit/database';
+import { createPrismaAdapter, databasePlugin, withDb, type AppWithDb } from '@pixel-atlas/service-kit/database';
 import { natsPlugin, natsSettingsFromEnv } from '@pixel-atlas/service-kit/nats';
 import { createServiceApp } from '@pixel-atlas/service-kit/service';
-import type { FastifyInstance } from 'fastify';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { createAdminUser } from './domain/create-admin-user.ts';
 import { fastifyTrustProxy, publicOriginOf, type GatewayEnv } from './env.ts';
@@ -20,7 +19,7 @@ import { adminSessionRoutes } from './routes/admin-session.ts';
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The front door: security headers, admin identity, the API proxy, the API reference and the SPA. */
-export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
+export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>> {
   const https = env.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
   const app = await createServiceApp({
     name: 'gateway',
@@ -35,24 +34,21 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     fastify: { trustProxy: fastifyTrustProxy(env.TRUST_PROXY) },
   });
   await app.register(securityPlugin, { https });
-  await app.register(databasePlugin, {
-    connectionString: env.DATABASE_URL,
-    schema: SCHEMA,
-    migrationsDir,
-    createClient: (adapter) => new PrismaClient({ adapter }),
-  });
+  const db = new PrismaClient({ adapter: createPrismaAdapter(env.DATABASE_URL, SCHEMA) });
+  await app.register(databasePlugin, { connectionString: env.DATABASE_URL, schema: SCHEMA, migrationsDir, client: db });
   // The gateway only listens (live updates): it never declares the stream, so its NATS user has no grant for it.
   await app.register(natsPlugin, { ...natsSettingsFromEnv(env, 'gateway'), declareStream: false });
   if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {
-    const { created } = await createAdminUser({ db: app.db, username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD });
+    const { created } = await createAdminUser({ db, username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD });
     if (created) app.log.info({ username: env.ADMIN_USERNAME }, 'created the first admin from ADMIN_USERNAME');
   }
   await app.register(adminAuthPlugin, {
+    db,
     secure: https,
     publicOrigin: env.PUBLIC_ORIGIN,
     policy: { idleMinutes: env.ADMIN_SESSION_IDLE_MINUTES, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS },
   });
-  await app.register(adminSessionRoutes, { absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS });
+  await app.register(adminSessionRoutes, { db, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS });
   // Before the proxy: its hooks (CSRF on owner edits and beacons, private headers) must cover the proxied routes.
   await app.register(ownerPagesPlugin, { distDir: env.WEB_DIST_DIR, publicOrigin: env.PUBLIC_ORIGIN });
   await app.register(proxyPlugin, {
@@ -85,5 +81,5 @@ export async function buildApp(env: GatewayEnv): Promise<FastifyInstance> {
     cacheBytes: env.SHARE_CARD_CACHE_MB * 1024 * 1024,
   });
   await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });
-  return app;
+  return withDb(app, db);
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { FastifyInstance } from 'fastify';
+import type { AppWithDb } from '@pixel-atlas/service-kit/database';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { checkFootprintLand } from './domain/check-footprint-land.ts';
 import { generateMap, mapExists } from './domain/generate-map.ts';
@@ -13,7 +13,7 @@ import { mapLayoutRoutes } from './routes/map-layout.ts';
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The map service as an app: layout generation and clearing, the layout API, the land query. */
-export async function buildApp(env: MapEnv): Promise<FastifyInstance> {
+export async function buildApp(env: MapEnv): Promise<AppWithDb<PrismaClient>> {
   const app = await createBackendService({
     name: 'map',
     description: 'The 90x90 layout: procedural generation, regions, land queries',
@@ -35,7 +35,7 @@ export async function buildApp(env: MapEnv): Promise<FastifyInstance> {
     queue: 'map',
     handlers: [answer(footprintIsLandQuery, async (footprint) => checkFootprintLand({ cache, footprint }))],
   });
-  await app.register(mapLayoutRoutes, { cache, seed: env.MAP_SEED });
+  await app.register(mapLayoutRoutes, { db: app.db, cache, seed: env.MAP_SEED });
 
   if (env.MAP_AUTOGENERATE && !(await mapExists(app.db))) {
     try {

@@ -3,8 +3,8 @@ import { screenContentQuery, sendOwnerLinkCommand } from '@pixel-atlas/contracts
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { FastifyInstance } from 'fastify';
-import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import type { AppWithDb } from '@pixel-atlas/service-kit/database';
+import { PrismaClient, SCHEMA } from './db.ts';
 import { queueOwnerEdit } from './domain/queue-owner-edit.ts';
 import { sendOwnerLink } from './domain/send-owner-link.ts';
 import { queueLinkUnreachableNotice } from './domain/queue-link-unreachable-notice.ts';
@@ -20,7 +20,7 @@ import { moderationRoutes } from './routes/moderation.ts';
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The moderation service as an app: content screen, review queue, approve/reject, owner notifications. */
-export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
+export async function buildApp(env: ModerationEnv): Promise<AppWithDb<PrismaClient>> {
   const app = await createBackendService({
     name: 'moderation',
     description: 'Content screen, the review queue fed by claims and visitor flags, approve/reject with an audit log',
@@ -31,34 +31,36 @@ export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
   });
   const metrics = registerModerationMetrics(app.metrics, () => app.db);
 
-  await app.register(inboxPlugin, {
-    db: () => app.db,
-    consumers: [
-      {
-        durable: 'moderation',
-        schema: SCHEMA,
-        handlers: {
-          'plots.plot.claimed': async (event, tx, log) => {
-            const outcome = await queueScreenedClaim({ tx: tx as unknown as Tx, claim: event.data });
-            if (outcome !== 'clean') log.info({ plotId: event.data.plotId, outcome, words: event.data.screenedWords }, 'screened claim');
-          },
-          'plots.edit.submitted': async (event, tx, log) => {
-            const outcome = await queueOwnerEdit({ tx: tx as unknown as Tx, edit: event.data });
-            log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, words: event.data.screenedWords }, 'owner edit held for review');
-          },
-          'plots.plot.flagged': async (event, tx, log) => {
-            const outcome = await queueVisitorFlag({ tx: tx as unknown as Tx, flag: event });
-            log.info({ plotId: event.data.plotId, outcome, flagCount: event.data.flagCount }, 'visitor flag');
-          },
-          // The link checker gave up on a plot's link: the owner is e-mailed (the notifier delivers it).
-          'plots.link.unreachable': async (event, tx, log) => {
-            const outcome = await queueLinkUnreachableNotice({ tx: tx as unknown as Tx, notice: event.data, siteName: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN });
-            log.info({ plotId: event.data.plotId, outcome, failingSince: event.data.failingSince }, 'plot link unreachable');
+  await app.register(
+    inboxPlugin({
+      db: () => app.db,
+      consumers: [
+        {
+          durable: 'moderation',
+          schema: SCHEMA,
+          handlers: {
+            'plots.plot.claimed': async (event, tx, log) => {
+              const outcome = await queueScreenedClaim({ tx, claim: event.data });
+              if (outcome !== 'clean') log.info({ plotId: event.data.plotId, outcome, words: event.data.screenedWords }, 'screened claim');
+            },
+            'plots.edit.submitted': async (event, tx, log) => {
+              const outcome = await queueOwnerEdit({ tx, edit: event.data });
+              log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, words: event.data.screenedWords }, 'owner edit held for review');
+            },
+            'plots.plot.flagged': async (event, tx, log) => {
+              const outcome = await queueVisitorFlag({ tx, flag: event });
+              log.info({ plotId: event.data.plotId, outcome, flagCount: event.data.flagCount }, 'visitor flag');
+            },
+            // The link checker gave up on a plot's link: the owner is e-mailed (the notifier delivers it).
+            'plots.link.unreachable': async (event, tx, log) => {
+              const outcome = await queueLinkUnreachableNotice({ tx, notice: event.data, siteName: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN });
+              log.info({ plotId: event.data.plotId, outcome, failingSince: event.data.failingSince }, 'plot link unreachable');
+            },
           },
         },
-      },
-    ],
-  });
+      ],
+    }),
+  );
 
   const words = buildWordList(env.MODERATION_EXTRA_WORDS);
   const mailer = createMailer(env.SMTP_URL ? { url: env.SMTP_URL, from: env.SMTP_FROM } : null);
@@ -95,6 +97,6 @@ export async function buildApp(env: ModerationEnv): Promise<FastifyInstance> {
     mailer?.close();
   });
 
-  await app.register(moderationRoutes, { site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN }, metrics, notifier });
+  await app.register(moderationRoutes, { db: app.db, site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN }, metrics, notifier });
   return app;
 }

@@ -4,8 +4,8 @@ import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { FastifyInstance } from 'fastify';
-import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import type { AppWithDb } from '@pixel-atlas/service-kit/database';
+import { PrismaClient, SCHEMA } from './db.ts';
 import { getSessionEntitlement } from './domain/get-session-entitlement.ts';
 import { recordUsedSession } from './domain/record-used-session.ts';
 import { settleExpiredCheckouts } from './domain/settle-expired-checkouts.ts';
@@ -29,7 +29,7 @@ declare module 'fastify' {
 }
 
 /** The payments service as an app, ready for `listen` (server.ts) or `inject` (tests). */
-export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
+export async function buildApp(env: PaymentsEnv): Promise<AppWithDb<PrismaClient>> {
   const app = await createBackendService({
     name: 'payments',
     description: 'Checkout sessions, verification, the Stripe webhook, payment records, used sessions',
@@ -49,26 +49,28 @@ export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
   app.decorate('checkoutProvider', provider);
   if (testCheckout) app.log.warn('no STRIPE_SECRET_KEY: using the built-in TEST checkout (no real money)');
 
-  await app.register(inboxPlugin, {
-    db: () => app.db,
-    consumers: [
-      {
-        durable: 'payments',
-        schema: SCHEMA,
-        handlers: {
-          'plots.plot.claimed': async (event, tx) =>
-            recordUsedSession({
-              tx: tx as unknown as Tx,
-              sessionId: event.data.sessionId,
-              plotId: event.data.plotId,
-              usedAt: new Date(event.data.createdAt),
-              ipAddress: event.data.clientIp,
-            }),
-          'plots.plot.removed': async (event, tx) => unlinkRemovedPlot({ tx: tx as unknown as Tx, plotId: event.data.plotId }),
+  await app.register(
+    inboxPlugin({
+      db: () => app.db,
+      consumers: [
+        {
+          durable: 'payments',
+          schema: SCHEMA,
+          handlers: {
+            'plots.plot.claimed': async (event, tx) =>
+              recordUsedSession({
+                tx,
+                sessionId: event.data.sessionId,
+                plotId: event.data.plotId,
+                usedAt: new Date(event.data.createdAt),
+                ipAddress: event.data.clientIp,
+              }),
+            'plots.plot.removed': async (event, tx) => unlinkRemovedPlot({ tx, plotId: event.data.plotId }),
+          },
         },
-      },
-    ],
-  });
+      ],
+    }),
+  );
   await app.register(queriesPlugin, {
     queue: 'payments',
     handlers: [
@@ -81,6 +83,7 @@ export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
   });
 
   await app.register(checkoutRoutes, {
+    db: app.db,
     provider,
     prices,
     siteName: env.SITE_NAME,
@@ -88,8 +91,8 @@ export async function buildApp(env: PaymentsEnv): Promise<FastifyInstance> {
     rateLimit: { max: env.CHECKOUT_RATE_LIMIT_MAX, timeWindow: env.CHECKOUT_RATE_LIMIT_WINDOW_MS },
   });
   await app.register(pricesRoutes, { prices });
-  await app.register(stripeWebhookRoutes, { stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider });
-  if (testCheckout) await app.register(testCheckoutRoutes, { provider: testCheckout, siteName: env.SITE_NAME });
+  await app.register(stripeWebhookRoutes, { db: app.db, stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider });
+  if (testCheckout) await app.register(testCheckoutRoutes, { db: app.db, provider: testCheckout, siteName: env.SITE_NAME });
 
   if (env.EXPIRY_SWEEP_INTERVAL_MS > 0) {
     const sweep = new PollingWorker({

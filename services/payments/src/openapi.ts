@@ -7,6 +7,7 @@ import { checkoutRoutes } from './routes/checkout.ts';
 import { pricesRoutes } from './routes/prices.ts';
 import { stripeWebhookRoutes } from './routes/stripe-webhook.ts';
 import { testCheckoutRoutes } from './routes/test-checkout.ts';
+import type { PrismaClient } from './db.ts';
 
 /**
  * The payments service's OpenAPI document, from its route schemas (nothing connects). It lists the test checkout's
@@ -14,11 +15,12 @@ import { testCheckoutRoutes } from './routes/test-checkout.ts';
  */
 export function describeApi(): Promise<OpenApiDocument> {
   return describeRoutes('payments', async (app) => {
+    const db = usedOnlyByHandlers<PrismaClient>('db');
     const provider = usedOnlyByHandlers<CheckoutProvider>('provider');
     const prices = { currency: 'usd' as const, cents: DEFAULT_TIER_PRICE_CENTS };
-    await app.register(checkoutRoutes, { provider, prices, siteName: 'unused', holdMarginSeconds: 0, rateLimit: { max: 1, timeWindow: 1 } });
+    await app.register(checkoutRoutes, { db, provider, prices, siteName: 'unused', holdMarginSeconds: 0, rateLimit: { max: 1, timeWindow: 1 } });
     await app.register(pricesRoutes, { prices });
-    await app.register(stripeWebhookRoutes, { stripe: null, webhookSecret: null, provider });
-    await app.register(testCheckoutRoutes, { provider: usedOnlyByHandlers<TestCheckoutProvider>('provider'), siteName: 'unused' });
+    await app.register(stripeWebhookRoutes, { db, stripe: null, webhookSecret: null, provider });
+    await app.register(testCheckoutRoutes, { db, provider: usedOnlyByHandlers<TestCheckoutProvider>('provider'), siteName: 'unused' });
   });
 }

@@ -3,9 +3,9 @@ import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pi
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { FastifyInstance } from 'fastify';
+import type { AppWithDb } from '@pixel-atlas/service-kit/database';
 import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
-import { PrismaClient, SCHEMA, type Tx } from './db.ts';
+import { PrismaClient, SCHEMA } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
 import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
 import { decidePlotEdit } from './domain/decide-plot-edit.ts';
@@ -40,7 +40,7 @@ declare module 'fastify' {
 }
 
 /** The plots service as an app, ready for `listen` (server.ts) or `inject` (tests). */
-export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
+export async function buildApp(env: PlotsEnv): Promise<AppWithDb<PrismaClient>> {
   const app = await createBackendService({
     name: 'plots',
     description: 'Plots, footprints and checkout holds, screened claims, visitor flags, moderation decisions, position availability, user pages, avatars',
@@ -91,58 +91,60 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
 
   // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
   const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected', 'moderation.edit.approved']);
-  await app.register(inboxPlugin, {
-    db: () => app.db,
-    consumers: [
-      {
-        durable: 'plots',
-        schema: SCHEMA,
-        afterCommit: (event) => {
-          // An expired checkout releases its hold: the reserved land changes too.
-          if (event.type === 'payments.checkout.expired') reserved.invalidate();
-          if (!changesPlots.has(event.type)) return;
-          plotList.invalidate();
-          reserved.invalidate();
-          app.outbox.kick();
+  await app.register(
+    inboxPlugin({
+      db: () => app.db,
+      consumers: [
+        {
+          durable: 'plots',
+          schema: SCHEMA,
+          afterCommit: (event) => {
+            // An expired checkout releases its hold: the reserved land changes too.
+            if (event.type === 'payments.checkout.expired') reserved.invalidate();
+            if (!changesPlots.has(event.type)) return;
+            plotList.invalidate();
+            reserved.invalidate();
+            app.outbox.kick();
+          },
+          handlers: {
+            'payments.payment.verified': async (event, tx) =>
+              recordEntitlement({
+                db: tx,
+                entitlement: {
+                  sessionId: event.data.sessionId,
+                  tier: event.data.tier,
+                  amountCents: event.data.amountCents,
+                  currency: event.data.currency,
+                  footprint: event.data.footprint,
+                  paidAt: new Date(event.occurredAt),
+                },
+              }),
+            'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx, sessionId: event.data.sessionId }),
+            // Moderation's decisions: publish a held plot, or remove a rejected one (footprint freed, row kept).
+            'moderation.plot.approved': async (event, tx, log) => {
+              const outcome = await approvePlot({ tx, plotId: event.data.plotId, decidedAt: event.data.decidedAt, requestId: event.requestId });
+              metrics.moderationDecisions.inc({ outcome });
+              log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation approval applied');
+            },
+            'moderation.plot.rejected': async (event, tx, log) => {
+              const outcome = await removePlot({ tx, plotId: event.data.plotId, reason: 'rejected', requestId: event.requestId });
+              metrics.moderationDecisions.inc({ outcome });
+              log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation rejection applied');
+            },
+            // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
+            'moderation.edit.approved': async (event, tx, log) => {
+              const outcome = await decidePlotEdit({ tx, editId: event.data.editId, approved: true, decidedAt: event.data.decidedAt, requestId: event.requestId });
+              log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit approval applied');
+            },
+            'moderation.edit.rejected': async (event, tx, log) => {
+              const outcome = await decidePlotEdit({ tx, editId: event.data.editId, approved: false, decidedAt: event.data.decidedAt, requestId: event.requestId });
+              log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit rejection applied');
+            },
+          },
         },
-        handlers: {
-          'payments.payment.verified': async (event, tx) =>
-            recordEntitlement({
-              db: tx as unknown as Tx,
-              entitlement: {
-                sessionId: event.data.sessionId,
-                tier: event.data.tier,
-                amountCents: event.data.amountCents,
-                currency: event.data.currency,
-                footprint: event.data.footprint,
-                paidAt: new Date(event.occurredAt),
-              },
-            }),
-          'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx: tx as unknown as Tx, sessionId: event.data.sessionId }),
-          // Moderation's decisions: publish a held plot, or remove a rejected one (footprint freed, row kept).
-          'moderation.plot.approved': async (event, tx, log) => {
-            const outcome = await approvePlot({ tx: tx as unknown as Tx, plotId: event.data.plotId, decidedAt: event.data.decidedAt, requestId: event.requestId });
-            metrics.moderationDecisions.inc({ outcome });
-            log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation approval applied');
-          },
-          'moderation.plot.rejected': async (event, tx, log) => {
-            const outcome = await removePlot({ tx: tx as unknown as Tx, plotId: event.data.plotId, reason: 'rejected', requestId: event.requestId });
-            metrics.moderationDecisions.inc({ outcome });
-            log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation rejection applied');
-          },
-          // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
-          'moderation.edit.approved': async (event, tx, log) => {
-            const outcome = await decidePlotEdit({ tx: tx as unknown as Tx, editId: event.data.editId, approved: true, decidedAt: event.data.decidedAt, requestId: event.requestId });
-            log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit approval applied');
-          },
-          'moderation.edit.rejected': async (event, tx, log) => {
-            const outcome = await decidePlotEdit({ tx: tx as unknown as Tx, editId: event.data.editId, approved: false, decidedAt: event.data.decidedAt, requestId: event.requestId });
-            log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit rejection applied');
-          },
-        },
-      },
-    ],
-  });
+      ],
+    }),
+  );
   await app.register(queriesPlugin, {
     queue: 'plots',
     handlers: [
@@ -164,9 +166,9 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
     ],
   });
 
-  await app.register(plotRoutes, { cache: plotList });
-  await app.register(positionRoutes);
-  await app.register(linkHealthRoutes);
+  await app.register(plotRoutes, { db: app.db, cache: plotList });
+  await app.register(positionRoutes, { db: app.db });
+  await app.register(linkHealthRoutes, { db: app.db });
   await app.register(reservedFootprintRoutes, { cache: reserved });
   const decodeSlots = new AvatarDecodeSlots({
     concurrency: env.AVATAR_DECODE_CONCURRENCY,
@@ -176,6 +178,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
   });
   app.decorate('avatarDecodeSlots', decodeSlots);
   await app.register(claimRoutes, {
+    db: app.db,
     maxAttemptsPerSession: env.CLAIM_MAX_ATTEMPTS_PER_SESSION,
     decodeSlots,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
@@ -189,6 +192,7 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
     },
   });
   await app.register(flagRoutes, {
+    db: app.db,
     rateLimit: { max: env.FLAG_RATE_LIMIT_MAX, timeWindow: env.FLAG_RATE_LIMIT_WINDOW_MS },
     secureCookie: env.PUBLIC_ORIGIN?.startsWith('https://') ?? false,
     cookieSecret: env.VISITOR_COOKIE_SECRET ?? defaultVisitorCookieSecret(env.INTERNAL_TOKEN),
@@ -198,12 +202,13 @@ export async function buildApp(env: PlotsEnv): Promise<FastifyInstance> {
     },
   });
   await app.register(manageRoutes, {
+    db: app.db,
     rateLimit: { max: env.MANAGE_RATE_LIMIT_MAX, timeWindow: env.MANAGE_RATE_LIMIT_WINDOW_MS },
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     decodeSlots,
     onChanged: () => plotList.invalidate(),
   });
-  await app.register(plotStatsRoutes, { rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 } });
+  await app.register(plotStatsRoutes, { db: app.db, rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 } });
   return app;
 }

@@ -9,9 +9,3 @@ export const TABLE = {
   footprints: `"${SCHEMA}"."footprints"`,
   plots: `"${SCHEMA}"."plots"`,
 } as const;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    db: PrismaClient;
-  }
-}

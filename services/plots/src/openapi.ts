@@ -11,20 +11,23 @@ import { plotStatsRoutes } from './routes/plot-stats.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { positionRoutes } from './routes/position.ts';
 import { reservedFootprintRoutes } from './routes/reserved-footprints.ts';
+import type { PrismaClient } from './db.ts';
 
 /** The plots service's OpenAPI document, from its route schemas (nothing connects). */
 export function describeApi(): Promise<OpenApiDocument> {
   return describeRoutes('plots', async (app) => {
+    const db = usedOnlyByHandlers<PrismaClient>('db');
     const rateLimit = { max: 1, timeWindow: 1 };
     const decodeSlots = usedOnlyByHandlers<AvatarDecodeSlots>('decodeSlots');
     const unused = () => {
       throw new Error('a route callback ran while only describing routes');
     };
-    await app.register(plotRoutes, { cache: usedOnlyByHandlers<PlotListCache>('cache') });
-    await app.register(positionRoutes);
-    await app.register(linkHealthRoutes);
+    await app.register(plotRoutes, { db, cache: usedOnlyByHandlers<PlotListCache>('cache') });
+    await app.register(positionRoutes, { db });
+    await app.register(linkHealthRoutes, { db });
     await app.register(reservedFootprintRoutes, { cache: usedOnlyByHandlers<ReservedFootprintsCache>('cache') });
     await app.register(claimRoutes, {
+      db,
       maxAttemptsPerSession: 0,
       decodeSlots,
       maxInputPixels: 0,
@@ -32,8 +35,8 @@ export function describeApi(): Promise<OpenApiDocument> {
       screenTimeoutMs: 0,
       onClaimed: unused,
     });
-    await app.register(flagRoutes, { rateLimit, secureCookie: false, cookieSecret: 'unused', onFlagged: unused });
-    await app.register(manageRoutes, { rateLimit, screenTimeoutMs: 0, maxInputPixels: 0, decodeSlots, onChanged: unused });
-    await app.register(plotStatsRoutes, { rateLimit });
+    await app.register(flagRoutes, { db, rateLimit, secureCookie: false, cookieSecret: 'unused', onFlagged: unused });
+    await app.register(manageRoutes, { db, rateLimit, screenTimeoutMs: 0, maxInputPixels: 0, decodeSlots, onChanged: unused });
+    await app.register(plotStatsRoutes, { db, rateLimit });
   });
 }

@@ -1,6 +1,5 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { createTestDatabase, createTestStream, eventually, readStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -8,7 +7,7 @@ import { loadEnv } from '../env.ts';
 // The broker is this test's own nats-server, so killing it disturbs nobody else.
 let nats: TestNatsServer;
 let db: TestDatabase;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
 let stream: TestStream;
 
 beforeAll(async () => {

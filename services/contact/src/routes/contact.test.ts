@@ -1,5 +1,4 @@
 import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, readStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -7,7 +6,7 @@ import { describeApi } from '../openapi.ts';
 
 let db: TestDatabase;
 let stream: TestStream;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
 
 let clientCounter = 0;
 /** Requests through the gateway carry the visitor's address; each case gets its own visitor. */

@@ -3,8 +3,9 @@ import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { submitContactMessage } from '../domain/submit-contact-message.ts';
+import type { PrismaClient } from '../db.ts';
 
-export async function contactRoutes(app: FastifyInstance, opts: { rateLimit: { max: number; timeWindow: number } }) {
+export async function contactRoutes(app: FastifyInstance, opts: { db: PrismaClient; rateLimit: { max: number; timeWindow: number } }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/contact',
     {
@@ -18,7 +19,7 @@ export async function contactRoutes(app: FastifyInstance, opts: { rateLimit: { m
       },
     },
     async (request, reply) => {
-      const result = await submitContactMessage({ db: app.db, message: request.body, clientIp: request.clientIp, requestId: request.id });
+      const result = await submitContactMessage({ db: opts.db, message: request.body, clientIp: request.clientIp, requestId: request.id });
       app.outbox.kick();
       return reply.status(201).send(result);
     },

@@ -1,8 +1,6 @@
 import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import type { PrismaClient } from '../db.ts';
 import { loadEnv } from '../env.ts';
 import { verifyPassword } from './passwords.ts';
 import { clientBucket, LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInThrottledError } from './sign-in-admin.ts';
@@ -10,8 +8,8 @@ import { clientBucket, LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInTh
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 let db: TestDatabase;
 let stream: TestStream;
-let gateway: FastifyInstance;
-const prisma = () => gateway.db as unknown as PrismaClient;
+let gateway: Awaited<ReturnType<typeof buildApp>>;
+const prisma = () => gateway.db;
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { PrismaClient } from '../db.ts';
 import { resolveAdminSession, type SessionPolicy } from '../domain/admin-sessions.ts';
 
 declare module 'fastify' {
@@ -14,6 +15,8 @@ declare module 'fastify' {
 }
 
 export interface AdminAuthOptions {
+  /** The gateway's own client (the app's `db`): sessions live there. */
+  db: PrismaClient;
   policy: SessionPolicy;
   /** Served over https: Secure cookie with the __Host- prefix. */
   secure: boolean;
@@ -98,7 +101,7 @@ export const adminAuthPlugin = fp(
         throw new AppError('CROSS_SITE_REQUEST', 'Cross-site requests to the admin API are not allowed');
       }
       const token = request.cookies[app.adminCookie.name];
-      if (token) request.adminSession = await resolveAdminSession({ db: app.db, token, policy: opts.policy });
+      if (token) request.adminSession = await resolveAdminSession({ db: opts.db, token, policy: opts.policy });
       if (!request.adminSession && !isLoginRequest(request)) {
         throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
       }

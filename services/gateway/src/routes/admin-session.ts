@@ -7,10 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { revokeAdminSession } from '../domain/admin-sessions.ts';
 import { pruneLoginThrottle, signInAdmin, SignInThrottledError } from '../domain/sign-in-admin.ts';
+import type { PrismaClient } from '../db.ts';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteHours: number }) {
+export async function adminSessionRoutes(app: FastifyInstance, opts: { db: PrismaClient; absoluteHours: number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const cookieOptions = () => ({
     path: '/',
@@ -33,7 +34,7 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
     },
     async (request, reply) => {
       const { token, username } = await signInAdmin({
-        db: app.db,
+        db: opts.db,
         username: request.body.username,
         password: request.body.password,
         clientIp: request.clientIp,
@@ -50,7 +51,7 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
   let pruner: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     pruner = setInterval(() => {
-      pruneLoginThrottle({ db: app.db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune the sign-in throttle'));
+      pruneLoginThrottle({ db: opts.db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune the sign-in throttle'));
     }, PRUNE_EVERY_MS).unref();
   });
   app.addHook('onClose', async () => clearInterval(pruner));
@@ -68,7 +69,7 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { absoluteH
     },
     async (request, reply) => {
       const token = request.cookies[app.adminCookie.name];
-      if (token) await revokeAdminSession({ db: app.db, token });
+      if (token) await revokeAdminSession({ db: opts.db, token });
       reply.clearCookie(app.adminCookie.name, cookieOptions());
       return reply.status(204).send(null);
     },

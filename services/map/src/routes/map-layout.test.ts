@@ -3,7 +3,6 @@ import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -11,8 +10,8 @@ import { describeApi } from '../openapi.ts';
 
 let db: TestDatabase;
 let stream: TestStream;
-let app: FastifyInstance;
-let replica: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let replica: Awaited<ReturnType<typeof buildApp>>;
 let bus: EventBus;
 
 const asAdmin = { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': 'warden' };

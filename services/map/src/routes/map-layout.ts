@@ -9,10 +9,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clearMap } from '../domain/clear-map.ts';
 import { generateMap } from '../domain/generate-map.ts';
 import type { LayoutCache } from '../domain/layout-cache.ts';
+import type { PrismaClient } from '../db.ts';
 
 export const MAP_NOT_AVAILABLE_MESSAGE = 'The map is not available right now.';
 
-export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: LayoutCache; seed: string }) {
+export async function mapLayoutRoutes(app: FastifyInstance, opts: { db: PrismaClient; cache: LayoutCache; seed: string }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   // Untyped on purpose: it answers a pre-serialised Buffer or a bare 304, which the typed reply cannot express.
@@ -46,7 +47,7 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
       },
     },
     async (request, reply) => {
-      const result = await generateMap({ db: app.db, seed: opts.seed, requestId: request.id });
+      const result = await generateMap({ db: opts.db, seed: opts.seed, requestId: request.id });
       opts.cache.invalidate();
       app.outbox.kick();
       request.log.info({ admin: request.adminUser, seed: opts.seed }, 'map generated');
@@ -67,7 +68,7 @@ export async function mapLayoutRoutes(app: FastifyInstance, opts: { cache: Layou
       },
     },
     async (request) => {
-      const result = await clearMap({ db: app.db, requestId: request.id });
+      const result = await clearMap({ db: opts.db, requestId: request.id });
       opts.cache.invalidate();
       app.outbox.kick();
       request.log.info({ admin: request.adminUser }, 'map cleared');

@@ -1,7 +1,6 @@
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
 import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -10,7 +9,7 @@ import { retryDelayMs } from './deliver-notifications.ts';
 
 let db: TestDatabase;
 let stream: TestStream;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
 let bus: EventBus;
 let smtpPort: number;
 let smtp: TestSmtpServer | null = null;

@@ -1,6 +1,5 @@
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -8,7 +7,7 @@ import { claimedEvent, envelope, plotSnapshot, publish, startSmtpServer, type Te
 
 let db: TestDatabase;
 let stream: TestStream;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
 let bus: EventBus;
 let smtp: TestSmtpServer;
 

@@ -2,7 +2,6 @@ import { screenContentQuery } from '@pixel-atlas/contracts/queries';
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -11,7 +10,7 @@ import { adminHeaders, claimedEvent, flaggedEvent, plotSnapshot, publish, screen
 
 let db: TestDatabase;
 let stream: TestStream;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
 let bus: EventBus;
 
 beforeAll(async () => {

@@ -16,8 +16,11 @@ import { decidePlot } from '../domain/decide-plot.ts';
 import { listAuditLog } from '../domain/list-audit-log.ts';
 import { listFlaggedPlots } from '../domain/list-flagged-plots.ts';
 import type { ModerationMetrics } from '../metrics.ts';
+import type { PrismaClient } from '../db.ts';
 
 export interface ModerationRoutesOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   site: { name: string; publicOrigin?: string };
   metrics: ModerationMetrics;
   notifier: PollingWorker;
@@ -38,7 +41,7 @@ export async function moderationRoutes(app: FastifyInstance, opts: ModerationRou
         response: { 200: flaggedPlotListSchema, 401: errorBodySchema },
       },
     },
-    async () => listFlaggedPlots({ db: app.db }),
+    async () => listFlaggedPlots({ db: opts.db }),
   );
 
   for (const [path, decision, operationId, summary] of [
@@ -68,7 +71,7 @@ export async function moderationRoutes(app: FastifyInstance, opts: ModerationRou
       async (request) => {
         const admin = request.adminUser!;
         const { plotId, editId } = request.body;
-        const result = await decidePlot({ db: app.db, plotId, editId, decision, admin, requestId: request.id, site: opts.site });
+        const result = await decidePlot({ db: opts.db, plotId, editId, decision, admin, requestId: request.id, site: opts.site });
         app.outbox.kick();
         if (result.notificationQueued) opts.notifier.kick();
         opts.metrics.decisions.inc({ decision });
@@ -91,6 +94,6 @@ export async function moderationRoutes(app: FastifyInstance, opts: ModerationRou
         response: { 200: moderationAuditListSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request) => ({ entries: await listAuditLog({ db: app.db, limit: request.query.limit }) }),
+    async (request) => ({ entries: await listAuditLog({ db: opts.db, limit: request.query.limit }) }),
   );
 }

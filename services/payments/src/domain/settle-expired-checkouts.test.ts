@@ -1,10 +1,9 @@
 import { landSpots, startCheckout, startWorld, type World } from '@pixel-atlas/test-stack/world';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleExpiredCheckouts } from './settle-expired-checkouts.ts';
 
 let world: World;
-let replica: FastifyInstance;
+let replica: World['payments'];
 let spots: Array<{ x: number; y: number }>;
 beforeAll(async () => {
   world = await startWorld({ stripe: true });
@@ -13,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-const sweepOn = (app: FastifyInstance) =>
+const sweepOn = (app: World['payments']) =>
   settleExpiredCheckouts({ db: app.db, provider: app.checkoutProvider, log: app.log, metrics: app.paymentsMetrics, graceMs: 0 });
 
 /** Stripe calls about one session (retrieve, expire, …), whatever the method. */

@@ -9,8 +9,11 @@ import { CANCEL_PATH, PAYMENT_START_FAILED, createCheckoutSession } from '../dom
 import { verifyCheckoutSession } from '../domain/verify-checkout-session.ts';
 import type { PriceTable } from '../env.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
+import type { PrismaClient } from '../db.ts';
 
 export interface CheckoutRoutesOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   provider: CheckoutProvider;
   prices: PriceTable;
   siteName: string;
@@ -44,7 +47,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
     async (request, reply) => {
       try {
         return await createCheckoutSession({
-          db: app.db,
+          db: opts.db,
           bus: app.bus,
           provider: opts.provider,
           prices: opts.prices,
@@ -88,7 +91,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
       if (sessionId) {
         try {
           const outcome = await cancelCheckoutSession({
-            db: app.db,
+            db: opts.db,
             bus: app.bus,
             provider: opts.provider,
             sessionId,
@@ -127,7 +130,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
     },
     async (request) => {
       const result = await verifyCheckoutSession({
-        db: app.db,
+        db: opts.db,
         provider: opts.provider,
         sessionId: request.params.sessionId,
         log: request.log,

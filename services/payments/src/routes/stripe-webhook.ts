@@ -5,11 +5,14 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { fulfilCheckoutSession } from '../domain/fulfil-checkout-session.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
+import type { PrismaClient } from '../db.ts';
 
 /** Notices that can change a checkout session's fate; fulfilment then asks Stripe for the current state. */
 const HANDLED = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.expired']);
 
 export interface StripeWebhookOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   stripe: Stripe | null;
   webhookSecret: string | null;
   provider: CheckoutProvider;
@@ -49,7 +52,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: StripeWebh
       const sessionId = (event.data.object as { id?: unknown }).id;
       if (typeof sessionId !== 'string') throw new AppError('BAD_REQUEST', 'Webhook event without a checkout session id');
       const outcome = await fulfilCheckoutSession({
-        db: app.db,
+        db: opts.db,
         provider: opts.provider,
         sessionId,
         log: request.log.child({ stripeEvent: event.id, stripeEventType: event.type }),

@@ -10,6 +10,7 @@ import {
   renderTestCheckoutNotFound,
   renderTestCheckoutPage,
 } from './test-checkout-page.ts';
+import type { PrismaClient } from '../db.ts';
 
 const params = z.object({ sessionId: z.string().min(1).max(255) });
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
@@ -28,7 +29,7 @@ function html(reply: FastifyReply, status: number, body: string) {
  * The built-in test checkout (only registered without STRIPE_SECRET_KEY, never in production): an order
  * page clearly marked as test mode and a plain form that "pays" and sends the buyer to /claim.
  */
-export async function testCheckoutRoutes(app: FastifyInstance, opts: { provider: TestCheckoutProvider; siteName: string }) {
+export async function testCheckoutRoutes(app: FastifyInstance, opts: { db: PrismaClient; provider: TestCheckoutProvider; siteName: string }) {
   // The pay button posts an empty urlencoded form: accept it (in this scope only) and ignore the body.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -69,7 +70,7 @@ export async function testCheckoutRoutes(app: FastifyInstance, opts: { provider:
     },
     async (request, reply) => {
       const result = await payTestCheckout({
-        db: app.db,
+        db: opts.db,
         provider: opts.provider,
         sessionId: request.params.sessionId,
         log: request.log,

@@ -11,7 +11,6 @@ import {
   type TestDatabase,
   type TestStream,
 } from '@pixel-atlas/service-kit/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -109,7 +108,7 @@ async function closedPort(): Promise<number> {
 
 let db: TestDatabase;
 let stream: TestStream;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildApp>>;
 let site: Site;
 let privateSite: Site;
 /** A port nothing listens on: a site that is down. */

@@ -5,8 +5,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 import { claimPlot } from '../domain/claim-plot.ts';
 import { emailOwnerLink } from '../domain/email-owner-link.ts';
+import type { PrismaClient } from '../db.ts';
 
 export interface ClaimRoutesOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   maxInputPixels: number;
   entitlementTimeoutMs: number;
   screenTimeoutMs: number;
@@ -48,7 +51,7 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
       let result;
       try {
         result = await claimPlot({
-          db: app.db,
+          db: opts.db,
           bus: app.bus,
           claim: request.body,
           clientIp: request.clientIp || null,

@@ -4,8 +4,11 @@ import { flagPlotRequestSchema, flagPlotResponseSchema } from '@pixel-atlas/cont
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS, flagPlot, isVisitorCookie, newVisitorCookie, visitorFor } from '../domain/flag-plot.ts';
+import type { PrismaClient } from '../db.ts';
 
 export interface FlagRoutesOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   rateLimit: { max: number; timeWindow: number };
   /** Served over https: the visitor cookie is Secure. */
   secureCookie: boolean;
@@ -49,7 +52,7 @@ export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) 
       }
       const { plotId, reason } = request.body;
       const result = await flagPlot({
-        db: app.db,
+        db: opts.db,
         plotId,
         reason: reason?.trim() ? reason.trim() : null,
         visitor: visitorFor({ cookie: cookieValue, issuedCookie, clientIp: request.clientIp }),

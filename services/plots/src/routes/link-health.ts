@@ -5,8 +5,9 @@ import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listLinkHealth } from '../domain/list-link-health.ts';
+import type { PrismaClient } from '../db.ts';
 
-export async function linkHealthRoutes(app: FastifyInstance) {
+export async function linkHealthRoutes(app: FastifyInstance, opts: { db: PrismaClient }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/link-health',
     {
@@ -20,6 +21,6 @@ export async function linkHealthRoutes(app: FastifyInstance) {
         response: { 200: adminLinkHealthListSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request) => ({ links: await listLinkHealth({ db: app.db, ...request.query }) }),
+    async (request) => ({ links: await listLinkHealth({ db: opts.db, ...request.query }) }),
   );
 }

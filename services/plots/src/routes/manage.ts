@@ -20,8 +20,11 @@ import { getManagePage } from '../domain/get-manage-page.ts';
 import { replacePlotAvatar } from '../domain/replace-plot-avatar.ts';
 import { revokeManageToken } from '../domain/revoke-manage-token.ts';
 import { rotateManageToken } from '../domain/rotate-manage-token.ts';
+import type { PrismaClient } from '../db.ts';
 
 export interface ManageRoutesOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   /** Owner-link requests per client address per window: a token cannot be guessed (256 bits), and cannot be tried fast either. */
   rateLimit: { max: number; timeWindow: number };
   screenTimeoutMs: number;
@@ -58,7 +61,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
         response: { 200: managePageResponseSchema, ...refused },
       },
     },
-    async (request) => getManagePage({ db: app.db, token: request.params.token }),
+    async (request) => getManagePage({ db: opts.db, token: request.params.token }),
   );
 
   routes.patch(
@@ -76,7 +79,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
     },
     async (request) => {
       const result = await editPlotContent({
-        db: app.db,
+        db: opts.db,
         bus: app.bus,
         token: request.params.token,
         edit: request.body,
@@ -109,7 +112,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
     async (request, reply) => {
       try {
         const plot = await replacePlotAvatar({
-          db: app.db,
+          db: opts.db,
           token: request.params.token,
           avatarDataUrl: request.body.avatar_url,
           maxInputPixels: opts.maxInputPixels,
@@ -142,7 +145,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
       },
     },
     async (request) => {
-      const { token, plotId } = await rotateManageToken({ db: app.db, token: request.params.token });
+      const { token, plotId } = await rotateManageToken({ db: opts.db, token: request.params.token });
       request.log.info({ plotId }, 'owner rotated their link');
       return { token };
     },
@@ -162,7 +165,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
       },
     },
     async (request) => {
-      const result = await revokeManageToken({ db: app.db, plotId: request.params.id, admin: request.adminUser! });
+      const result = await revokeManageToken({ db: opts.db, plotId: request.params.id, admin: request.adminUser! });
       request.log.info({ plotId: result.plotId, revoked: result.revoked, admin: request.adminUser }, 'admin revoked an owner link');
       return result;
     },

@@ -9,11 +9,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listTopPlots } from '../domain/list-top-plots.ts';
 import { recordPlotStat } from '../domain/record-plot-stat.ts';
+import type { PrismaClient } from '../db.ts';
 
 /** A beacon is a few dozen bytes of JSON. */
 const BEACON_BODY_LIMIT = 1024;
 
 export interface PlotStatsRoutesOptions {
+  /** The service's own client (the app's `db`). */
+  db: PrismaClient;
   /** Beacons per client address per window: every one is a database write. */
   rateLimit: { max: number; timeWindow: number };
 }
@@ -49,7 +52,7 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
       },
     },
     async (request, reply) => {
-      const outcome = await recordPlotStat({ db: app.db, plotId: request.body.plotId, kind: request.body.kind, userAgent: request.headers['user-agent'] });
+      const outcome = await recordPlotStat({ db: opts.db, plotId: request.body.plotId, kind: request.body.kind, userAgent: request.headers['user-agent'] });
       beacons.inc({ kind: request.body.kind, outcome });
       return reply.status(204).send(null);
     },
@@ -68,6 +71,6 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
         response: { 200: topPlotsResponseSchema, 401: errorBodySchema },
       },
     },
-    async (request) => listTopPlots({ db: app.db, days: request.query.days, limit: request.query.limit }),
+    async (request) => listTopPlots({ db: opts.db, days: request.query.days, limit: request.query.limit }),
   );
 }

@@ -9,10 +9,11 @@ import { z } from 'zod';
 import { getPlot, getPlotAvatar } from '../domain/get-plot.ts';
 import { listUserPlots } from '../domain/list-user-plots.ts';
 import type { PlotListCache } from '../plot-list-cache.ts';
+import type { PrismaClient } from '../db.ts';
 
 const idParams = z.object({ id: z.string().max(100) });
 
-export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCache }) {
+export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient; cache: PlotListCache }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   // Untyped on purpose: these two send ready-made bytes (a Buffer skips the serializer); the schemas document them.
@@ -51,7 +52,7 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
         response: { 200: plotSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (request) => getPlot({ db: app.db, id: request.params.id }),
+    async (request) => getPlot({ db: opts.db, id: request.params.id }),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -66,7 +67,7 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
       },
     },
     async (request, reply) => {
-      const png = await getPlotAvatar({ db: app.db, id: request.params.id });
+      const png = await getPlotAvatar({ db: opts.db, id: request.params.id });
       // From the bytes: an owner may replace the avatar (its URL then carries a new ?v=, the ETag a new hash).
       const etag = `"avatar-${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
       reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff');
@@ -86,6 +87,6 @@ export async function plotRoutes(app: FastifyInstance, opts: { cache: PlotListCa
         response: { 200: userPlotsResponseSchema, 400: errorBodySchema },
       },
     },
-    async (request) => listUserPlots({ db: app.db, username: request.params.username }),
+    async (request) => listUserPlots({ db: opts.db, username: request.params.username }),
   );
 }

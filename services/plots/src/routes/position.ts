@@ -3,8 +3,9 @@ import { positionAvailableQuerySchema, positionAvailableResponseSchema } from '@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { checkPositionAvailable } from '../domain/check-position-available.ts';
+import type { PrismaClient } from '../db.ts';
 
-export async function positionRoutes(app: FastifyInstance) {
+export async function positionRoutes(app: FastifyInstance, opts: { db: PrismaClient }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/position-available',
     {
@@ -18,7 +19,7 @@ export async function positionRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return checkPositionAvailable({ db: app.db, bus: app.bus, ...request.query });
+      return checkPositionAvailable({ db: opts.db, bus: app.bus, ...request.query });
     },
   );
 }
