@@ -5,8 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, SERVICE_PORTS, discoverServices } from './lib/workspace.mjs';
-import { interpolate } from './swarm-stack.mjs';
+import { ROOT, SERVICE_PORTS, discoverServices } from './lib/workspace.ts';
+import { interpolate } from './swarm-stack.ts';
 
 type Service = { name: string; port: number; upstreamEnv: string | null };
 type ComposeService = {
@@ -221,14 +221,14 @@ describe('gateway', () => {
 
 describe('infrastructure services', () => {
   it('postgres:15 with a volume and a pg_isready healthcheck', () => {
-    const pg = compose.services.postgres;
+    const pg = compose.services.postgres!;
     expect(pg.image).toBe('postgres:15');
     expect(pg.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
     expect(commandText(pg.healthcheck?.test)).toContain('pg_isready');
   });
 
   it('nats with JetStream on a persistent volume and a /healthz healthcheck on the monitoring port', () => {
-    const nats = compose.services.nats;
+    const nats = compose.services.nats!;
     expect(nats.image).toMatch(/^nats:2/);
     const cmd = commandText(nats.command);
     expect(cmd).toMatch(/(^| )(-js|--jetstream)( |$)/);
@@ -239,10 +239,10 @@ describe('infrastructure services', () => {
   });
 
   it('nats runs with the generated users of deploy/nats-server.conf, mounted read-only', () => {
-    const nats = compose.services.nats;
+    const nats = compose.services.nats!;
     const mount = nats.volumes?.find((v) => v.startsWith('./deploy/nats-server.conf:'));
     expect(mount).toMatch(/:ro$/);
-    const target = mount!.split(':')[1];
+    const target = mount!.split(':')[1]!;
     expect(commandText(nats.command)).toMatch(new RegExp(`(-c|--config) ${target.replaceAll('.', '\\.')}( |$)`));
   });
 
@@ -252,7 +252,7 @@ describe('infrastructure services', () => {
 });
 
 describe('monitoring profile', () => {
-  const prom = compose.services.prometheus;
+  const prom = compose.services.prometheus!;
   const config = parse(read('deploy/prometheus.yml')) as {
     scrape_configs: { job_name: string; metrics_path?: string; dns_sd_configs?: { names: string[]; type?: string; port: number }[] }[];
   };
@@ -265,7 +265,7 @@ describe('monitoring profile', () => {
   it('scrapes every app service by DNS service discovery (all replicas) on its operations port (METRICS_PORT), never its own port', () => {
     for (const name of appServiceNames) {
       const port = services.find((s) => s.name === name)?.port;
-      const metricsPort = Number(envOf(compose.services[name]).METRICS_PORT);
+      const metricsPort = Number(envOf(compose.services[name]!).METRICS_PORT);
       expect(metricsPort, `${name}: METRICS_PORT`).toBeGreaterThan(0);
       expect(metricsPort).not.toBe(port);
       const job = config.scrape_configs.find((j) => j.job_name === name);
@@ -303,7 +303,7 @@ describe('Dockerfile (one for every service, ARG SERVICE)', () => {
   it('runs services/$SERVICE/src/server.ts with node --import tsx, tsx pinned like the root devDependency', () => {
     expect(runtime).toContain('WORKDIR /app/services/${SERVICE}');
     expect(runtime).toContain('CMD ["node", "--import", "tsx", "src/server.ts"]');
-    expect(text).toContain(`tsx@${rootPackage.devDependencies.tsx.replace(/^[~^]/, '')}`);
+    expect(text).toContain(`tsx@${rootPackage.devDependencies.tsx!.replace(/^[~^]/, '')}`);
     for (const s of services) expect(existsSync(path.join(ROOT, 'services', s.name, 'src/server.ts'))).toBe(true);
   });
 

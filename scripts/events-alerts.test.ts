@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './lib/workspace.mjs';
+import { ROOT } from './lib/workspace.ts';
 
 const read = (p: string) => readFileSync(path.join(ROOT, p), 'utf8');
 type Rule = { alert?: string; expr?: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
@@ -28,12 +28,12 @@ describe('dead-letter alerts', () => {
     const config = parse(read('deploy/prometheus.yml')) as { rule_files?: string[] };
     expect(config.rule_files).toContain('/etc/prometheus/alerts.yml');
     const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, { volumes?: string[] }> };
-    expect(compose.services.prometheus.volumes).toContain('./deploy/alerts.yml:/etc/prometheus/alerts.yml:ro');
+    expect(compose.services.prometheus!.volumes).toContain('./deploy/alerts.yml:/etc/prometheus/alerts.yml:ro');
   });
 
   it('point at CLI commands that exist', () => {
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts['events:dead-letters']).toBe('node scripts/events-cli.mjs list');
-    expect(scripts['events:replay']).toBe('node scripts/events-cli.mjs replay');
+    expect(scripts['events:dead-letters']).toBe('node --import tsx scripts/events-cli.ts list');
+    expect(scripts['events:replay']).toBe('node --import tsx scripts/events-cli.ts replay');
   });
 });

@@ -4,8 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probeNats, probePort, redact, withDatabase } from './lib/infra.mjs';
-import { discoverServices, upstreamEnvName } from './lib/workspace.mjs';
+import { probeNats, probePort, redact, withDatabase } from './lib/infra.ts';
+import { discoverServices, upstreamEnvName } from './lib/workspace.ts';
 
 function listen(onConnection: (socket: net.Socket) => void = () => {}): Promise<net.Server> {
   return new Promise((resolve) => {
@@ -110,7 +110,7 @@ describe('discoverServices', () => {
     expect(found.map((s: { name: string }) => s.name)).toEqual(['contact', 'zeta', 'gateway']);
     expect(found.map((s: { port: number }) => s.port)).toEqual([3005, 3006, 8080]);
     expect(found.map((s: { upstreamEnv: string | null }) => s.upstreamEnv)).toEqual(['CONTACT_URL', 'ZETA_URL', null]);
-    expect(found[0].entry).toBe(path.join('services', 'contact', 'src', 'server.ts'));
+    expect(found[0]!.entry).toBe(path.join('services', 'contact', 'src', 'server.ts'));
   });
 
   it('names upstream variables after the service', () => {

@@ -8,8 +8,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.mjs';
-import { ROOT, buildWeb, runGenerate } from './lib/workspace.mjs';
+import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.ts';
+import { ROOT, buildWeb, runGenerate } from './lib/workspace.ts';
 
 const OUT_DIR = path.join(ROOT, 'docs', 'screenshots');
 const SIZES = [

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.mjs';
+import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.ts';
 
 describe('summaryLine', () => {
   it('counts passed, failed, and skipped (pending + todo) tests', () => {

@@ -1,11 +1,11 @@
-// Structural checks of the Swarm stack scripts/swarm-stack.mjs renders from docker-compose.yml (docs/scaling.md):
+// Structural checks of the Swarm stack scripts/swarm-stack.ts renders from docker-compose.yml (docs/scaling.md):
 // no Swarm runs here, so this is what keeps `docker stack deploy` of the same images honest.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './lib/workspace.mjs';
-import { DATA_NODE_CONSTRAINT, STATEFUL_SERVICES, SWARM_REPLICAS, parseEnvFile, swarmStack } from './swarm-stack.mjs';
+import { ROOT } from './lib/workspace.ts';
+import { DATA_NODE_CONSTRAINT, STATEFUL_SERVICES, SWARM_REPLICAS, parseEnvFile, swarmStack } from './swarm-stack.ts';
 
 type StackService = {
   image: string;
@@ -55,10 +55,10 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
 
   it('has every compose service, each on the image compose builds (from the operator registry), fully interpolated', () => {
     expect(Object.keys(stack.services).sort()).toEqual(Object.keys(compose.services).sort());
-    for (const name of appServices) expect(stack.services[name].image).toBe(`registry.example.com/pixel-atlas/${name}:2026-11-25`);
+    for (const name of appServices) expect(stack.services[name]!.image).toBe(`registry.example.com/pixel-atlas/${name}:2026-11-25`);
     // Left: the shell's own variables in healthchecks, escaped for stack deploy's second interpolation.
     expect(JSON.stringify(stack)).not.toMatch(/(?<!\$)\$\{/);
-    expect(stack.services.postgres.healthcheck?.test.join(' ')).toContain('$${POSTGRES_USER}');
+    expect(stack.services.postgres!.healthcheck?.test.join(' ')).toContain('$${POSTGRES_USER}');
     expect(stack.version).toMatch(/^3\.\d+$/);
   });
 
@@ -71,17 +71,17 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
   it('keeps every setting compose gives a service, with the operator values', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       const given = Object.entries(service.environment ?? {}).filter(([, v]) => v !== null && v !== undefined).map(([k]) => k);
-      expect(Object.keys(stack.services[name].environment ?? {}), name).toEqual(expect.arrayContaining(given));
+      expect(Object.keys(stack.services[name]!.environment ?? {}), name).toEqual(expect.arrayContaining(given));
     }
-    expect(stack.services.plots.environment).toMatchObject({ NATS_USER: 'plots', NATS_PASSWORD: 'swarm-nats-plots', NATS_URL: 'nats://nats:4222' });
-    expect(stack.services.payments.environment?.STRIPE_SECRET_KEY).toBe('sk_live_swarm');
-    expect(stack.services.gateway.environment?.PUBLIC_ORIGIN).toBe('https://atlas.example.com');
-    expect(stack.services.plots.environment).not.toHaveProperty('AVATAR_MAX_INPUT_PIXELS'); // unset: the service default
+    expect(stack.services.plots!.environment).toMatchObject({ NATS_USER: 'plots', NATS_PASSWORD: 'swarm-nats-plots', NATS_URL: 'nats://nats:4222' });
+    expect(stack.services.payments!.environment?.STRIPE_SECRET_KEY).toBe('sk_live_swarm');
+    expect(stack.services.gateway!.environment?.PUBLIC_ORIGIN).toBe('https://atlas.example.com');
+    expect(stack.services.plots!.environment).not.toHaveProperty('AVATAR_MAX_INPUT_PIXELS'); // unset: the service default
   });
 
   it('runs app services replicated, rolling (start-first), restarted on failure, their names resolving to every task', () => {
     for (const name of appServices) {
-      const { deploy, healthcheck } = stack.services[name];
+      const { deploy, healthcheck } = stack.services[name]!;
       expect(deploy.replicas, name).toBe(SWARM_REPLICAS[name as keyof typeof SWARM_REPLICAS] ?? 1);
       expect(deploy.endpoint_mode, name).toBe('dnsrr');
       expect(deploy.update_config?.order).toBe('start-first');
@@ -89,35 +89,35 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
       expect(deploy.resources?.limits?.memory).toBeTruthy();
       expect(healthcheck?.test.join(' ')).toMatch(/\/readyz/);
     }
-    expect(stack.services.plots.deploy.replicas).toBeGreaterThan(1);
+    expect(stack.services.plots!.deploy.replicas).toBeGreaterThan(1);
   });
 
   it('publishes only the gateway, on the hosts it runs on (one per node), for the load balancer', () => {
-    for (const name of Object.keys(stack.services).filter((n) => n !== 'gateway')) expect(stack.services[name].ports, name).toBeUndefined();
-    expect(stack.services.gateway.ports).toEqual([{ target: 8080, published: 8080, protocol: 'tcp', mode: 'host' }]);
-    expect(stack.services.gateway.deploy.placement?.max_replicas_per_node).toBe(1);
+    for (const name of Object.keys(stack.services).filter((n) => n !== 'gateway')) expect(stack.services[name]!.ports, name).toBeUndefined();
+    expect(stack.services.gateway!.ports).toEqual([{ target: 8080, published: 8080, protocol: 'tcp', mode: 'host' }]);
+    expect(stack.services.gateway!.deploy.placement?.max_replicas_per_node).toBe(1);
   });
 
   it('pins PostgreSQL, NATS and Prometheus to the data node, on declared named volumes', () => {
     for (const name of STATEFUL_SERVICES) {
-      const service = stack.services[name];
+      const service = stack.services[name]!;
       expect(service.deploy.placement?.constraints, name).toEqual([DATA_NODE_CONSTRAINT]);
       expect(service.deploy.replicas).toBe(1);
       for (const mount of service.volumes ?? []) expect(Object.keys(stack.volumes)).toContain(mount.split(':')[0]);
     }
-    expect(stack.services.postgres.volumes).toContain('postgres-data:/var/lib/postgresql/data');
+    expect(stack.services.postgres!.volumes).toContain('postgres-data:/var/lib/postgresql/data');
   });
 
   it('turns the files mounted from the checkout into Swarm configs that exist, at the paths the commands read', () => {
     const configs = Object.entries(stack.configs ?? {});
     expect(configs.length).toBe(3);
     for (const [, { file }] of configs) expect(existsSync(file), file).toBe(true);
-    const nats = stack.services.nats;
+    const nats = stack.services.nats!;
     expect(nats.volumes?.some((v) => v.includes('nats-server.conf'))).toBeFalsy();
     const natsConfig = nats.configs?.find((c) => c.target === '/etc/nats/pixel-atlas.conf');
-    expect(stack.configs?.[natsConfig!.source].file).toBe(path.join(ROOT, 'deploy/nats-server.conf'));
+    expect(stack.configs?.[natsConfig!.source]?.file).toBe(path.join(ROOT, 'deploy/nats-server.conf'));
     expect(nats.command?.join(' ')).toContain('-c /etc/nats/pixel-atlas.conf');
-    expect(stack.services.prometheus.configs?.map((c) => c.target).sort()).toEqual(['/etc/prometheus/alerts.yml', '/etc/prometheus/prometheus.yml']);
+    expect(stack.services.prometheus!.configs?.map((c) => c.target).sort()).toEqual(['/etc/prometheus/alerts.yml', '/etc/prometheus/prometheus.yml']);
   });
 
   it('leaves out managed services on request, keeping the URLs the operator gives', () => {

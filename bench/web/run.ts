@@ -2,7 +2,7 @@
  * `npm run bench:web` — Lighthouse (mobile and desktop presets) on /, /faq and one plot page of the whole site as
  * `npm start` runs it, plus the bytes of JS and CSS each page loads (raw, gzip, brotli).
  *
- * Like `npm start`: PostgreSQL through scripts/lib/infra.mjs (the machine's, or embedded), prisma
+ * Like `npm start`: PostgreSQL through scripts/lib/infra.ts (the machine's, or embedded), prisma
  * generate, the web build when stale, every service as its own process and the gateway in front. Unlike it, the
  * site gets a throwaway database and NATS stream and spare ports, so a running `npm start` is not disturbed.
  * One plot is seeded through the real flow: checkout → test-checkout Pay → POST /api/claim-plot.
@@ -24,23 +24,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
 import { createTestDatabase, createTestStream } from '@pixel-atlas/service-kit/testing';
-// @ts-expect-error scripts/lib is plain JavaScript without declarations (typed below)
-import * as infraLib from '../../scripts/lib/infra.mjs';
-// @ts-expect-error scripts/lib is plain JavaScript without declarations (typed below)
-import * as workspaceLib from '../../scripts/lib/workspace.mjs';
+import { ensureInfra } from '../../scripts/lib/infra.ts';
+import { ROOT, buildWeb, discoverServices, randomToken, runGenerate } from '../../scripts/lib/workspace.ts';
 import { buyAndPay, claimPlot } from '../../faults/support/traffic.ts';
-
-/** The parts of scripts/lib that `npm start` uses and this benchmark reuses. */
-const { ensureInfra } = infraLib as {
-  ensureInfra(options: { root: string; log: (message: string) => void; nats?: boolean }): Promise<{ postgresUrl: string; natsUrl: string; stop(): Promise<void> }>;
-};
-const { ROOT, buildWeb, discoverServices, randomToken, runGenerate } = workspaceLib as {
-  ROOT: string;
-  buildWeb(root: string, options: { log: (message: string) => void; force?: boolean }): Promise<void>;
-  discoverServices(root: string): Array<{ name: string; entry: string; upstreamEnv: string | null }>;
-  randomToken(): string;
-  runGenerate(root: string, options: { log: (message: string) => void }): Promise<void>;
-};
 
 const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
 const PAGES = (process.env.BENCH_WEB_PAGES ?? '/,/faq,plot').split(',');
@@ -84,7 +70,7 @@ interface Proc {
   output(): string;
 }
 
-/** Starts services/<name>/src/server.ts as start.mjs does (node --import tsx, own process), and waits for /readyz. */
+/** Starts services/<name>/src/server.ts as npm start does (node --import tsx, own process), and waits for /readyz. */
 async function startService(entry: string, name: string, env: Record<string, string>, port: number): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -4,7 +4,7 @@ import { listDeadLetters, replayDeadLetters, type DeadLetter } from './dead-lett
 import { connectBus, type EventBus } from './nats.ts';
 
 /**
- * `npm run events:dead-letters` and `npm run events:replay` (scripts/events-cli.mjs finds DATABASE_URL and NATS_URL
+ * `npm run events:dead-letters` and `npm run events:replay` (scripts/events-cli.ts finds DATABASE_URL and NATS_URL
  * like `npm start`, then runs this). Reads every service schema that has a dead-letter table.
  *
  *   list [--all] [<consumer|id>]   unreplayed dead letters (--all: replayed ones too)

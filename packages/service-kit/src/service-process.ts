@@ -28,6 +28,8 @@ export interface ServiceProcessOptions {
   onLine?: (line: string) => void;
   /** Its own process group: a Ctrl-C in the terminal reaches only the parent, which stops the services in its order. */
   detached?: boolean;
+  /** Stops waiting for readiness: the process gets SIGTERM, and the start fails once it has exited. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -72,6 +74,10 @@ export async function startServiceProcess(name: string, env: Record<string, stri
   const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
   const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
+    if (options.signal?.aborted) {
+      await service.stop();
+      throw new Error(`${name}: start cancelled`);
+    }
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
       const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });

@@ -34,6 +34,8 @@ export interface ServicesOptions {
   onLine?: (name: ServiceName, line: string) => void;
   /** Every process in its own process group, so a terminal's Ctrl-C reaches only the caller. */
   detached?: boolean;
+  /** Cancels the start: processes still booting get SIGTERM, ready ones too, and startServices fails. */
+  signal?: AbortSignal;
 }
 
 export interface Services {
@@ -80,6 +82,7 @@ export async function startServices(options: ServicesOptions): Promise<Services>
     port,
     readyTimeoutMs: options.readyTimeoutMs,
     detached: options.detached,
+    signal: options.signal,
     onLine: options.onLine && ((line) => options.onLine!(name, line)),
   });
   const replicas: Record<BackendName, ServiceProcess[]> = { map: [], plots: [], payments: [], moderation: [], contact: [] };
@@ -115,7 +118,8 @@ export async function startServices(options: ServicesOptions): Promise<Services>
     // The gateway booted beside its upstreams and checks their /readyz every 2 s: let it see every replica ready.
     await new Promise((resolve) => setTimeout(resolve, 2100));
   } catch (error) {
-    await Promise.allSettled(processes().map((s) => s.stop('SIGKILL')));
+    // A cancelled start is stopped as gracefully as it was asked for; a failed one is torn down.
+    await Promise.allSettled(processes().map((s) => s.stop(options.signal?.aborted ? 'SIGTERM' : 'SIGKILL')));
     throw error;
   }
 

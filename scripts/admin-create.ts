@@ -1,13 +1,12 @@
-#!/usr/bin/env node
 // `npm run admin:create -- <args>`: creates an admin user through the gateway's own CLI
 // (services/gateway/src/cli/create-admin.ts), which owns the users table and password hashing.
 // DATABASE_URL defaults to what `npm start` uses (same PostgreSQL detection, database pixel_atlas), so it works on
 // the same machine with no setup; an embedded PostgreSQL started for the purpose is stopped afterwards.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runRepositoryCli } from './lib/cli.mjs';
-import { ensureDatabase, withDatabase } from './lib/infra.mjs';
-import { ROOT, runGenerate } from './lib/workspace.mjs';
+import { runRepositoryCli } from './lib/cli.ts';
+import { ensureDatabase, withDatabase } from './lib/infra.ts';
+import { ROOT, runGenerate } from './lib/workspace.ts';
 
 await runRepositoryCli({
   tag: 'admin:create',

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `npm test`: every test (unit, integration against real PostgreSQL and NATS, browser tests) in one vitest run.
 //   PostgreSQL (same detection as npm start) and the nats-server binary -> prisma generate -> web build (browser tests serve web/dist)
 //   -> vitest run (reporters default + json into .data/test-report.json; extra CLI args pass through)
@@ -6,33 +5,33 @@
 // Tests get DATABASE_URL = the server's `postgres` database (helpers create a database per test file) and
 // NATS_SERVER_BIN: every test file starts its own nats-server with the production users and permissions
 // (service-kit testing.ts), so the machine's NATS (unauthenticated) is never used.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.mjs';
-import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.mjs';
-import { ROOT, bin, buildWeb, runGenerate } from './lib/workspace.mjs';
+import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE, type Infra } from './lib/infra.ts';
+import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.ts';
+import { ROOT, bin, buildWeb, runGenerate } from './lib/workspace.ts';
 
 process.chdir(ROOT);
-const say = (message) => console.log(`[test] ${message}`);
+const say = (message: string) => console.log(`[test] ${message}`);
 const REPORT = path.join(ROOT, '.data', 'test-report.json');
 
-let infra;
-let vitest;
+let infra: Infra | undefined;
+let vitest: ChildProcess | undefined;
 let stopping = false;
 
-async function finish(code) {
+async function finish(code: number): Promise<void> {
   if (infra) await infra.stop();
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
     say(`${signal} received, stopping`);
     if (vitest && vitest.exitCode === null) vitest.kill(signal);
-    else finish(130);
+    else void finish(130);
   });
 }
 
@@ -58,13 +57,14 @@ async function main() {
   };
   const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...args];
   say(`vitest ${vitestArgs.join(' ')}`);
-  vitest = spawn(bin(ROOT, 'vitest'), vitestArgs, { cwd: ROOT, env, stdio: 'inherit' });
-  const code = await new Promise((resolve) => {
-    vitest.once('error', (err) => {
+  const child = spawn(bin(ROOT, 'vitest'), vitestArgs, { cwd: ROOT, env, stdio: 'inherit' });
+  vitest = child;
+  const code = await new Promise<number>((resolve) => {
+    child.once('error', (err) => {
       say(`could not run vitest: ${err.message}`);
       resolve(1);
     });
-    vitest.once('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+    child.once('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
   });
 
   const report = readReport(REPORT);

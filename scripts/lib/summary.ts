@@ -2,12 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-/**
- * @param {{ numPassedTests?: number, numFailedTests?: number, numPendingTests?: number, numTodoTests?: number } | null | undefined} report
- * @returns {string} `tests: N passed, N failed, N skipped`
- */
-export function summaryLine(report) {
-  const n = (v) => (Number.isFinite(v) ? v : 0);
+/** The parts of vitest's JSON report read here; a report from a crashed run may lack any of them. */
+export interface VitestReport {
+  numPassedTests?: number;
+  numFailedTests?: number;
+  numPendingTests?: number;
+  numTodoTests?: number;
+  numTotalTests?: number;
+  testResults?: Array<{ name: string; status: string; message?: string; assertionResults?: Array<{ status: string }> }>;
+}
+
+/** `tests: N passed, N failed, N skipped` */
+export function summaryLine(report: VitestReport | null | undefined): string {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   const passed = n(report?.numPassedTests);
   const failed = n(report?.numFailedTests);
   const skipped = n(report?.numPendingTests) + n(report?.numTodoTests);
@@ -15,23 +22,23 @@ export function summaryLine(report) {
 }
 
 /** Test files that failed without a failing test (import errors, crashed hooks): invisible in the counts above. */
-export function failedFilesWithoutFailedTests(report) {
+export function failedFilesWithoutFailedTests(report: VitestReport | null | undefined): Array<{ file: string; message: string }> {
   const files = Array.isArray(report?.testResults) ? report.testResults : [];
   return files
     .filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'))
-    .map((f) => ({ file: f.name, message: String(f.message ?? '').split('\n')[0] }));
+    .map((f) => ({ file: f.name, message: (f.message ?? '').split('\n')[0] ?? '' }));
 }
 
 /** Reads the report; undefined when missing or unreadable. */
-export function readReport(file) {
+export function readReport(file: string): VitestReport | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8')) as VitestReport;
   } catch {
     return undefined;
   }
 }
 
-// `node scripts/lib/summary.mjs .data/test-report.json` prints the line (used by .ci/run).
+// `node --import tsx scripts/lib/summary.ts .data/test-report.json` prints the line (used by .ci/run).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const file = process.argv[2] ?? '.data/test-report.json';
   const report = readReport(file);

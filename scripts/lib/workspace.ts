@@ -4,28 +4,35 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './infra.mjs';
+import { ROOT } from './infra.ts';
 
 export { ROOT };
 
 /** Fixed ports (ARCHITECTURE / issue 2). A service not listed gets the next free one from 3006 on. */
-export const SERVICE_PORTS = { gateway: 8080, plots: 3001, payments: 3002, moderation: 3003, map: 3004, contact: 3005 };
+export const SERVICE_PORTS: Record<string, number> = { gateway: 8080, plots: 3001, payments: 3002, moderation: 3003, map: 3004, contact: 3005 };
 
 /** Name of the gateway variable that lists a service's upstream base URLs. */
-export const upstreamEnvName = (service) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
+export const upstreamEnvName = (service: string) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
 
-/**
- * Services that exist: a folder services/<name> with src/server.ts. Sorted by name, the gateway last.
- * @returns {{ name: string, dir: string, entry: string, port: number, upstreamEnv: string | null }[]}
- */
-export function discoverServices(root = ROOT) {
+export interface ServiceFolder {
+  name: string;
+  dir: string;
+  /** services/<name>/src/server.ts, relative to the root. */
+  entry: string;
+  port: number;
+  /** The gateway variable listing its replicas; null for the gateway. */
+  upstreamEnv: string | null;
+}
+
+/** Services that exist: a folder services/<name> with src/server.ts. Sorted by name, the gateway last. */
+export function discoverServices(root = ROOT): ServiceFolder[] {
   const base = path.join(root, 'services');
   const names = existsSync(base)
     ? readdirSync(base, { withFileTypes: true })
         .filter((d) => d.isDirectory() && existsSync(path.join(base, d.name, 'src', 'server.ts')))
         .map((d) => d.name)
     : [];
-  names.sort((a, b) => (a === 'gateway') - (b === 'gateway') || a.localeCompare(b));
+  names.sort((a, b) => Number(a === 'gateway') - Number(b === 'gateway') || a.localeCompare(b));
   const used = new Set(Object.values(SERVICE_PORTS));
   let next = 3006;
   return names.map((name) => {
@@ -46,9 +53,9 @@ export function discoverServices(root = ROOT) {
 }
 
 /** Workspace folders (root package.json `workspaces`, `dir/*` and plain folders). */
-export function workspaceDirs(root = ROOT) {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const dirs = [];
+export function workspaceDirs(root = ROOT): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
+  const dirs: string[] = [];
   for (const pattern of pkg.workspaces ?? []) {
     if (pattern.endsWith('/*')) {
       const parent = path.join(root, pattern.slice(0, -2));
@@ -63,10 +70,10 @@ export function workspaceDirs(root = ROOT) {
   return dirs;
 }
 
-export const bin = (root, name) => path.join(root, 'node_modules', '.bin', name);
+export const bin = (root: string, name: string) => path.join(root, 'node_modules', '.bin', name);
 
 /** Runs a command with inherited stdio; resolves with its exit code. */
-export function run(command, args, { cwd = ROOT, env = process.env } = {}) {
+export function run(command: string, args: string[], { cwd = ROOT, env = process.env } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
     child.once('error', reject);
@@ -77,7 +84,7 @@ export function run(command, args, { cwd = ROOT, env = process.env } = {}) {
 /** `turbo run generate` (prisma generate of every service with a DB), when any workspace defines `generate`. */
 export async function runGenerate(root = ROOT, { log = console.log } = {}) {
   const withGenerate = workspaceDirs(root).filter((dir) => {
-    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     return Boolean(pkg.scripts?.generate);
   });
   if (withGenerate.length === 0) return;
@@ -89,7 +96,7 @@ export async function runGenerate(root = ROOT, { log = console.log } = {}) {
   if (code !== 0) throw new Error(`turbo run generate failed (exit code ${code})`);
 }
 
-function newestMtime(p) {
+function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
   const st = statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;
@@ -150,7 +157,7 @@ export async function buildWeb(root = ROOT, { force = false, log = console.log }
 }
 
 /** Reads a secret kept in a file under .data/, creating it (mode 0600) the first time. Returns { value, created }. */
-export function readOrCreateSecret(file, generate) {
+export function readOrCreateSecret(file: string, generate: () => string): { value: string; created: boolean } {
   if (existsSync(file)) {
     const value = readFileSync(file, 'utf8').trim();
     if (value) return { value, created: false };
