@@ -52,6 +52,50 @@ export function expectCompleteLedger(traffic: LongTraffic, ledger: FaultLedger):
   expect(ledger.recoverySeconds).not.toBeNull();
 }
 
+/** One dependency taken down for LONG_OUTAGE_MS and brought back, in a long file's one test. */
+export interface LongOutage {
+  /** The ledger's title. */
+  title: string;
+  claims: number;
+  /** Takes the dependency down; says how, for the ledger (`nats-server killed (SIGKILL)`). */
+  stop(): Promise<string>;
+  /** Brings it back after LONG_OUTAGE_MS; may note what it finds in the ledger first. */
+  resume(ledger: FaultLedger): Promise<void>;
+}
+
+/**
+ * A long file's test: traffic for LEAD_MS, the outage under the same claims, flags and admin decisions, the
+ * dependency back, then the ledger must become complete (every 2xx stored, every event applied once by every
+ * consumer, nothing dead-lettered) with no process restarted or exited: the system recovers on its own.
+ */
+export async function runLongOutage({ rig, booted }: { rig: FaultRig; booted: () => void }, outage: LongOutage): Promise<void> {
+  const { stack } = rig;
+  const ledger = new FaultLedger(outage.title);
+  const traffic = new LongTraffic(stack, ledger, { claims: outage.claims, arrivalSpreadMs: LEAD_MS + LONG_OUTAGE_MS + 20_000 });
+  await traffic.prepare().finally(booted);
+  const pids = stack.processes().map((p) => p.child.pid);
+  try {
+    traffic.start();
+    await sleep(LEAD_MS);
+    traffic.phase('during');
+    const how = await outage.stop();
+    ledger.fault(
+      `${how} for ${LONG_OUTAGE_MS / 1000} s with ${traffic.claimed.size}/${outage.claims} claims, ${traffic.okFlags.size} flagged plots, ${traffic.decisions.size} decisions done`,
+    );
+    await sleep(LONG_OUTAGE_MS);
+    await outage.resume(ledger);
+    traffic.phase('after');
+    const audit = await settleAndReport(stack, traffic, ledger, Date.now());
+    expect(audit.lost).toEqual([]);
+    expect(audit.twice).toEqual([]);
+  } finally {
+    traffic.abort();
+  }
+  expect(stack.processes().map((p) => p.child.pid)).toEqual(pids);
+  for (const p of stack.processes()) expect(p.child.exitCode, `${p.name} exited`).toBeNull();
+  expectCompleteLedger(traffic, ledger);
+}
+
 type Phase = 'before' | 'during' | 'after';
 type Decision = 'approved' | 'rejected';
 const ok = (response: ApiResponse) => response.status >= 200 && response.status < 300;
