@@ -170,7 +170,7 @@ export class LongTraffic {
     this.scheduled = bought.slice(0, this.options.claims);
     this.reserve = bought.slice(this.options.claims);
     await eventually(
-      async () => (await this.stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === total,
+      async () => (await this.stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0]?.n === total,
       120_000,
       500,
     );
@@ -228,7 +228,7 @@ export class LongTraffic {
         await sleep(500);
         continue;
       }
-      const plotId = clean[Math.floor(Math.random() * clean.length)];
+      const plotId = clean[Math.floor(Math.random() * clean.length)]!;
       const visitor = new Visitor();
       for (let attempt = 1; ; attempt++) {
         const response = this.record('flag', await flagPlot(this.stack, plotId, visitor));
