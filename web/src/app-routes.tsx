@@ -41,7 +41,7 @@ export const PRERENDERED_SCREEN_PATHS = Object.keys(PRERENDERED_SCREENS);
  * the browser (a lazy screen that suspended there would be thrown away and painted again); null when the path has none.
  */
 export function preloadPrerenderedScreen(pathname: string): Promise<unknown> | null {
-  return Object.hasOwn(PRERENDERED_SCREENS, pathname) ? PRERENDERED_SCREENS[pathname].preload() : null;
+  return PRERENDERED_SCREENS[pathname]?.preload() ?? null;
 }
 
 /** Loads every lazily loaded part now (tests render the route table without waiting on chunks). */

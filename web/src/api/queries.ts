@@ -20,6 +20,16 @@ const VERIFY_SESSION_PATH = '/api/verify-session/{sessionId}';
 const MANAGE_PAGE_PATH = '/api/manage/{token}';
 const ADMIN_ME_PATH = '/api/admin/me';
 
+/** The answer, or null when the server answers `status`: for these resources a state (no map, nobody signed in), not a failure. */
+async function nullOnStatus<T>(status: number, call: Promise<{ data?: T; response: Response }>): Promise<T | null> {
+  try {
+    return await dataOf(call);
+  } catch (error) {
+    if (errorStatus(error) === status) return null;
+    throw error;
+  }
+}
+
 /** The list of every plot. It is read in its compact form (a fraction of the bytes); the key names the list itself. */
 export const PLOTS_QUERY_KEY = [PLOT_LIST_PATH] as const;
 
@@ -63,14 +73,7 @@ export function userPlotsQuery(username: string) {
 export function mapLayoutQuery() {
   return queryOptions({
     queryKey: [MAP_LAYOUT_PATH] as const,
-    queryFn: async () => {
-      try {
-        return await dataOf(api.GET(MAP_LAYOUT_PATH));
-      } catch (error) {
-        if (errorStatus(error) === 404) return null;
-        throw error;
-      }
-    },
+    queryFn: () => nullOnStatus(404, api.GET(MAP_LAYOUT_PATH)),
   });
 }
 
@@ -118,13 +121,6 @@ export const ADMIN_API_PREFIX = '/api/admin/';
 export function adminMeQuery() {
   return queryOptions({
     queryKey: [ADMIN_ME_PATH] as const,
-    queryFn: async () => {
-      try {
-        return await dataOf(api.GET(ADMIN_ME_PATH));
-      } catch (error) {
-        if (errorStatus(error) === 401) return null;
-        throw error;
-      }
-    },
+    queryFn: () => nullOnStatus(401, api.GET(ADMIN_ME_PATH)),
   });
 }

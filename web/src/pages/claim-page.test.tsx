@@ -180,7 +180,7 @@ describe('/claim auto-claim of a pending claim', () => {
 
     expect(await screen.findByRole('heading', { name: 'Plot Claimed!' })).toBeTruthy();
     expect(gateway.countOf('POST /api/claim-plot')).toBe(2);
-    expect(gateway.calls.filter((call) => call.route === 'POST /api/claim-plot')[1].body).toMatchObject({
+    expect(gateway.calls.filter((call) => call.route === 'POST /api/claim-plot')[1]?.body).toMatchObject({
       x: 40,
       y: 41,
       stripeSessionId: SESSION,

@@ -17,3 +17,22 @@ export const adaPlot: Plot = {
   reviewed: true,
   region_name: 'Creator Coast',
 };
+
+/** A visible plot of 'Ada Pixel' with what a test is about (where it stands, its tier…) set by `overrides`. */
+export function plotWith(overrides: Partial<Plot>): Plot {
+  return {
+    id: '11111111-1111-4111-8111-111111111111',
+    zone: 'creator',
+    tier: 'basic',
+    x: 0,
+    y: 0,
+    display_name: 'Ada Pixel',
+    message: 'Tiny worlds',
+    link: null,
+    avatar_url: '/api/plots/11111111-1111-4111-8111-111111111111/avatar',
+    created_at: '2026-11-20T10:00:00.000Z',
+    flagged: false,
+    reviewed: true,
+    ...overrides,
+  };
+}

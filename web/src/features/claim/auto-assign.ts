@@ -27,7 +27,8 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
+    // Both indexes are within 0..i by the loop's bounds.
+    [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
 }

@@ -30,13 +30,14 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
   const [area, setArea] = useState<CropArea | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const onDropAccepted = async (files: File[]) => {
+  const onDropAccepted = async ([file]: File[]) => {
+    if (!file) return;
     try {
-      if (!(await isUsableAvatarFile(files[0]))) {
-        toast({ title: 'Upload Failed', description: notAnImageMessage(files[0].name), variant: 'destructive' });
+      if (!(await isUsableAvatarFile(file))) {
+        toast({ title: 'Upload Failed', description: notAnImageMessage(file.name), variant: 'destructive' });
         return;
       }
-      setSource(await readFileAsDataUrl(files[0]));
+      setSource(await readFileAsDataUrl(file));
       setCrop({ x: 0, y: 0 });
       setZoom(AVATAR_START_ZOOM);
       setArea(null);

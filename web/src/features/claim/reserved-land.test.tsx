@@ -1,4 +1,4 @@
-import type { Plot, ReservedFootprint } from '@pixel-atlas/contracts/plots';
+import type { ReservedFootprint } from '@pixel-atlas/contracts/plots';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -11,23 +11,11 @@ import { checkPosition } from './position-check.ts';
 import { footprintConflict, footprintProblem } from './reserved-land-note.tsx';
 import { overlapMessage } from './reserved-land.ts';
 import { lastEngine } from '../../test/engine-recorder.ts';
+import { plotWith } from '../../test/plot-fixture.ts';
 
 vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
-const neighbour: Plot = {
-  id: '11111111-1111-4111-8111-111111111111',
-  zone: 'creator',
-  tier: 'basic',
-  x: 13,
-  y: 15,
-  display_name: 'Ada Pixel',
-  message: 'Tiny worlds',
-  link: null,
-  avatar_url: '/api/plots/11111111-1111-4111-8111-111111111111/avatar',
-  created_at: '2026-11-20T10:00:00.000Z',
-  flagged: false,
-  reviewed: true,
-};
+const neighbour = plotWith({ x: 13, y: 15 });
 const held: ReservedFootprint = { x: 20, y: 20, size: 2, reason: 'held' };
 const review: ReservedFootprint = { x: 30, y: 30, size: 1, reason: 'review' };
 // Land everywhere in the top-left 50×50, so no footprint in these tests reaches into water.

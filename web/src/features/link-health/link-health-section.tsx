@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { failingLinksQuery } from '../../api/admin-queries.ts';
-import { buttonClassName } from '../../components/button-styles.ts';
-import { errorMessageForDisplay } from '../../api/errors.ts';
+import { LoadingOrFailed } from '../../components/loading-or-failed.tsx';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
 
 const STATUS_LABEL: Record<string, string> = { unreachable: 'Unreachable', failing: 'Failing' };
@@ -9,23 +8,7 @@ const STATUS_LABEL: Record<string, string> = { unreachable: 'Unreachable', faili
 /** /admin 'Link Health': plot links the background checker found failing, unreachable ones first. */
 export function LinkHealthSection() {
   const list = useQuery(failingLinksQuery());
-  if (list.isPending) {
-    return (
-      <p role="status" className="text-ink-muted">
-        Loading link health…
-      </p>
-    );
-  }
-  if (list.isError) {
-    return (
-      <div role="alert">
-        <p className="text-ink">{errorMessageForDisplay(list.error, 'Could not load link health.')}</p>
-        <button type="button" className={buttonClassName('secondary', 'sm', 'mt-3')} onClick={() => void list.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (!list.isSuccess) return <LoadingOrFailed query={list} loading="Loading link health…" failed="Could not load link health." />;
   const links = list.data;
   const unreachable = links.filter((entry) => entry.status === 'unreachable').length;
   return (

@@ -3,6 +3,7 @@ import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalo
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { buttonClassName } from '../../components/button-styles.ts';
+import { LoadingOrFailed } from '../../components/loading-or-failed.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
 import { flaggedPlotsQuery } from '../../api/admin-queries.ts';
@@ -36,23 +37,7 @@ export function ModerationSection() {
       ]),
   });
 
-  if (flagged.isPending) {
-    return (
-      <p role="status" className="text-ink-muted">
-        Loading the review queue…
-      </p>
-    );
-  }
-  if (flagged.isError) {
-    return (
-      <div role="alert">
-        <p className="text-ink">{errorMessageForDisplay(flagged.error, 'Could not load flagged content.')}</p>
-        <button type="button" className={buttonClassName('secondary', 'sm', 'mt-3')} onClick={() => void flagged.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (!flagged.isSuccess) return <LoadingOrFailed query={flagged} loading="Loading the review queue…" failed="Could not load flagged content." />;
 
   const items = flagged.data;
   return (

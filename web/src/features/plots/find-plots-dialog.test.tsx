@@ -8,23 +8,9 @@ import { PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { FindPlotsDialog } from './find-plots-dialog.tsx';
 import { flyToPlot } from './fly-to-plot.ts';
+import { plotWith } from '../../test/plot-fixture.ts';
 
-const base: Plot = {
-  id: '11111111-1111-4111-8111-111111111111',
-  zone: 'nexus',
-  tier: 'basic',
-  x: 5,
-  y: 6,
-  display_name: 'Ada Pixel',
-  message: 'Tiny worlds',
-  link: null,
-  avatar_url: '/api/plots/11111111-1111-4111-8111-111111111111/avatar',
-  created_at: '2026-11-20T10:00:00.000Z',
-  flagged: false,
-  reviewed: true,
-  region_name: null,
-  updated_at: null,
-};
+const base = plotWith({ zone: 'nexus', x: 5, y: 6, region_name: null, updated_at: null });
 const premium: Plot = { ...base, id: '22222222-2222-4222-8222-222222222222', tier: 'premium', x: 30, y: 40, display_name: 'Grace Tiles', message: 'Big plot' };
 
 function renderDialog(onChoosePlot = vi.fn()) {
@@ -40,14 +26,15 @@ describe('Find Plots dialog', () => {
     expect(await screen.findByRole('dialog', { name: 'Claimed Plots (2)' })).toBeTruthy();
     const items = within(screen.getByRole('list', { name: 'Claimed plots' })).getAllByRole('listitem');
     expect(items).toHaveLength(2);
-    const first = within(items[0]).getByRole('link');
+    const [firstItem, secondItem] = items as [HTMLElement, HTMLElement];
+    const first = within(firstItem).getByRole('link');
     expect(first.getAttribute('href')).toBe(`/plot/${base.id}`);
     expect(first.textContent).toContain('Ada Pixel');
     expect(first.textContent).toContain('Basic');
     expect(first.textContent).toContain('Tiny worlds');
     expect(first.textContent).toContain('(5, 6)');
     expect(first.textContent).not.toContain('area');
-    const second = within(items[1]).getByRole('link');
+    const second = within(secondItem).getByRole('link');
     expect(second.textContent).toContain('Premium');
     expect(second.textContent).toContain('(30, 40) to (33, 43) · 4x4 area');
     expect(screen.getByText('Click on any plot to navigate and view their profile')).toBeTruthy();
@@ -68,7 +55,7 @@ describe('Find Plots dialog', () => {
     await user.type(await screen.findByLabelText('Search by name or message'), 'grace');
     const links = within(screen.getByRole('list', { name: 'Claimed plots' })).getAllByRole('link');
     expect(links).toHaveLength(1);
-    links[0].focus();
+    links[0]?.focus();
     await user.keyboard('{Enter}');
     expect(onChoosePlot).toHaveBeenCalledWith(premium);
     expect(onOpenChange).toHaveBeenCalledWith(false);

@@ -4,6 +4,7 @@ import { topPlotsQuery } from '../../api/admin-queries.ts';
 import { api, dataOf } from '../../api/client.ts';
 import { errorMessageForDisplay } from '../../api/errors.ts';
 import { buttonClassName } from '../../components/button-styles.ts';
+import { LoadingOrFailed } from '../../components/loading-or-failed.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 
 /**
@@ -18,23 +19,7 @@ export function TopPlotsSection() {
       toast({ title: revoked ? 'Owner Link Revoked' : 'No Owner Link', description: revoked ? 'That plot’s owner link no longer works.' : 'That plot had no working owner link.' }),
     onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'The owner link could not be revoked.'), variant: 'destructive' }),
   });
-  if (top.isPending) {
-    return (
-      <p role="status" className="text-ink-muted">
-        Loading top plots…
-      </p>
-    );
-  }
-  if (top.isError) {
-    return (
-      <div role="alert">
-        <p className="text-ink">{errorMessageForDisplay(top.error, 'Could not load the top plots.')}</p>
-        <button type="button" className={buttonClassName('secondary', 'sm', 'mt-3')} onClick={() => void top.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (!top.isSuccess) return <LoadingOrFailed query={top} loading="Loading top plots…" failed="Could not load the top plots." />;
   if (!top.data.plots.length) return <p className="border-2 border-dashed border-border p-6 text-center text-ink-muted">No visits counted in the last {top.data.days} days</p>;
   return (
     <div className="overflow-x-auto">

@@ -98,7 +98,7 @@ describe('AtlasStrip', () => {
     act(() => openStream().emit('plots-changed', { reason: 'claimed', plotId: cy.id }));
 
     expect(await within(ticker).findByText('Cy')).toBeTruthy();
-    expect(within(ticker).getAllByRole('link')[0].textContent).toBe('Cy');
+    expect(within(ticker).getAllByRole('link')[0]?.textContent).toBe('Cy');
     expect(screen.getByTestId('strip-plots').textContent).toBe('3');
     expect(screen.getByTestId('strip-tiles-left').textContent).toBe('79');
   });

@@ -1,4 +1,3 @@
-import type { Plot } from '@pixel-atlas/contracts/plots';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,24 +8,12 @@ import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/rend
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { HomeMap } from './home-map.tsx';
 import { lastEngine } from '../../test/engine-recorder.ts';
+import { plotWith } from '../../test/plot-fixture.ts';
 
 vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 vi.mock('../../features/claim/auto-assign.ts', () => ({ findFreePosition: vi.fn() }));
 
-const plot: Plot = {
-  id: '11111111-1111-4111-8111-111111111111',
-  zone: 'creator',
-  tier: 'featured',
-  x: 30,
-  y: 40,
-  display_name: 'Ada Pixel',
-  message: 'Tiny worlds',
-  link: null,
-  avatar_url: '/api/plots/11111111-1111-4111-8111-111111111111/avatar',
-  created_at: '2026-11-20T10:00:00.000Z',
-  flagged: false,
-  reviewed: true,
-};
+const plot = plotWith({ tier: 'featured', x: 30, y: 40 });
 const layout = { tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }], regions: [], seed: 's', generatedAt: '2026-01-01T00:00:00.000Z' };
 
 function renderHome() {
