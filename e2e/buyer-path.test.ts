@@ -1,13 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
-import { avatarFile, mapCanvas, screenPointOfTile } from './support/map.ts';
+import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
 
 // Prices that are not the built-in defaults: what the browser shows and what is charged must both be these.
 const PRICES = { basic: 3100, featured: 5000, prime: 7500, premium: 20000 };
 
 let stack: Stack;
-const contexts: BrowserContext[] = [];
 let land: Array<{ x: number; y: number }>;
 
 beforeAll(async () => {
@@ -15,28 +14,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
   await stack?.stop();
 });
-
-/** A browser of its own (cookies, session storage, history), as a second person or device would have. */
-async function newBrowserPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  return context.newPage();
-}
-
 
 /** Home, ready to click: free land tiles near the centre of the first view, nearest first. */
 async function openHome(page: Page) {
   await gotoLive(page, stack.url);
   await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
-  if (!land) {
-    const layout = (await (await page.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
-    const centerX = Number(await mapCanvas(page).getAttribute('data-center-x'));
-    const centerY = Number(await mapCanvas(page).getAttribute('data-center-y'));
-    land = layout.tiles.filter((t) => t.is_land).sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY));
-  }
+  land ??= await landNearCentre(page, stack.url);
 }
 
 /** Clicks the tile and fills the claim popup up to the pay button (the basic tier from the card). */
@@ -60,14 +45,14 @@ const paymentOf = async (sessionId: string) =>
 
 describe("the buyer's path, truthfully", () => {
   it('shows the configured price everywhere, charges it, and Back after the claim says the payment already claimed the plot', async () => {
-    const buyer = await newBrowserPage(stack.browser);
+    const buyer = await stack.newPage();
     await openHome(buyer);
     const basicCard = buyer.getByRole('article', { name: 'Basic Plot' });
     await expect.poll(() => basicCard.getByText('$31').count()).toBe(1);
     expect(await buyer.getByRole('article', { name: 'Premium Plot' }).getByText('$200').count()).toBe(1);
     expect(await basicCard.getByText('$25').count()).toBe(0);
 
-    const tile = land[0];
+    const tile = land[0]!;
     await fillPopup(buyer, tile, 'Honest Prices');
     const popup = buyer.getByRole('dialog', { name: 'Claim This Tile' });
     expect(await popup.getByRole('radio', { name: /Premium/ }).locator('..').innerText()).toContain('$200');
@@ -83,7 +68,7 @@ describe("the buyer's path, truthfully", () => {
     expect(await paymentOf(sessionId)).toMatchObject({ status: 'paid', amount: PRICES.basic });
 
     // Back: the claim page again, which now tells the truth instead of offering an empty form.
-    await expect.poll(async () => (await paymentOf(sessionId)).plot_id).toBe(plotId);
+    await expect.poll(async () => (await paymentOf(sessionId))?.plot_id).toBe(plotId);
     await buyer.goBack();
     await buyer.waitForURL(/\/claim\?session_id=/);
     // Back may be a fresh load of /claim (the test checkout's redirect made that entry): the app boots and asks payments
@@ -95,9 +80,10 @@ describe("the buyer's path, truthfully", () => {
   });
 
   it('cancelling the checkout comes back to the tile with the details, and another browser can buy that tile at once (its /claim shows the paid position)', async () => {
-    const buyer = await newBrowserPage(stack.browser);
+    const buyer = await stack.newPage();
     await openHome(buyer);
-    const tile = land.find((t) => Math.abs(t.x - land[0].x) + Math.abs(t.y - land[0].y) >= 3)!;
+    const [first] = land;
+    const tile = land.find((t) => Math.abs(t.x - first!.x) + Math.abs(t.y - first!.y) >= 3)!;
     await fillPopup(buyer, tile, 'Second Thoughts');
     await buyer.getByRole('button', { name: 'PAY & CLAIM ($31)' }).click();
     await buyer.waitForURL(/\/api\/test-checkout\//);
@@ -111,7 +97,7 @@ describe("the buyer's path, truthfully", () => {
     expect(new URL(buyer.url()).search).toBe('');
 
     // Someone else, in another browser, buys the same tile straight away: the hold was released.
-    const other = await newBrowserPage(stack.browser);
+    const other = await stack.newPage();
     await gotoLive(other, stack.url);
     // The checkout starts from this page (as the popup would), without a pending claim in its session storage.
     const started = await other.evaluate(async (body) => {

@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
-import { mapCanvas, screenPointOfTile } from './support/map.ts';
+import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
-const contexts: BrowserContext[] = [];
 let land: Array<{ x: number; y: number }> = [];
 
 beforeAll(async () => {
@@ -12,17 +11,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
   await stack?.stop();
 });
-
-/** A browser of its own (cookies, session storage), as a second person would have. */
-async function newBrowserPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  return context.newPage();
-}
-
 
 /**
  * Home, with the map ready and the reserved land loaded (the request the map makes on its own): land
@@ -33,16 +23,8 @@ async function openHome(page: Page) {
   await gotoLive(page, stack.url);
   await reservedLoaded;
   await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
-  if (land.length === 0) {
-    const layout = (await (await page.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
-    const centerX = Number(await mapCanvas(page).getAttribute('data-center-x'));
-    const centerY = Number(await mapCanvas(page).getAttribute('data-center-y'));
-    const isLand = new Set(layout.tiles.filter((t) => t.is_land).map((t) => `${t.x},${t.y}`));
-    // Corners of 2×2 land squares, so a featured hold or plot fits, nearest the centre first.
-    land = layout.tiles
-      .filter((t) => [0, 1].every((dx) => [0, 1].every((dy) => isLand.has(`${t.x + dx},${t.y + dy}`))))
-      .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY));
-  }
+  // Corners of 2×2 land squares, so a featured hold or plot fits.
+  if (land.length === 0) land = await landNearCentre(page, stack.url, 2);
 }
 
 /** Starts a checkout from this browser (as PAY & CLAIM does), which holds the footprint while it lasts. */
@@ -69,7 +51,7 @@ describe('reserved land on the map', () => {
   const used: Array<{ x: number; y: number }> = [];
 
   it("a tile someone is paying for is refused at the click with the reason, in another browser; the claim popup does not open", async () => {
-    const payer = await newBrowserPage(stack.browser);
+    const payer = await stack.newPage();
     await openHome(payer);
     // A spot whose left neighbour is land too: a 2×2 plot there would reach into the hold.
     const tile = land.find((t) => land.some((l) => l.x === t.x - 1 && l.y === t.y))!;
@@ -77,7 +59,7 @@ describe('reserved land on the map', () => {
     // The payer starts a 2×2 checkout and does not pay (yet): the footprint is held.
     await startCheckout(payer, { tier: 'featured', x: tile.x, y: tile.y });
 
-    const visitor = await newBrowserPage(stack.browser);
+    const visitor = await stack.newPage();
     await openHome(visitor);
     // The lower-right tile of the held 2×2 footprint: all of it is reserved, not only its corner.
     const inside = { x: tile.x + 1, y: tile.y + 1 };
@@ -100,7 +82,7 @@ describe('reserved land on the map', () => {
   });
 
   it('a plot under review is refused at the click as under review, without naming it', async () => {
-    const owner = await newBrowserPage(stack.browser);
+    const owner = await stack.newPage();
     await openHome(owner);
     const tile = farFrom(used);
     used.push(tile);
@@ -110,28 +92,23 @@ describe('reserved land on the map', () => {
     await owner.goto(`${stack.url}${url}`);
     await owner.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await owner.waitForURL(/\/claim\?session_id=/);
+    const avatar = await avatarFile(owner, { fill: '#a855f7', width: 32, height: 32 });
     const claimed = await owner.evaluate(
-      async ({ sessionId, x, y }) => {
-        const canvas = document.createElement('canvas');
-        canvas.width = 32;
-        canvas.height = 32;
-        const ctx = canvas.getContext('2d')!;
-        ctx.fillStyle = '#a855f7';
-        ctx.fillRect(0, 0, 32, 32);
+      async ({ sessionId, x, y, avatarUrl }) => {
         const response = await fetch('/api/claim-plot', {
           method: 'POST',
           credentials: 'include',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ display_name: 'Drug Deals Daily', message: 'Fresh every day', zone: 'nexus', x, y, stripeSessionId: sessionId, tier: 'basic', avatar_url: canvas.toDataURL('image/png') }),
+          body: JSON.stringify({ display_name: 'Drug Deals Daily', message: 'Fresh every day', zone: 'nexus', x, y, stripeSessionId: sessionId, tier: 'basic', avatar_url: avatarUrl }),
         });
         return { status: response.status, json: (await response.json()) as { warning?: string } };
       },
-      { sessionId, x: tile.x, y: tile.y },
+      { sessionId, x: tile.x, y: tile.y, avatarUrl: `data:image/png;base64,${avatar.buffer.toString('base64')}` },
     );
     expect(claimed.status).toBe(201);
     expect(claimed.json.warning).toBeTruthy();
 
-    const visitor = await newBrowserPage(stack.browser);
+    const visitor = await stack.newPage();
     await openHome(visitor);
     const reserved = (await (await visitor.request.get(`${stack.url}/api/reserved-footprints`)).text());
     expect(reserved).toContain(`{"x":${tile.x},"y":${tile.y},"size":1,"reason":"review"}`);

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { mapCanvas, mapView, screenPointOfTile } from '../e2e/support/map.ts';
 import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.ts';
 import { ROOT, buildWeb, runGenerate } from './lib/workspace.ts';
 
@@ -16,10 +17,8 @@ const SIZES = [
   { width: 390, height: 844, touch: true },
   { width: 1366, height: 768, touch: false },
 ] as const;
-type Size = (typeof SIZES)[number];
 type Tier = 'basic' | 'featured' | 'prime' | 'premium';
 const TIER_SIZE: Record<Tier, number> = { basic: 1, featured: 2, prime: 3, premium: 4 };
-const TILE_PX = 48;
 
 /** Who bought what in the pictures (through the real API: checkout, test-mode payment, claim). */
 const SEED_PLOTS: Array<{ tier: Tier; display_name: string; message: string; link: string; colour: string }> = [
@@ -88,14 +87,14 @@ async function shootAll(siteUrl: string, browser: Browser) {
     const tile = freeSpotNear(await mapCentre(page), 1, land, taken, 1);
     if (!tile) throw new Error('no free land tile in view');
     taken.push({ ...tile, size: 1 });
-    const point = await screenPointOfTile(page, tile);
+    const point = await screenPointOfTile(page, tile.x, tile.y);
     await page.mouse.click(point.x, point.y);
     const popup = page.getByRole('dialog', { name: 'Claim This Tile' });
     await waitFor(async () => (await popup.getByText(`Position (${tile.x}, ${tile.y})`).count()) === 1, 'the claim popup');
     await page.getByLabel('Display name').fill(size.touch ? 'Pocket Pixels' : 'Desk Dragons');
     await page.getByLabel('Message').fill('Tiny games you can play on the bus.');
     await page.getByLabel('Link (optional)').fill(size.touch ? 'https://pocket.example/' : 'https://desk-dragons.example/');
-    const avatar = Buffer.from((await pixelAvatar(page, '#14b8a6')).split(',')[1], 'base64');
+    const avatar = Buffer.from((await pixelAvatar(page, '#14b8a6')).split(',')[1] ?? '', 'base64');
     await page.setInputFiles('input[type=file]', { name: 'avatar.png', mimeType: 'image/png', buffer: avatar });
     await page.getByRole('button', { name: 'Save Avatar' }).click();
     await waitFor(async () => (await page.getByText('Avatar Saved').count()) > 0, 'the saved avatar');
@@ -173,8 +172,6 @@ function freeSpotNear(
   return null;
 }
 
-const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
-
 async function openHome(page: Page, siteUrl: string) {
   await page.goto(siteUrl);
   await page.waitForFunction(() => document.documentElement.dataset.app === 'live', undefined, { timeout: 60_000 });
@@ -183,15 +180,8 @@ async function openHome(page: Page, siteUrl: string) {
 
 async function mapCentre(page: Page): Promise<{ x: number; y: number }> {
   await waitFor(async () => Number(await mapCanvas(page).getAttribute('data-zoom')) > 0, 'the map');
-  return { x: Number(await mapCanvas(page).getAttribute('data-center-x')), y: Number(await mapCanvas(page).getAttribute('data-center-y')) };
-}
-
-async function screenPointOfTile(page: Page, tile: { x: number; y: number }) {
-  const canvas = mapCanvas(page);
-  const box = (await canvas.boundingBox())!;
-  const zoom = Number(await canvas.getAttribute('data-zoom'));
-  const { x: centreX, y: centreY } = await mapCentre(page);
-  return { x: box.x + box.width / 2 + (tile.x + 0.5 - centreX) * TILE_PX * zoom, y: box.y + box.height / 2 + (tile.y + 0.5 - centreY) * TILE_PX * zoom };
+  const { x, y } = await mapView(page);
+  return { x, y };
 }
 
 /** A symmetric 8x8 pixel face in one colour, drawn by the browser's canvas and scaled up without smoothing. */

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { avatarFile, mapCanvas, screenPointOfTile } from './map.ts';
+import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './map.ts';
 
 export interface BuyerProfile {
   name: string;
@@ -15,12 +15,8 @@ export interface BuyerProfile {
  */
 export async function claimThroughPopup(buyer: Page, siteUrl: string, profile: BuyerProfile): Promise<{ x: number; y: number }> {
   await expect.poll(async () => Number(await mapCanvas(buyer).getAttribute('data-zoom'))).toBeGreaterThan(0);
-  const layout = (await (await buyer.request.get(`${siteUrl}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
-  const centerX = Number(await mapCanvas(buyer).getAttribute('data-center-x'));
-  const centerY = Number(await mapCanvas(buyer).getAttribute('data-center-y'));
-  const land = layout.tiles
-    .filter((t) => t.is_land)
-    .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY))[0];
+  const [land] = await landNearCentre(buyer, siteUrl);
+  if (!land) throw new Error('no land on the map');
 
   await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
   await expect.poll(() => buyer.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);

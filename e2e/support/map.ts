@@ -28,6 +28,21 @@ export async function screenPointOfTile(page: Page, x: number, y: number): Promi
 }
 
 /**
+ * Land tiles nearest the centre of the map's first view (in view, clear of the panels), nearest first: with
+ * `side` above 1, the top-left corners of side×side squares of land, where a plot of that size fits.
+ */
+export async function landNearCentre(page: Page, siteUrl: string, side = 1): Promise<Array<{ x: number; y: number }>> {
+  const layout = (await (await page.request.get(`${siteUrl}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const centre = await mapView(page);
+  const isLand = new Set(layout.tiles.filter((t) => t.is_land).map((t) => `${t.x},${t.y}`));
+  const offsets = Array.from({ length: side }, (_, i) => i);
+  return layout.tiles
+    .filter((t) => offsets.every((dx) => offsets.every((dy) => isLand.has(`${t.x + dx},${t.y + dy}`))))
+    .map(({ x, y }) => ({ x, y }))
+    .sort((a, b) => Math.hypot(a.x - centre.x, a.y - centre.y) - Math.hypot(b.x - centre.x, b.y - centre.y));
+}
+
+/**
  * A small PNG drawn in the page, as a file on the buyer's disk would be: `fill` all over, and an optional centred
  * `square` (a picture the cropper visibly crops).
  */
@@ -44,7 +59,7 @@ export async function avatarFile(page: Page, picture: { fill: string; width?: nu
       ctx.fillStyle = square;
       ctx.fillRect((width - side) / 2, (height - side) / 2, side, side);
     }
-    return canvas.toDataURL('image/png').split(',')[1];
+    return canvas.toDataURL('image/png').split(',')[1] ?? '';
   }, { fill: picture.fill, width: picture.width ?? 48, height: picture.height ?? 48, square: picture.square ?? null });
   return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
 }

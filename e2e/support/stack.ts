@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startProcessStack, type ProcessStack } from '@pixel-atlas/test-stack/process-stack';
 
@@ -10,6 +10,8 @@ export const E2E_ADMIN = { username: 'warden', password: 'e2e-admin-password' };
 
 export interface Stack extends ProcessStack {
   browser: Browser;
+  /** A page in a browser context of its own (cookies, session storage, history), as another person or device has; 1280×900 unless told. */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
 }
 
 /**
@@ -35,6 +37,11 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
   return {
     ...stack,
     browser,
+    async newPage(options) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+      return context.newPage();
+    },
+    // Closing the browser closes every context newPage made.
     async stop() {
       await browser.close();
       await stack.stop();
