@@ -1,6 +1,6 @@
 import { pricesResponseSchema } from '@pixel-atlas/contracts/payments';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
-import { landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/plots-service/testing/world';
+import { landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeApi } from '../openapi.ts';
 
@@ -36,7 +36,7 @@ describe('GET /api/prices', () => {
   it('is cacheable: a short max-age and an ETag that revalidates with 304 and no body', async () => {
     const first = await getPrices();
     const etag = first.headers.etag as string;
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
     expect(first.headers['cache-control']).toMatch(/max-age=\d+/);
     const again = await getPrices({ 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
