@@ -1,0 +1,91 @@
+import http from 'node:http';
+
+/** One browser's EventSource on `GET /api/live`, over its own socket from its own loopback address. */
+export class Viewer {
+  /** Plot id → when this viewer first heard of it (performance.now()). */
+  readonly heard = new Map<string, number>();
+  duplicates = 0;
+  lastEventId: string | undefined;
+  /** The reconnection delay the server asked for (`retry:`), as EventSource honours it. */
+  retryMs = 3000;
+  connected = false;
+  private request: http.ClientRequest | undefined;
+  private onClose: (() => void) | undefined;
+
+  constructor(readonly localAddress: string) {}
+
+  /** Resolves once the stream said `ready`; `onClose` runs when the server side goes away. */
+  connect(port: number, onClose?: () => void): Promise<void> {
+    this.onClose = onClose;
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (this.lastEventId !== undefined) headers['last-event-id'] = this.lastEventId;
+      const request = http.get({ host: '127.0.0.1', port, path: '/api/live', localAddress: this.localAddress, agent: false, headers }, (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(new Error(`live stream answered ${response.statusCode}`));
+          return;
+        }
+        response.setEncoding('utf8');
+        let buffer = '';
+        response.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (this.handle(block) === 'ready' && !this.connected) {
+              this.connected = true;
+              resolve();
+            }
+          }
+        });
+        response.on('close', () => this.closed());
+      });
+      request.on('error', (error) => {
+        if (!this.connected) reject(error);
+        this.closed();
+      });
+      this.request = request;
+    });
+  }
+
+  close(): void {
+    this.onClose = undefined;
+    this.request?.destroy();
+  }
+
+  private closed(): void {
+    if (!this.connected) return;
+    this.connected = false;
+    const onClose = this.onClose;
+    this.onClose = undefined;
+    onClose?.();
+  }
+
+  /** One SSE message block; returns its event name. */
+  private handle(block: string): string | undefined {
+    let event = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data += line.slice(5).trim();
+      else if (line.startsWith('id:')) this.lastEventId = line.slice(3).trim();
+      else if (line.startsWith('retry:')) this.retryMs = Number(line.slice(6).trim()) || this.retryMs;
+    }
+    if (event === 'plots-changed' && data) {
+      const plotId = (JSON.parse(data) as { plotId?: string }).plotId;
+      if (plotId) {
+        if (this.heard.has(plotId)) this.duplicates += 1;
+        else this.heard.set(plotId, performance.now());
+      }
+    }
+    return event;
+  }
+}
+
+/** The loopback address of viewer `index`, `perAddress` viewers to an address (the gateway's per-address cap). */
+export function viewerAddress(index: number, perAddress: number): string {
+  const n = Math.floor(index / perAddress) + 1;
+  return `127.1.${(n >> 8) & 255}.${n & 255}`;
+}
