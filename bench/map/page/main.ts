@@ -56,7 +56,6 @@ function tick(time: number): void {
   requestAnimationFrame(tick);
   const running = phase;
   let drewLowerBound = false;
-  let drawStart = 0;
   if (running) {
     const elapsed = time - running.startedAt;
     if (running.measuring === false && elapsed >= running.input.warmupMs) {
@@ -71,7 +70,7 @@ function tick(time: number): void {
       engine?.flyTo(camera.x, camera.y, camera.zoom);
     } else if (lowerBound) {
       const ctx = canvas.getContext('2d')!;
-      drawStart = performance.now();
+      const drawStart = performance.now();
       ctx.drawImage(lowerBound, 0, 0);
       lastDrawMs = performance.now() - drawStart;
       drewLowerBound = true;

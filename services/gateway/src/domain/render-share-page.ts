@@ -228,14 +228,14 @@ export const STATIC_PAGES = ['/', '/about', '/faq', '/contact', '/terms', '/priv
 
 export function renderSitemap(origin: string, plots: Plot[]): string {
   const users = [...new Set(plots.map((p) => p.display_name))];
-  const urls = [
+  const urls: Array<{ loc: string; lastmod?: string }> = [
     ...STATIC_PAGES.map((p) => ({ loc: absolute(origin, p) })),
     // An owner's edit is news for crawlers: the page's date is the last change.
     ...plots.map((p) => ({ loc: absolute(origin, `/plot/${p.id}`), lastmod: (p.updated_at ?? p.created_at).slice(0, 10) })),
     ...users.map((u) => ({ loc: absolute(origin, `/user/${encodeURIComponent(u)}`) })),
   ];
   const entries = urls
-    .map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${'lastmod' in u && u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
+    .map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
     .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</urlset>\n`;
 }

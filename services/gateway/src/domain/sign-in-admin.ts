@@ -122,8 +122,10 @@ const RESERVE_FOR_USERNAME = `
   WHERE t."window_start" <= $3::timestamptz OR t."failures" < $4::int
   RETURNING "failures"`;
 
-class Refused {
-  constructor(readonly until: Date) {}
+class Refused extends Error {
+  constructor(readonly until: Date) {
+    super(`sign-in attempts refused until ${until.toISOString()}`);
+  }
 }
 
 /**

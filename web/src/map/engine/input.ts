@@ -227,7 +227,7 @@ export function attachMapInput(canvas: HTMLElement, target: MapInputTarget, win:
     [canvas, 'pointermove', onPointerMove as EventListener],
     [canvas, 'pointerup', onPointerUp as EventListener],
     [canvas, 'pointercancel', onPointerCancel as EventListener],
-    [canvas, 'pointerenter', onPointerEnter as EventListener],
+    [canvas, 'pointerenter', onPointerEnter],
     [canvas, 'pointerleave', onPointerLeave as EventListener],
     [canvas, 'wheel', onWheel as EventListener, { passive: false }],
     [canvas, 'dblclick', onDoubleClick as EventListener],

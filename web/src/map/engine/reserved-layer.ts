@@ -77,7 +77,7 @@ export function createHatchSource(createSurface: CanvasFactory): HatchSource {
       const key = `${reason}|${periodPx}`;
       let surface = tiles.get(key);
       if (!surface) {
-        surface = createSurface(periodPx, periodPx) as Surface & CanvasImageSource;
+        surface = createSurface(periodPx, periodPx);
         const ctx = surface.getContext('2d');
         if (ctx) paintHatchTile(ctx, reason, periodPx);
         tiles.set(key, surface);
