@@ -1,6 +1,7 @@
 import type { PrismaPg } from '@prisma/adapter-pg';
 import { createPrismaAdapter, databasePlugin, withDb, type AppWithDb, type PrismaLike } from './database.ts';
 import type { BaseEnv } from './env.ts';
+import { defineMetrics, type MetricFactory } from './metrics.ts';
 import { natsPlugin, natsSettingsFromEnv } from './nats.ts';
 import { outboxPlugin } from './outbox.ts';
 import { createServiceApp } from './service.ts';
@@ -18,11 +19,26 @@ export interface BackendServiceOptions<C extends PrismaLike> {
 }
 
 /**
+ * The service's own metrics, beside the kit's on the app's registry; `db` is its client, for gauges counted when
+ * Prometheus scrapes.
+ */
+export type ServiceMetricsDefinition<C, M> = (m: MetricFactory, db: C) => M;
+
+/** A backend service that counts things of its own: they are `app.serviceMetrics`, typed as its definition returns them. */
+export type BackendService<C, M> = AppWithDb<C> & { serviceMetrics: M };
+
+/**
  * A service behind the gateway with its own schema and events: the kit's app (logs, errors, metrics,
  * health, OpenAPI), migrations and the Prisma client, the NATS connection and stream, and the outbox
  * relay. The service then registers its routes, consumers and queries on the returned app.
  */
-export async function createBackendService<C extends PrismaLike>(options: BackendServiceOptions<C>): Promise<AppWithDb<C>> {
+export async function createBackendService<C extends PrismaLike, M extends object>(
+  options: BackendServiceOptions<C> & { metrics: ServiceMetricsDefinition<C, M> },
+): Promise<BackendService<C, M>>;
+export async function createBackendService<C extends PrismaLike>(options: BackendServiceOptions<C>): Promise<AppWithDb<C>>;
+export async function createBackendService<C extends PrismaLike>(
+  options: BackendServiceOptions<C> & { metrics?: ServiceMetricsDefinition<C, object> },
+): Promise<AppWithDb<C>> {
   const { env } = options;
   const app = await createServiceApp({
     name: options.name,
@@ -36,5 +52,7 @@ export async function createBackendService<C extends PrismaLike>(options: Backen
   await app.register(databasePlugin, { connectionString: env.DATABASE_URL, schema: options.schema, migrationsDir: options.migrationsDir, client });
   await app.register(natsPlugin, natsSettingsFromEnv(env, options.name));
   await app.register(outboxPlugin, { schema: options.schema, db: () => client });
+  const { metrics } = options;
+  if (metrics) app.decorate('serviceMetrics', defineMetrics(app.metrics, (m) => metrics(m, client)));
   return withDb(app, client);
 }

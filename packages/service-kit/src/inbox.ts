@@ -3,10 +3,11 @@ import { nanos } from '@nats-io/nats-core';
 import { EVENTS, eventEnvelopeSchema, type EventData, type EventEnvelope, type EventType } from '@pixel-atlas/contracts/events';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge } from 'prom-client';
+import type { Counter } from 'prom-client';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
 import { DEAD_LETTER_TABLE, recordDeadLetter } from './dead-letters.ts';
 import { isTransientFailure } from './failures.ts';
+import { defineMetrics } from './metrics.ts';
 import { ensureStream, type EventBus } from './nats.ts';
 
 /** `Tx`: the service's Prisma transaction client, the one its domain functions take. */
@@ -371,61 +372,59 @@ export function inboxPlugin<Tx extends SqlClient>(opts: InboxOptions<Tx>) {
 }
 
 async function registerInbox<Tx extends SqlClient>(app: FastifyInstance, opts: InboxOptions<Tx>): Promise<void> {
-  const handled = new Counter({
-    name: 'events_handled_total',
-    help: 'Events consumed, by outcome (applied, duplicate, dead_lettered)',
-    labelNames: ['consumer', 'outcome'],
-    registers: [app.metrics],
-  });
-  const redelivered = new Counter({
-    name: 'events_redelivered_total',
-    help: 'Deliveries that were retries',
-    labelNames: ['consumer'],
-    registers: [app.metrics],
-  });
-  const deadLettered = new Counter({
-    name: 'dead_letter_events_total',
-    help: 'Events moved to dead_letter_events (schema-invalid, or failed on every attempt for a non-transient reason)',
-    labelNames: ['consumer'],
-    registers: [app.metrics],
-  });
-  const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, { handled, redelivered, deadLettered }));
   const schemas = [...new Set(opts.consumers.map((c) => c.schema))];
-  new Gauge({
-    name: 'dead_letter_events_unreplayed',
-    help: 'Dead letters not yet replayed (npm run events:replay)',
-    labelNames: ['consumer'],
-    registers: [app.metrics],
-    async collect() {
-      this.reset();
-      for (const consumer of opts.consumers) this.set({ consumer: consumer.durable }, 0);
-      for (const schema of schemas) {
-        const rows = await opts
-          .db()
-          .$queryRawUnsafe<Array<{ consumer: string; n: number }>>(
-            `SELECT "consumer", count(*)::int AS n FROM ${quoteIdent(schema)}."${DEAD_LETTER_TABLE}" WHERE "replayed_at" IS NULL GROUP BY "consumer"`,
-          )
-          .catch(() => null);
-        // Database down: report nothing rather than a false zero (the alert keeps its last state).
-        if (!rows) {
-          this.reset();
-          return;
+  const metrics = defineMetrics(app.metrics, (m) => ({
+    handled: m.counter({
+      name: 'events_handled_total',
+      help: 'Events consumed, by outcome (applied, duplicate, dead_lettered)',
+      labelNames: ['consumer', 'outcome'],
+    }),
+    redelivered: m.counter({
+      name: 'events_redelivered_total',
+      help: 'Deliveries that were retries',
+      labelNames: ['consumer'],
+    }),
+    deadLettered: m.counter({
+      name: 'dead_letter_events_total',
+      help: 'Events moved to dead_letter_events (schema-invalid, or failed on every attempt for a non-transient reason)',
+      labelNames: ['consumer'],
+    }),
+    unreplayed: m.gauge({
+      name: 'dead_letter_events_unreplayed',
+      help: 'Dead letters not yet replayed (npm run events:replay)',
+      labelNames: ['consumer'],
+      async collect() {
+        this.reset();
+        for (const consumer of opts.consumers) this.set({ consumer: consumer.durable }, 0);
+        for (const schema of schemas) {
+          const rows = await opts
+            .db()
+            .$queryRawUnsafe<Array<{ consumer: string; n: number }>>(
+              `SELECT "consumer", count(*)::int AS n FROM ${quoteIdent(schema)}."${DEAD_LETTER_TABLE}" WHERE "replayed_at" IS NULL GROUP BY "consumer"`,
+            )
+            .catch(() => null);
+          // Database down: report nothing rather than a false zero (the alert keeps its last state).
+          if (!rows) {
+            this.reset();
+            return;
+          }
+          for (const row of rows) this.set({ consumer: row.consumer }, row.n);
         }
-        for (const row of rows) this.set({ consumer: row.consumer }, row.n);
-      }
-    },
-  });
-  new Gauge({
-    name: 'consumer_pending_events',
-    help: 'Events not yet acknowledged by this durable consumer (lag)',
-    labelNames: ['consumer'],
-    registers: [app.metrics],
-    async collect() {
-      for (const consumer of consumers) {
-        this.set({ consumer: consumer.name }, await consumer.pending().catch(() => -1));
-      }
-    },
-  });
+      },
+    }),
+    pending: m.gauge({
+      name: 'consumer_pending_events',
+      help: 'Events not yet acknowledged by this durable consumer (lag)',
+      labelNames: ['consumer'],
+      // Runs at scrape time, when the consumers below (which count into this set) exist.
+      async collect() {
+        for (const consumer of consumers) {
+          this.set({ consumer: consumer.name }, await consumer.pending().catch(() => -1));
+        }
+      },
+    }),
+  }));
+  const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, metrics));
   app.addHook('onReady', async () => {
     for (const consumer of consumers) await consumer.start();
   });

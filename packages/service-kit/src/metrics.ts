@@ -1,11 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type CounterConfiguration,
+  type GaugeConfiguration,
+  type HistogramConfiguration,
+} from 'prom-client';
 
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: Registry;
   }
+}
+
+/** Makes metrics on one registry, so nobody lists `registers` (or forgets to and lands on prom-client's global one). */
+export interface MetricFactory {
+  counter<L extends string = string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L>;
+  gauge<L extends string = string>(config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L>;
+  histogram<L extends string = string>(config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L>;
+}
+
+/**
+ * The one way to make metrics: `define` builds them on `registry` (the app's `app.metrics`, served on /metrics)
+ * and its result, typed, is what callers increment. Metrics are made once per registry: a name made twice throws.
+ */
+export function defineMetrics<M>(registry: Registry, define: (m: MetricFactory) => M): M {
+  const registers = [registry];
+  return define({
+    counter: (config) => new Counter({ ...config, registers }),
+    gauge: (config) => new Gauge({ ...config, registers }),
+    histogram: (config) => new Histogram({ ...config, registers }),
+  });
 }
 
 /**
@@ -17,25 +46,24 @@ export const metricsPlugin = fp(
     const registry = new Registry();
     registry.setDefaultLabels({ service: opts.service });
     collectDefaultMetrics({ register: registry });
-    const duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request duration by route template',
-      labelNames: ['method', 'route', 'status_code'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers: [registry],
-    });
-    const requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by route template and status',
-      labelNames: ['method', 'route', 'status_code'],
-      registers: [registry],
-    });
-    const errors = new Counter({
-      name: 'http_request_errors_total',
-      help: 'HTTP responses with status >= 500',
-      labelNames: ['method', 'route'],
-      registers: [registry],
-    });
+    const { duration, requests, errors } = defineMetrics(registry, (m) => ({
+      duration: m.histogram({
+        name: 'http_request_duration_seconds',
+        help: 'HTTP request duration by route template',
+        labelNames: ['method', 'route', 'status_code'],
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      }),
+      requests: m.counter({
+        name: 'http_requests_total',
+        help: 'HTTP requests by route template and status',
+        labelNames: ['method', 'route', 'status_code'],
+      }),
+      errors: m.counter({
+        name: 'http_request_errors_total',
+        help: 'HTTP responses with status >= 500',
+        labelNames: ['method', 'route'],
+      }),
+    }));
     app.decorate('metrics', registry);
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';

@@ -4,9 +4,10 @@ import { EVENTS, type EventData, type EventEnvelope, type EventType } from '@pix
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge } from 'prom-client';
+import type { Counter } from 'prom-client';
 import { PollingWorker } from './polling-worker.ts';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
+import { defineMetrics } from './metrics.ts';
 import { ensureStream, type EventBus } from './nats.ts';
 
 export interface EnqueueOptions<T extends EventType> {
@@ -123,35 +124,34 @@ declare module 'fastify' {
 /** Starts the relay once the app is ready, exports backlog metrics, and stops it before NATS drains. */
 export const outboxPlugin = fp(
   async (app: FastifyInstance, opts: { schema: string; db: () => PrismaLike; pollIntervalMs?: number }) => {
-    const published = new Counter({
-      name: 'outbox_events_published_total',
-      help: 'Events relayed from the outbox to JetStream',
-      labelNames: ['subject'],
-      registers: [app.metrics],
-    });
     const table = `${quoteIdent(opts.schema)}."outbox_events"`;
-    new Gauge({
-      name: 'outbox_backlog_events',
-      help: 'Events written but not yet acknowledged by JetStream',
-      registers: [app.metrics],
-      async collect() {
-        const [row] = await opts.db().$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table} WHERE "published_at" IS NULL`);
-        this.set(row?.n ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'outbox_oldest_unpublished_age_seconds',
-      help: 'Age of the oldest unpublished event (0 when none)',
-      registers: [app.metrics],
-      async collect() {
-        const [row] = await opts
-          .db()
-          .$queryRawUnsafe<Array<{ age: number | null }>>(
-            `SELECT EXTRACT(EPOCH FROM now() - min("created_at"))::float AS age FROM ${table} WHERE "published_at" IS NULL`,
-          );
-        this.set(row?.age ?? 0);
-      },
-    });
+    const { published } = defineMetrics(app.metrics, (m) => ({
+      published: m.counter({
+        name: 'outbox_events_published_total',
+        help: 'Events relayed from the outbox to JetStream',
+        labelNames: ['subject'],
+      }),
+      backlog: m.gauge({
+        name: 'outbox_backlog_events',
+        help: 'Events written but not yet acknowledged by JetStream',
+        async collect() {
+          const [row] = await opts.db().$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table} WHERE "published_at" IS NULL`);
+          this.set(row?.n ?? 0);
+        },
+      }),
+      oldestUnpublishedAge: m.gauge({
+        name: 'outbox_oldest_unpublished_age_seconds',
+        help: 'Age of the oldest unpublished event (0 when none)',
+        async collect() {
+          const [row] = await opts
+            .db()
+            .$queryRawUnsafe<Array<{ age: number | null }>>(
+              `SELECT EXTRACT(EPOCH FROM now() - min("created_at"))::float AS age FROM ${table} WHERE "published_at" IS NULL`,
+            );
+          this.set(row?.age ?? 0);
+        },
+      }),
+    }));
     const relay = new OutboxRelay({ db: opts.db(), bus: app.bus, schema: opts.schema }, published);
     const worker = new PollingWorker({
       name: 'outbox relay',

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Counter, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import { quoteIdent, type SqlClient } from './database.ts';
+import { defineMetrics } from './metrics.ts';
 
 /** The SQL the store needs and the schema holding the service's `rate_limit_hits` table. */
 export interface RateLimitSql {
@@ -50,12 +51,13 @@ class StoreCore {
   constructor(private readonly options: PgRateLimitStoreOptions) {
     this.timeoutMs = options.timeoutMs ?? 1000;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
-    this.failures = new Counter({
-      name: 'rate_limit_store_failures_total',
-      help: 'Rate-limit counts that could not reach PostgreSQL and let the request through, by reason',
-      labelNames: ['reason'],
-      registers: [options.metrics],
-    });
+    this.failures = defineMetrics(options.metrics, (m) =>
+      m.counter({
+        name: 'rate_limit_store_failures_total',
+        help: 'Rate-limit counts that could not reach PostgreSQL and let the request through, by reason',
+        labelNames: ['reason'],
+      }),
+    );
   }
 
   sql(): RateLimitSql | undefined {
