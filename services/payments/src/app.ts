@@ -3,15 +3,14 @@ import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { AppWithDb } from '@pixel-atlas/service-kit/database';
+import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { getSessionEntitlement } from './domain/get-session-entitlement.ts';
 import { recordUsedSession } from './domain/record-used-session.ts';
 import { settleExpiredCheckouts } from './domain/settle-expired-checkouts.ts';
 import { unlinkRemovedPlot } from './domain/unlink-removed-plot.ts';
 import { priceTable, type PaymentsEnv } from './env.ts';
-import { createPaymentsMetrics } from './metrics.ts';
+import { paymentsMetrics, type PaymentsMetrics } from './metrics.ts';
 import type { CheckoutProvider } from './providers/provider.ts';
 import { StripeCheckoutProvider, createStripeClient } from './providers/stripe-provider.ts';
 import { TestCheckoutProvider } from './providers/test-checkout-provider.ts';
@@ -29,7 +28,7 @@ declare module 'fastify' {
 }
 
 /** The payments service as an app, ready for `listen` (server.ts) or `inject` (tests). */
-export async function buildApp(env: PaymentsEnv): Promise<AppWithDb<PrismaClient>> {
+export async function buildApp(env: PaymentsEnv): Promise<BackendService<PrismaClient, PaymentsMetrics>> {
   const app = await createBackendService({
     name: 'payments',
     description: 'Checkout sessions, verification, the Stripe webhook, payment records, used sessions',
@@ -37,8 +36,9 @@ export async function buildApp(env: PaymentsEnv): Promise<AppWithDb<PrismaClient
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
+    metrics: paymentsMetrics,
   });
-  app.decorate('paymentsMetrics', createPaymentsMetrics(app.metrics));
+  const metrics = app.serviceMetrics;
 
   const prices = priceTable(env);
   const stripe = env.STRIPE_SECRET_KEY
@@ -75,7 +75,7 @@ export async function buildApp(env: PaymentsEnv): Promise<AppWithDb<PrismaClient
     queue: 'payments',
     handlers: [
       answer(sessionEntitlementQuery, async ({ sessionId }) => {
-        const entitlement = await getSessionEntitlement({ db: app.db, provider, sessionId, log: app.log, metrics: app.paymentsMetrics });
+        const entitlement = await getSessionEntitlement({ db: app.db, provider, sessionId, log: app.log, metrics });
         app.outbox.kick();
         return entitlement;
       }),
@@ -89,10 +89,11 @@ export async function buildApp(env: PaymentsEnv): Promise<AppWithDb<PrismaClient
     siteName: env.SITE_NAME,
     holdMarginSeconds: env.HOLD_MARGIN_SECONDS,
     rateLimit: { max: env.CHECKOUT_RATE_LIMIT_MAX, timeWindow: env.CHECKOUT_RATE_LIMIT_WINDOW_MS },
+    metrics,
   });
   await app.register(pricesRoutes, { prices });
-  await app.register(stripeWebhookRoutes, { db: app.db, stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider });
-  if (testCheckout) await app.register(testCheckoutRoutes, { db: app.db, provider: testCheckout, siteName: env.SITE_NAME });
+  await app.register(stripeWebhookRoutes, { db: app.db, stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider, metrics });
+  if (testCheckout) await app.register(testCheckoutRoutes, { db: app.db, provider: testCheckout, siteName: env.SITE_NAME, metrics });
 
   if (env.EXPIRY_SWEEP_INTERVAL_MS > 0) {
     const sweep = new PollingWorker({
@@ -101,7 +102,7 @@ export async function buildApp(env: PaymentsEnv): Promise<AppWithDb<PrismaClient
       waitBeforeFirstRound: true,
       log: app.log,
       tick: async () => {
-        const settled = await settleExpiredCheckouts({ db: app.db, provider, log: app.log, metrics: app.paymentsMetrics });
+        const settled = await settleExpiredCheckouts({ db: app.db, provider, log: app.log, metrics });
         if (settled) app.outbox.kick();
         // One batch per interval, settled or not: the provider is asked about a bounded number of sessions each time.
         return 0;

@@ -1,36 +1,24 @@
-import { Counter, type Registry } from 'prom-client';
+import type { MetricFactory } from '@pixel-atlas/service-kit/metrics';
 
-export interface PaymentsMetrics {
-  checkoutSessionsCreated: Counter<'tier'>;
-  paymentsVerified: Counter<'tier'>;
-  checkoutsCancelled: Counter<'reason'>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    paymentsMetrics: PaymentsMetrics;
-  }
-}
-
-export function createPaymentsMetrics(registry: Registry): PaymentsMetrics {
+/** The payments service's own metrics (`app.serviceMetrics`). */
+export function paymentsMetrics(m: MetricFactory) {
   return {
-    checkoutSessionsCreated: new Counter({
+    checkoutSessionsCreated: m.counter({
       name: 'checkout_sessions_created_total',
       help: 'Checkout sessions created, by tier',
       labelNames: ['tier'],
-      registers: [registry],
     }),
-    paymentsVerified: new Counter({
+    paymentsVerified: m.counter({
       name: 'payments_verified_total',
       help: 'Payments verified (first transition to paid), by tier',
       labelNames: ['tier'],
-      registers: [registry],
     }),
-    checkoutsCancelled: new Counter({
+    checkoutsCancelled: m.counter({
       name: 'checkouts_cancelled_total',
       help: 'Unpaid checkouts ended early and their holds released: by the buyer (cancel), or superseded by a newer checkout from the same client',
       labelNames: ['reason'],
-      registers: [registry],
     }),
   };
 }
+
+export type PaymentsMetrics = ReturnType<typeof paymentsMetrics>;

@@ -1,6 +1,7 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { describeRoutes, usedOnlyByHandlers } from '@pixel-atlas/service-kit/describe-routes';
 import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
+import type { PaymentsMetrics } from './metrics.ts';
 import type { CheckoutProvider } from './providers/provider.ts';
 import type { TestCheckoutProvider } from './providers/test-checkout-provider.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
@@ -17,10 +18,11 @@ export function describeApi(): Promise<OpenApiDocument> {
   return describeRoutes('payments', async (app) => {
     const db = usedOnlyByHandlers<PrismaClient>('db');
     const provider = usedOnlyByHandlers<CheckoutProvider>('provider');
+    const metrics = usedOnlyByHandlers<PaymentsMetrics>('metrics');
     const prices = { currency: 'usd' as const, cents: DEFAULT_TIER_PRICE_CENTS };
-    await app.register(checkoutRoutes, { db, provider, prices, siteName: 'unused', holdMarginSeconds: 0, rateLimit: { max: 1, timeWindow: 1 } });
+    await app.register(checkoutRoutes, { db, provider, prices, siteName: 'unused', holdMarginSeconds: 0, rateLimit: { max: 1, timeWindow: 1 }, metrics });
     await app.register(pricesRoutes, { prices });
-    await app.register(stripeWebhookRoutes, { db, stripe: null, webhookSecret: null, provider });
-    await app.register(testCheckoutRoutes, { db, provider: usedOnlyByHandlers<TestCheckoutProvider>('provider'), siteName: 'unused' });
+    await app.register(stripeWebhookRoutes, { db, stripe: null, webhookSecret: null, provider, metrics });
+    await app.register(testCheckoutRoutes, { db, provider: usedOnlyByHandlers<TestCheckoutProvider>('provider'), siteName: 'unused', metrics });
   });
 }

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => world?.close());
 
 const sweepOn = (app: World['payments']) =>
-  settleExpiredCheckouts({ db: app.db, provider: app.checkoutProvider, log: app.log, metrics: app.paymentsMetrics, graceMs: 0 });
+  settleExpiredCheckouts({ db: app.db, provider: app.checkoutProvider, log: app.log, metrics: app.serviceMetrics, graceMs: 0 });
 
 /** Stripe calls about one session (retrieve, expire, …), whatever the method. */
 const callsAbout = (sessionId: string) =>

@@ -8,6 +8,7 @@ import { cancelCheckoutSession } from '../domain/cancel-checkout-session.ts';
 import { CANCEL_PATH, PAYMENT_START_FAILED, createCheckoutSession } from '../domain/create-checkout-session.ts';
 import { verifyCheckoutSession } from '../domain/verify-checkout-session.ts';
 import type { PriceTable } from '../env.ts';
+import type { PaymentsMetrics } from '../metrics.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
 import type { PrismaClient } from '../db.ts';
 
@@ -19,6 +20,7 @@ export interface CheckoutRoutesOptions {
   siteName: string;
   holdMarginSeconds: number;
   rateLimit: { max: number; timeWindow: number };
+  metrics: PaymentsMetrics;
 }
 
 export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesOptions) {
@@ -57,7 +59,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
           clientIp: request.clientIp || null,
           requestId: request.id,
           log: request.log,
-          metrics: app.paymentsMetrics,
+          metrics: opts.metrics,
         });
       } catch (error) {
         // The one 5xx whose text is meant for people (spec section 8, 'Payment Error'): the error handler
@@ -97,7 +99,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
             sessionId,
             reason: 'buyer',
             log: request.log,
-            metrics: app.paymentsMetrics,
+            metrics: opts.metrics,
             requestId: request.id,
           });
           app.outbox.kick();
@@ -134,7 +136,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
         provider: opts.provider,
         sessionId: request.params.sessionId,
         log: request.log,
-        metrics: app.paymentsMetrics,
+        metrics: opts.metrics,
         requestId: request.id,
       });
       app.outbox.kick();

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { fulfilCheckoutSession } from '../domain/fulfil-checkout-session.ts';
+import type { PaymentsMetrics } from '../metrics.ts';
 import type { CheckoutProvider } from '../providers/provider.ts';
 import type { PrismaClient } from '../db.ts';
 
@@ -16,6 +17,7 @@ export interface StripeWebhookOptions {
   stripe: Stripe | null;
   webhookSecret: string | null;
   provider: CheckoutProvider;
+  metrics: PaymentsMetrics;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, opts: StripeWebh
         provider: opts.provider,
         sessionId,
         log: request.log.child({ stripeEvent: event.id, stripeEventType: event.type }),
-        metrics: app.paymentsMetrics,
+        metrics: opts.metrics,
         requestId: request.id,
       });
       app.outbox.kick();

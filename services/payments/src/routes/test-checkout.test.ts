@@ -196,7 +196,7 @@ describe('test checkout page and pay flow', () => {
     await world.payments.db.testCheckoutSession.update({ where: { id: sessionId }, data: { expiresAt: past } });
     await world.payments.db.payment.update({ where: { stripeSessionId: sessionId }, data: { expiresAt: past } });
     const { settleExpiredCheckouts } = await import('../domain/settle-expired-checkouts.ts');
-    const settled = await settleExpiredCheckouts({ db: world.payments.db, provider: world.payments.checkoutProvider, log: world.payments.log, metrics: world.payments.paymentsMetrics });
+    const settled = await settleExpiredCheckouts({ db: world.payments.db, provider: world.payments.checkoutProvider, log: world.payments.log, metrics: world.payments.serviceMetrics });
     expect(settled).toBeGreaterThanOrEqual(1);
     world.payments.outbox.kick();
     expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).status).toBe('expired');

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { payTestCheckout } from '../domain/pay-test-checkout.ts';
+import type { PaymentsMetrics } from '../metrics.ts';
 import { TEST_CHECKOUT_PATH, type TestCheckoutProvider } from '../providers/test-checkout-provider.ts';
 import {
   TEST_CHECKOUT_CSP,
@@ -29,7 +30,10 @@ function html(reply: FastifyReply, status: number, body: string) {
  * The built-in test checkout (only registered without STRIPE_SECRET_KEY, never in production): an order
  * page clearly marked as test mode and a plain form that "pays" and sends the buyer to /claim.
  */
-export async function testCheckoutRoutes(app: FastifyInstance, opts: { db: PrismaClient; provider: TestCheckoutProvider; siteName: string }) {
+export async function testCheckoutRoutes(
+  app: FastifyInstance,
+  opts: { db: PrismaClient; provider: TestCheckoutProvider; siteName: string; metrics: PaymentsMetrics },
+) {
   // The pay button posts an empty urlencoded form: accept it (in this scope only) and ignore the body.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -74,7 +78,7 @@ export async function testCheckoutRoutes(app: FastifyInstance, opts: { db: Prism
         provider: opts.provider,
         sessionId: request.params.sessionId,
         log: request.log,
-        metrics: app.paymentsMetrics,
+        metrics: opts.metrics,
         requestId: request.id,
       });
       app.outbox.kick();
