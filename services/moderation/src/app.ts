@@ -2,8 +2,7 @@ import path from 'node:path';
 import { screenContentQuery, sendOwnerLinkCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { AppWithDb } from '@pixel-atlas/service-kit/database';
+import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { queueOwnerEdit } from './domain/queue-owner-edit.ts';
 import { sendOwnerLink } from './domain/send-owner-link.ts';
@@ -13,14 +12,14 @@ import { queueVisitorFlag } from './domain/queue-visitor-flag.ts';
 import { buildWordList, screenContent } from './domain/screen-content.ts';
 import type { ModerationEnv } from './env.ts';
 import { createMailer } from './mailer.ts';
-import { registerModerationMetrics } from './metrics.ts';
+import { moderationMetrics, type ModerationMetrics } from './metrics.ts';
 import { createNotifier } from './notifier.ts';
 import { moderationRoutes } from './routes/moderation.ts';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
 
 /** The moderation service as an app: content screen, review queue, approve/reject, owner notifications. */
-export async function buildApp(env: ModerationEnv): Promise<AppWithDb<PrismaClient>> {
+export async function buildApp(env: ModerationEnv): Promise<BackendService<PrismaClient, ModerationMetrics>> {
   const app = await createBackendService({
     name: 'moderation',
     description: 'Content screen, the review queue fed by claims and visitor flags, approve/reject with an audit log',
@@ -28,8 +27,9 @@ export async function buildApp(env: ModerationEnv): Promise<AppWithDb<PrismaClie
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
+    metrics: moderationMetrics,
   });
-  const metrics = registerModerationMetrics(app.metrics, () => app.db);
+  const metrics = app.serviceMetrics;
 
   await app.register(
     inboxPlugin({
