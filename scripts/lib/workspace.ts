@@ -8,7 +8,7 @@ import { ROOT } from './infra.ts';
 
 export { ROOT };
 
-/** Fixed ports (docs/architecture.md). A service not listed gets the next free one from 3006 on. */
+/** Fixed ports (docs/operations.md lists them). A service not listed gets the next free one from 3006 on. */
 export const SERVICE_PORTS: Record<string, number> = { gateway: 8080, plots: 3001, payments: 3002, moderation: 3003, map: 3004, contact: 3005 };
 
 /** Name of the gateway variable that lists a service's upstream base URLs. */
