@@ -2,8 +2,7 @@ import path from 'node:path';
 import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
-import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
-import type { AppWithDb } from '@pixel-atlas/service-kit/database';
+import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
@@ -17,7 +16,7 @@ import { recordEntitlement } from './domain/record-entitlement.ts';
 import { releaseHold, releaseSessionHold } from './domain/release-hold.ts';
 import type { PlotsEnv } from './env.ts';
 import { createLinkChecker } from './link-checker.ts';
-import { createPlotsMetrics } from './metrics.ts';
+import { plotsMetrics, type PlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
@@ -40,7 +39,7 @@ declare module 'fastify' {
 }
 
 /** The plots service as an app, ready for `listen` (server.ts) or `inject` (tests). */
-export async function buildApp(env: PlotsEnv): Promise<AppWithDb<PrismaClient>> {
+export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClient, PlotsMetrics>> {
   const app = await createBackendService({
     name: 'plots',
     description: 'Plots, footprints and checkout holds, screened claims, visitor flags, moderation decisions, position availability, user pages, avatars',
@@ -48,9 +47,10 @@ export async function buildApp(env: PlotsEnv): Promise<AppWithDb<PrismaClient>> 
     schema: SCHEMA,
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
+    metrics: plotsMetrics,
   });
 
-  const metrics = createPlotsMetrics(app.metrics, () => app.db);
+  const metrics = app.serviceMetrics;
   const plotList = new PlotListCache(() => listVisiblePlots({ db: app.db }), env.PLOT_LIST_CACHE_MAX_AGE_MS, (error) =>
     app.log.warn({ err: error }, 'plot list rebuild failed'),
   );
@@ -209,6 +209,10 @@ export async function buildApp(env: PlotsEnv): Promise<AppWithDb<PrismaClient>> 
     decodeSlots,
     onChanged: () => plotList.invalidate(),
   });
-  await app.register(plotStatsRoutes, { db: app.db, rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 } });
+  await app.register(plotStatsRoutes, {
+    db: app.db,
+    rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 },
+    onRecorded: (beacon) => metrics.statBeacons.inc(beacon),
+  });
   return app;
 }

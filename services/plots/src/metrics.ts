@@ -1,55 +1,54 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { MetricFactory } from '@pixel-atlas/service-kit/metrics';
 import type { PrismaClient } from './db.ts';
 
-export function createPlotsMetrics(registry: Registry, db: () => PrismaClient) {
-  new Gauge({
-    name: 'plots_links',
-    help: 'Plot links by the health the checker last recorded (unchecked, ok, failing, unreachable)',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const counts = await db()
-        .linkCheck.groupBy({ by: ['status'], _count: { _all: true } })
-        .catch(() => []);
-      this.reset();
-      for (const row of counts) this.set({ status: row.status }, row._count._all);
-    },
-  });
+/** The plots service's own metrics (`app.serviceMetrics`); the link gauge counts rows when Prometheus scrapes. */
+export function plotsMetrics(m: MetricFactory, db: PrismaClient) {
   return {
-    linkChecks: new Counter({
+    links: m.gauge({
+      name: 'plots_links',
+      help: 'Plot links by the health the checker last recorded (unchecked, ok, failing, unreachable)',
+      labelNames: ['status'],
+      async collect() {
+        const counts = await db.linkCheck.groupBy({ by: ['status'], _count: { _all: true } }).catch(() => []);
+        this.reset();
+        for (const row of counts) this.set({ status: row.status }, row._count._all);
+      },
+    }),
+    linkChecks: m.counter({
       name: 'plots_link_checks_total',
       help: 'Plot links checked, by the status recorded (ok, failing, unreachable)',
       labelNames: ['status'],
-      registers: [registry],
     }),
-    linksMarkedUnreachable: new Counter({
+    linksMarkedUnreachable: m.counter({
       name: 'plots_links_marked_unreachable_total',
       help: 'Links newly marked unreachable (the owner is told)',
-      registers: [registry],
     }),
-    plotsClaimed: new Counter({ name: 'plots_claimed_total', help: 'Plots claimed, by tier', labelNames: ['tier'], registers: [registry] }),
-    claimsScreened: new Counter({
+    plotsClaimed: m.counter({ name: 'plots_claimed_total', help: 'Plots claimed, by tier', labelNames: ['tier'] }),
+    claimsScreened: m.counter({
       name: 'plots_claims_screened_total',
       help: "New claims by who screened them (moderation, or the local floor list when moderation did not answer) and the outcome (published, held)",
       labelNames: ['screened_by', 'outcome'],
-      registers: [registry],
     }),
-    flags: new Counter({ name: 'plots_flags_total', help: 'Visitor flags: new, or repeated by the same visitor (counted once)', labelNames: ['outcome'], registers: [registry] }),
-    avatarDecodes: new Counter({
+    flags: m.counter({ name: 'plots_flags_total', help: 'Visitor flags: new, or repeated by the same visitor (counted once)', labelNames: ['outcome'] }),
+    avatarDecodes: m.counter({
       name: 'plots_avatar_decodes_total',
       help: 'Avatar images decoded and re-encoded (the expensive step of a claim)',
-      registers: [registry],
     }),
-    avatarDecodesRefused: new Counter({
+    avatarDecodesRefused: m.counter({
       name: 'plots_avatar_decodes_refused_total',
       help: 'Claims refused with 503 because every decode slot and queue place was taken',
-      registers: [registry],
     }),
-    moderationDecisions: new Counter({
+    moderationDecisions: m.counter({
       name: 'plots_moderation_decisions_total',
       help: "Moderation decisions applied to plots, by outcome (published, removed, or ignored as unknown / already removed)",
       labelNames: ['outcome'],
-      registers: [registry],
+    }),
+    statBeacons: m.counter({
+      name: 'plots_stat_beacons_total',
+      help: 'Stat beacons by kind (view, profile_open, click) and outcome (counted, bot, unknown-plot)',
+      labelNames: ['kind', 'outcome'],
     }),
   };
 }
+
+export type PlotsMetrics = ReturnType<typeof plotsMetrics>;

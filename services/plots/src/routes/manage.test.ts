@@ -212,6 +212,9 @@ describe('stats', () => {
     expect((await beacon(plot.id, 'view', BROWSER, 'text/plain')).statusCode).toBe(204);
     const rows = await world.db.query(`SELECT views, profile_opens, clicks FROM plots.plot_daily_stats WHERE plot_id = $1`, [plot.id]);
     expect(rows).toEqual([{ views: 3, profile_opens: 1, clicks: 1 }]);
+    const scraped = await world.plots.metrics.metrics();
+    expect(scraped).toContain('plots_stat_beacons_total{kind="view",outcome="counted",service="plots"} 3');
+    expect(scraped).toContain('plots_stat_beacons_total{kind="click",outcome="bot",service="plots"} 5');
     const columns = await world.db.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_schema = 'plots' AND table_name = 'plot_daily_stats' ORDER BY 1`,
     );

@@ -1,14 +1,13 @@
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
-import { statBeaconRequestSchema, topPlotsQuerySchema, topPlotsResponseSchema } from '@pixel-atlas/contracts/stats';
+import { statBeaconRequestSchema, topPlotsQuerySchema, topPlotsResponseSchema, type StatKind } from '@pixel-atlas/contracts/stats';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
 import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
-import { Counter } from 'prom-client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listTopPlots } from '../domain/list-top-plots.ts';
-import { recordPlotStat } from '../domain/record-plot-stat.ts';
+import { recordPlotStat, type RecordStatOutcome } from '../domain/record-plot-stat.ts';
 import type { PrismaClient } from '../db.ts';
 
 /** A beacon is a few dozen bytes of JSON. */
@@ -19,6 +18,8 @@ export interface PlotStatsRoutesOptions {
   db: PrismaClient;
   /** Beacons per client address per window: every one is a database write. */
   rateLimit: { max: number; timeWindow: number };
+  /** Every beacon answered, with what became of it. */
+  onRecorded: (beacon: { kind: StatKind; outcome: RecordStatOutcome }) => void;
 }
 
 export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoutesOptions) {
@@ -29,12 +30,6 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
     } catch {
       done(new AppError('BAD_REQUEST', 'The body must be JSON'), undefined);
     }
-  });
-  const beacons = new Counter({
-    name: 'plots_stat_beacons_total',
-    help: 'Stat beacons by kind (view, profile_open, click) and outcome (counted, bot, unknown-plot)',
-    labelNames: ['kind', 'outcome'],
-    registers: [app.metrics],
   });
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -53,7 +48,7 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
     },
     async (request, reply) => {
       const outcome = await recordPlotStat({ db: opts.db, plotId: request.body.plotId, kind: request.body.kind, userAgent: request.headers['user-agent'] });
-      beacons.inc({ kind: request.body.kind, outcome });
+      opts.onRecorded({ kind: request.body.kind, outcome });
       return reply.status(204).send(null);
     },
   );
