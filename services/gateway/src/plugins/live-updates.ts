@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge } from 'prom-client';
+import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 
 /** What a browser needs to know to refresh: which list changed and why. */
 export interface LiveMessage {
@@ -43,27 +43,26 @@ export const liveUpdatesPlugin = fp(
   async (app: FastifyInstance, opts: { maxPerClient: number }) => {
     const clients = new Set<FastifyReply>();
     const perClient = new Map<string, number>();
-    new Gauge({
-      name: 'live_update_clients',
-      help: 'Browsers connected to the live update stream',
-      registers: [app.metrics],
-      collect() {
-        this.set(clients.size);
-      },
-    });
-    new Gauge({
-      name: 'live_update_client_addresses',
-      help: 'Distinct client addresses holding live update streams',
-      registers: [app.metrics],
-      collect() {
-        this.set(perClient.size);
-      },
-    });
-    const refused = new Counter({
-      name: 'live_update_refused_total',
-      help: 'Live update connections refused because the client address already held LIVE_MAX_PER_CLIENT',
-      registers: [app.metrics],
-    });
+    const { refused } = defineMetrics(app.metrics, (m) => ({
+      clients: m.gauge({
+        name: 'live_update_clients',
+        help: 'Browsers connected to the live update stream',
+        collect() {
+          this.set(clients.size);
+        },
+      }),
+      clientAddresses: m.gauge({
+        name: 'live_update_client_addresses',
+        help: 'Distinct client addresses holding live update streams',
+        collect() {
+          this.set(perClient.size);
+        },
+      }),
+      refused: m.counter({
+        name: 'live_update_refused_total',
+        help: 'Live update connections refused because the client address already held LIVE_MAX_PER_CLIENT',
+      }),
+    }));
 
     const send = (reply: FastifyReply, chunk: string) => {
       if (!reply.raw.writableEnded) reply.raw.write(chunk);

@@ -2,11 +2,11 @@ import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { AppError } from '@pixel-atlas/service-kit/errors';
+import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
-import { Counter } from 'prom-client';
 import { renderShareCard, type CardTile } from '../domain/render-share-card.ts';
 import { isPossiblePlotId } from '../domain/render-share-page.ts';
 import { shareCardVersion } from '../domain/share-card-address.ts';
@@ -43,12 +43,13 @@ export const shareCardsPlugin = fp(
     let layout: Promise<CardTile[] | null> | null = null;
     const rendering = new Map<string, Promise<Buffer>>();
     const limit = pLimit(opts.renderConcurrency);
-    const renders = new Counter({ name: 'share_card_renders_total', help: 'Share cards rendered (cache misses)', registers: [app.metrics] });
-    const refused = new Counter({
-      name: 'share_card_renders_refused_total',
-      help: 'Share card requests refused with 503 because every render slot and queue place was taken',
-      registers: [app.metrics],
-    });
+    const { renders, refused } = defineMetrics(app.metrics, (m) => ({
+      renders: m.counter({ name: 'share_card_renders_total', help: 'Share cards rendered (cache misses)' }),
+      refused: m.counter({
+        name: 'share_card_renders_refused_total',
+        help: 'Share card requests refused with 503 because every render slot and queue place was taken',
+      }),
+    }));
 
     async function upstream(request: FastifyRequest, service: ServiceName, url: string): Promise<Response | null> {
       const pool = app.upstreams.get(service);
