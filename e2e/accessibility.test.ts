@@ -15,7 +15,8 @@ const VIEWPORTS = [
   { name: '1366x768', viewport: { width: 1366, height: 768 }, touch: false },
   { name: '390x844', viewport: { width: 390, height: 844 }, touch: true },
 ] as const;
-const ONE_PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const ONE_PIXEL_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 /** What a careless or hostile buyer can put in the review queue: one word as long as the schema allows. */
 const LONG_WORD = 'Supercalifragilistic'.repeat(7);
 const LONG_LINK = `https://very-long-link.example/${'unbroken'.repeat(200)}`;
@@ -28,7 +29,11 @@ const PLOT_NAME = 'Ada Pixel';
 const contexts: BrowserContext[] = [];
 afterEach(async () => {
   // Pages with the live map keep drawing: close each test's browser before the next one starts.
-  while (contexts.length > 1) await contexts.pop()!.close().catch(() => {});
+  while (contexts.length > 1)
+    await contexts
+      .pop()!
+      .close()
+      .catch(() => {});
 });
 
 interface Finding {
@@ -40,9 +45,16 @@ interface Finding {
 
 /** Until no animation runs (a dialog fading in has half its contrast for a moment). */
 async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity), undefined, {
-    timeout: 5_000,
-  });
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+    undefined,
+    {
+      timeout: 5_000,
+    },
+  );
 }
 
 async function seriousViolations(page: Page): Promise<Finding[]> {
@@ -65,7 +77,9 @@ function runAxe(page: Page): Promise<Finding[]> {
     type AxeRun = (
       context: Document | { exclude: string[][] },
       options: object,
-    ) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }>;
+    ) => Promise<{
+      violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }>;
+    }>;
     const axe = (window as unknown as { axe: { run: AxeRun } }).axe;
     // While a modal dialog is open, Radix hides everything else from assistive technology
     // (data-aria-hidden) and its backdrop dims it: that part was checked before the dialog opened.
@@ -126,7 +140,6 @@ async function paidSession(request: APIRequestContext, tile: { x: number; y: num
   return sessionId;
 }
 
-
 async function openHome(page: Page): Promise<void> {
   await gotoLive(page, stack.url);
   await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
@@ -139,17 +152,25 @@ async function freeTileNearCentre(page: Page): Promise<{ x: number; y: number }>
   const centerY = Number(await canvas.getAttribute('data-center-y'));
   const plots = (await (await page.request.get(`${stack.url}/api/plots`)).json()) as Array<{ x: number; y: number }>;
   const taken = (tile: { x: number; y: number }) => plots.some((plot) => Math.abs(plot.x - tile.x) <= 2 && Math.abs(plot.y - tile.y) <= 2);
-  return [...land].filter((tile) => !taken(tile)).sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY))[0];
+  return [...land]
+    .filter((tile) => !taken(tile))
+    .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY))[0];
 }
 
 beforeAll(async () => {
   stack = await startStack({ MAP_SEED: 'pixel-atlas' });
   const setup = await stack.browser.newContext();
   contexts.push(setup);
-  const layout = (await (await setup.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const layout = (await (await setup.request.get(`${stack.url}/api/map-layout`)).json()) as {
+    tiles: Array<{ x: number; y: number; is_land: boolean }>;
+  };
   land = layout.tiles.filter((tile) => tile.is_land);
   const spots = land.filter((tile) => tile.x >= 55 && tile.y >= 55 && tile.x % 4 === 0 && tile.y % 4 === 0);
-  ({ id: plotId, manageToken } = await buyPlot(setup.request, spots[0], { display_name: PLOT_NAME, message: 'Tiny worlds, drawn by hand', link: 'https://ada.example/' }));
+  ({ id: plotId, manageToken } = await buyPlot(setup.request, spots[0], {
+    display_name: PLOT_NAME,
+    message: 'Tiny worlds, drawn by hand',
+    link: 'https://ada.example/',
+  }));
   // A plot with one very long word and a very long link, flagged by a visitor: it sits in the admin's queue.
   const { id: longId } = await buyPlot(setup.request, spots[1], { display_name: 'Longwinded', message: LONG_WORD, link: LONG_LINK });
   expect((await setup.request.post(`${stack.url}/api/flag-plot`, { data: { plotId: longId } })).ok()).toBe(true);
@@ -233,7 +254,9 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
       ['cut.png', png.subarray(0, 20)],
     ] as const) {
       await page.setInputFiles('input[type=file]', { name, mimeType: 'image/png', buffer });
-      await expect.poll(() => page.getByText(`"${name}" is not a JPG, PNG or GIF image.`, { exact: false }).count(), { message: name }).toBe(1);
+      await expect
+        .poll(() => page.getByText(`"${name}" is not a JPG, PNG or GIF image.`, { exact: false }).count(), { message: name })
+        .toBe(1);
       expect(await page.getByText(/Failed to save avatar/).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Save Avatar' }).count()).toBe(0);
     }

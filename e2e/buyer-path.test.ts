@@ -10,7 +10,10 @@ let stack: Stack;
 let land: Array<{ x: number; y: number }>;
 
 beforeAll(async () => {
-  stack = await startStack({ MAP_SEED: 'pixel-atlas', TIER_PRICES_CENTS: JSON.stringify({ basic: PRICES.basic, premium: PRICES.premium }) });
+  stack = await startStack({
+    MAP_SEED: 'pixel-atlas',
+    TIER_PRICES_CENTS: JSON.stringify({ basic: PRICES.basic, premium: PRICES.premium }),
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +44,12 @@ async function fillPopup(page: Page, tile: { x: number; y: number }, name: strin
 }
 
 const paymentOf = async (sessionId: string) =>
-  (await stack.db.query<{ status: string; amount: number; plot_id: string | null }>(`SELECT status, amount, plot_id::text FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0];
+  (
+    await stack.db.query<{ status: string; amount: number; plot_id: string | null }>(
+      `SELECT status, amount, plot_id::text FROM payments.payments WHERE stripe_session_id = $1`,
+      [sessionId],
+    )
+  )[0];
 
 describe("the buyer's path, truthfully", () => {
   it('shows the configured price everywhere, charges it, and Back after the claim says the payment already claimed the plot', async () => {
@@ -55,7 +63,12 @@ describe("the buyer's path, truthfully", () => {
     const tile = land[0]!;
     await fillPopup(buyer, tile, 'Honest Prices');
     const popup = buyer.getByRole('dialog', { name: 'Claim This Tile' });
-    expect(await popup.getByRole('radio', { name: /Premium/ }).locator('..').innerText()).toContain('$200');
+    expect(
+      await popup
+        .getByRole('radio', { name: /Premium/ })
+        .locator('..')
+        .innerText(),
+    ).toContain('$200');
     await buyer.getByRole('button', { name: 'PAY & CLAIM ($31)' }).click();
     await buyer.waitForURL(/\/api\/test-checkout\//);
     expect(await buyer.locator('body').innerText()).toContain('$31');
@@ -100,17 +113,27 @@ describe("the buyer's path, truthfully", () => {
     const other = await stack.newPage();
     await gotoLive(other, stack.url);
     // The checkout starts from this page (as the popup would), without a pending claim in its session storage.
-    const started = await other.evaluate(async (body) => {
-      const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
-    }, { tier: 'basic', x: tile.x, y: tile.y });
+    const started = await other.evaluate(
+      async (body) => {
+        const response = await fetch('/api/create-checkout-session', {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
+      },
+      { tier: 'basic', x: tile.x, y: tile.y },
+    );
     expect(started.status).toBe(200);
     const { url, sessionId } = started.json;
     // The test checkout is payments' own page (no app to go live): a plain goto.
     await other.goto(`${stack.url}${url}`);
     await other.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await other.waitForURL(/\/claim\?session_id=/);
-    await expect.poll(() => other.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => other.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 })
+      .toBe(1);
     // No pending claim in this browser: the position comes from the server.
     expect(await other.getByRole('spinbutton', { name: 'X' }).inputValue()).toBe(String(tile.x));
     expect(await other.getByRole('spinbutton', { name: 'Y' }).inputValue()).toBe(String(tile.y));
@@ -122,7 +145,10 @@ describe("the buyer's path, truthfully", () => {
     await other.getByRole('button', { name: 'REVIEW DETAILS' }).click();
     await other.getByRole('button', { name: 'CONFIRM & CLAIM' }).click();
     await expect.poll(() => other.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
-    const [plot] = await stack.db.query<{ display_name: string; x: number; y: number }>(`SELECT display_name, x, y FROM plots.plots WHERE stripe_session_id = $1`, [sessionId]);
+    const [plot] = await stack.db.query<{ display_name: string; x: number; y: number }>(
+      `SELECT display_name, x, y FROM plots.plots WHERE stripe_session_id = $1`,
+      [sessionId],
+    );
     expect(plot).toEqual({ display_name: 'Quick Hands', x: tile.x, y: tile.y });
     expect(await paymentOf(sessionId)).toMatchObject({ status: 'paid', amount: PRICES.basic });
   });

@@ -20,14 +20,17 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-
 describe('claiming a plot, end to end in a real browser', () => {
   it('selects a tier, clicks land, fills the popup, crops an avatar, pays, and lands on the new plot', async () => {
     await gotoLive(watcher, stack.url);
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent()).toBe('Find Plots (0)');
 
     await gotoLive(buyer, stack.url);
-    const land = await claimThroughPopup(buyer, stack.url, { name: 'Pixel Pioneer', message: 'First light on the atlas', link: 'https://pioneer.example/' });
+    const land = await claimThroughPopup(buyer, stack.url, {
+      name: 'Pixel Pioneer',
+      message: 'First light on the atlas',
+      link: 'https://pioneer.example/',
+    });
     expect(await buyer.getByText('Your basic plot is now yours!').count()).toBe(1);
     await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     await expect.poll(() => buyer.getByRole('heading', { name: "Pixel Pioneer's Plot" }).count()).toBe(1);
@@ -40,7 +43,14 @@ describe('claiming a plot, end to end in a real browser', () => {
     await expect.poll(() => watcher.getByRole('button', { name: /^Find Plots/ }).textContent(), { timeout: 15_000 }).toBe('Find Plots (1)');
     await watcher.getByRole('button', { name: 'Find Plots (1)' }).click();
     // In the Find Plots list (the home strip's ticker links the new plot too).
-    await expect.poll(() => watcher.getByRole('dialog').getByRole('link', { name: /Pixel Pioneer/ }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        watcher
+          .getByRole('dialog')
+          .getByRole('link', { name: /Pixel Pioneer/ })
+          .count(),
+      )
+      .toBe(1);
 
     await gotoLive(buyer, `${stack.url}/user/pixel%20pioneer`);
     await expect.poll(() => buyer.getByRole('heading', { name: "pixel pioneer's Atlas" }).count()).toBe(1);
@@ -57,8 +67,22 @@ describe('claiming a plot, end to end in a real browser', () => {
       [plot.stripe_session_id],
     );
     expect(payment).toMatchObject({ status: 'paid', amount: 2500 });
-    await expect.poll(async () => (await stack.db.query(`SELECT plot_id::text FROM payments.used_sessions WHERE session_id = $1`, [plot.stripe_session_id])).length).toBe(1);
-    await expect.poll(async () => (await stack.db.query<{ plot_id: string }>(`SELECT plot_id::text FROM payments.payments WHERE stripe_session_id = $1`, [plot.stripe_session_id]))[0].plot_id).toBe(plotId);
+    await expect
+      .poll(
+        async () =>
+          (await stack.db.query(`SELECT plot_id::text FROM payments.used_sessions WHERE session_id = $1`, [plot.stripe_session_id])).length,
+      )
+      .toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            await stack.db.query<{ plot_id: string }>(`SELECT plot_id::text FROM payments.payments WHERE stripe_session_id = $1`, [
+              plot.stripe_session_id,
+            ])
+          )[0].plot_id,
+      )
+      .toBe(plotId);
 
     // Crawlers get the plot's own page, with the outbound link in the markup.
     const html = await (await buyer.request.get(`${stack.url}/plot/${plotId}`)).text();
@@ -82,7 +106,9 @@ describe('claiming a plot, end to end in a real browser', () => {
     await gotoLive(visitor, `${stack.url}/plot/${claimedPlotId}`);
     // The app's page has taken over (its Share button is not in the gateway's page).
     await expect.poll(() => visitor.getByRole('button', { name: /Share/ }).count()).toBeGreaterThan(0);
-    const watch = await visitor.evaluate(() => (window as unknown as { headingWatch: { mutations: number; withoutHeading: number } }).headingWatch);
+    const watch = await visitor.evaluate(
+      () => (window as unknown as { headingWatch: { mutations: number; withoutHeading: number } }).headingWatch,
+    );
     expect(watch.mutations).toBeGreaterThan(0);
     expect(watch.withoutHeading).toBe(0);
     await visitor.close();

@@ -45,7 +45,9 @@ async function layoutShiftTotal(page: Page): Promise<number> {
 
 describe('what buyers see and feel', () => {
   it('the phone home strip gives the value, live counters and the latest claims; a claim elsewhere reaches it, the celebration shows the map and links the plot page', async () => {
-    const layout = (await (await fetch(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+    const layout = (await (await fetch(`${stack.url}/api/map-layout`)).json()) as {
+      tiles: Array<{ x: number; y: number; is_land: boolean }>;
+    };
     const landTiles = layout.tiles.filter((tile) => tile.is_land);
 
     const visitor = await newPage(PHONE);
@@ -56,7 +58,8 @@ describe('what buyers see and feel', () => {
 
     const hydrationErrors: string[] = [];
     visitor.on('console', (message) => {
-      if (message.type() === 'error' && /hydrat|did not match|error #4(18|19|22|23|25)/i.test(message.text())) hydrationErrors.push(message.text());
+      if (message.type() === 'error' && /hydrat|did not match|error #4(18|19|22|23|25)/i.test(message.text()))
+        hydrationErrors.push(message.text());
     });
     await gotoLive(visitor, stack.url);
     expect(await visitor.getByRole('heading', { level: 1 }).innerText()).toBe('Own a plot on the pixel map of the internet');
@@ -70,7 +73,9 @@ describe('what buyers see and feel', () => {
     // Small, one block above the map, and the map takes the rest of the screen below it.
     const strip = (await visitor.getByTestId('atlas-strip').boundingBox())!;
     const map = (await visitor.locator('canvas[aria-roledescription="map"]').boundingBox())!;
-    console.log(`[feel] strip at 390x844: ${strip.height.toFixed(1)} px high; map canvas ${map.width}x${map.height.toFixed(0)} from y=${map.y.toFixed(0)}`);
+    console.log(
+      `[feel] strip at 390x844: ${strip.height.toFixed(1)} px high; map canvas ${map.width}x${map.height.toFixed(0)} from y=${map.y.toFixed(0)}`,
+    );
     expect(strip.height).toBeLessThanOrEqual(56);
     expect(map.y).toBeGreaterThanOrEqual(strip.y + strip.height - 1);
     // The value line is whole (not cut with an ellipsis) and nothing in the strip spills past the phone's width.
@@ -81,10 +86,18 @@ describe('what buyers see and feel', () => {
     const buyer = await newPage({ width: 1280, height: 900 });
     await gotoLive(buyer, stack.url);
     const tile = landTiles.find((t) => t.x > 20 && t.y > 20)!;
-    const started = await buyer.evaluate(async (body) => {
-      const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return (await response.json()) as { url: string };
-    }, { tier: 'basic', x: tile.x, y: tile.y });
+    const started = await buyer.evaluate(
+      async (body) => {
+        const response = await fetch('/api/create-checkout-session', {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return (await response.json()) as { url: string };
+      },
+      { tier: 'basic', x: tile.x, y: tile.y },
+    );
     const cspViolations: string[] = [];
     buyer.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -99,9 +112,13 @@ describe('what buyers see and feel', () => {
     expect(cspViolations).toEqual([]);
     await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await buyer.waitForURL(/\/claim\?session_id=/);
-    await expect.poll(() => buyer.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => buyer.getByRole('heading', { name: 'Payment Successful! Claim Your Plot' }).count(), { timeout: 15_000 })
+      .toBe(1);
     // The paid position, on a small map.
-    await expect.poll(() => buyer.getByRole('img', { name: `Map: your plot's position at (${tile.x}, ${tile.y})` }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => buyer.getByRole('img', { name: `Map: your plot's position at (${tile.x}, ${tile.y})` }).count(), { timeout: 15_000 })
+      .toBe(1);
     await buyer.getByLabel('Display name').fill('Felt Right');
     await buyer.getByLabel('Message').fill('Bought on the live map');
     await buyer.setInputFiles('input[type=file]', await avatarFile(buyer, { fill: '#a855f7' }));
@@ -127,7 +144,9 @@ describe('what buyers see and feel', () => {
     await expect.poll(() => buyer.getByRole('img', { name: /^Map of Felt Right's plot/ }).count(), { timeout: 15_000 }).toBe(1);
 
     // Back on the phone, without a reload: the live stream brought the claim into the strip.
-    await expect.poll(() => visitor.getByTestId('strip-ticker').getByRole('link', { name: 'Felt Right' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => visitor.getByTestId('strip-ticker').getByRole('link', { name: 'Felt Right' }).count(), { timeout: 15_000 })
+      .toBe(1);
     expect(await text(visitor, 'strip-plots')).toBe('1');
     expect(await text(visitor, 'strip-tiles-left')).toBe((landTiles.length - 1).toLocaleString('en-US'));
 

@@ -10,17 +10,31 @@ let watcher: Page;
 let landTiles: Array<{ x: number; y: number }>;
 
 const findPlotsCount = (page: Page) => page.getByRole('button', { name: /^Find Plots/ }).textContent();
-const ONE_PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const ONE_PIXEL_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Buys and claims a plot through the public API (the browser flow itself is covered by claim.test.ts). */
-async function buyPlot(request: APIRequestContext, tile: { x: number; y: number }, displayName: string): Promise<{ plotId: string; sessionId: string }> {
+async function buyPlot(
+  request: APIRequestContext,
+  tile: { x: number; y: number },
+  displayName: string,
+): Promise<{ plotId: string; sessionId: string }> {
   const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
   expect(checkout.ok(), await checkout.text()).toBe(true);
   const { sessionId } = await checkout.json();
   const paid = await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 });
   expect(paid.status()).toBe(303);
   const claim = await request.post(`${stack.url}/api/claim-plot`, {
-    data: { display_name: displayName, message: 'A calm corner of the map', link: 'https://calm.example/', zone: 'nexus', ...tile, stripeSessionId: sessionId, tier: 'basic', avatar_url: ONE_PIXEL_PNG },
+    data: {
+      display_name: displayName,
+      message: 'A calm corner of the map',
+      link: 'https://calm.example/',
+      zone: 'nexus',
+      ...tile,
+      stripeSessionId: sessionId,
+      tier: 'basic',
+      avatar_url: ONE_PIXEL_PNG,
+    },
   });
   expect(claim.status(), await claim.text()).toBe(201);
   return { plotId: (await claim.json()).plot.id, sessionId };
@@ -31,7 +45,9 @@ beforeAll(async () => {
   buyer = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
   admin = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
   watcher = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const layout = (await (await buyer.request.get(`${stack.url}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const layout = (await (await buyer.request.get(`${stack.url}/api/map-layout`)).json()) as {
+    tiles: Array<{ x: number; y: number; is_land: boolean }>;
+  };
   landTiles = layout.tiles.filter((t) => t.is_land && t.x >= 30 && t.y >= 30);
 });
 
@@ -93,7 +109,10 @@ describe('moderation, end to end in a real browser', () => {
 
     // A visitor opens the plot's profile card from the map and flags it.
     await watcher.getByRole('button', { name: 'Find Plots (2)' }).click();
-    await watcher.getByRole('dialog').getByRole('link', { name: /Shady Shop/ }).click();
+    await watcher
+      .getByRole('dialog')
+      .getByRole('link', { name: /Shady Shop/ })
+      .click();
     await watcher.waitForTimeout(1500); // the map flies to the plot
     const box = (await mapCanvas(watcher).boundingBox())!;
     await watcher.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -119,7 +138,15 @@ describe('moderation, end to end in a real browser', () => {
     const position = await (await buyer.request.get(`${stack.url}/api/position-available?x=${tile.x}&y=${tile.y}`)).json();
     expect(position.available).toBe(true);
     await expect
-      .poll(async () => (await stack.db.query<{ status: string; plot_id: string | null }>(`SELECT status, plot_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0])
+      .poll(
+        async () =>
+          (
+            await stack.db.query<{ status: string; plot_id: string | null }>(
+              `SELECT status, plot_id FROM payments.payments WHERE stripe_session_id = $1`,
+              [sessionId],
+            )
+          )[0],
+      )
       .toEqual({ status: 'paid', plot_id: null });
   });
 });

@@ -23,7 +23,11 @@ afterAll(async () => {
 describe("the owner's private page, end to end in real browsers", () => {
   it('claim, open the owner link, edit, and the change shows live on a map open in another browser and on the plot page', async () => {
     await gotoLive(buyer, stack.url);
-    const land = await claimThroughPopup(buyer, stack.url, { name: 'Owner Olga', message: 'Before the edit', link: 'https://olga.example/' });
+    const land = await claimThroughPopup(buyer, stack.url, {
+      name: 'Owner Olga',
+      message: 'Before the edit',
+      link: 'https://olga.example/',
+    });
 
     // Shown on the celebration, and once more on the plot page of this browser.
     const ownerUrl = await buyer.getByTestId('owner-link').locator('input').inputValue();
@@ -69,16 +73,21 @@ describe("the owner's private page, end to end in real browsers", () => {
 
     // The watcher's profile open and the buyer's visit of the plot page were counted.
     await gotoLive(buyer, ownerUrl);
-    await expect.poll(async () => {
-      const totals = (await buyer.getByTestId('stats-totals').textContent()) ?? '';
-      const [, views, opens] = /(\d+) page views, (\d+) profile opens/.exec(totals) ?? [];
-      return Number(views) >= 1 && Number(opens) >= 1;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const totals = (await buyer.getByTestId('stats-totals').textContent()) ?? '';
+        const [, views, opens] = /(\d+) page views, (\d+) profile opens/.exec(totals) ?? [];
+        return Number(views) >= 1 && Number(opens) >= 1;
+      })
+      .toBe(true);
 
     // The token never reached a log line (the gateway's and every service's request logs redact it).
     const token = ownerUrl.split('/manage/')[1];
     for (const service of stack.processes()) {
-      const leaks = service.output().split('\n').filter((line) => line.includes(token));
+      const leaks = service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(token));
       expect(leaks, service.name).toEqual([]);
     }
     expect(stack.gateway.output()).toContain('"url":"/manage/[redacted]"');

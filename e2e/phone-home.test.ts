@@ -12,7 +12,8 @@ let stack: Stack;
 let layout: { tiles: Array<{ x: number; y: number; is_land: boolean }>; regions: Array<{ name: string; focus: { x: number; y: number } }> };
 const plots: Array<{ x: number; y: number; size: number; name: string }> = [];
 
-const ONE_PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const ONE_PIXEL_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 interface Rect {
   left: number;
@@ -29,13 +30,23 @@ async function buyPlot(request: APIRequestContext, tier: 'basic', tile: { x: num
   const { sessionId } = await checkout.json();
   expect((await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 })).status()).toBe(303);
   const claim = await request.post(`${stack.url}/api/claim-plot`, {
-    data: { display_name: name, message: 'Somewhere on the atlas', link: 'https://atlas.example/', zone: 'nexus', ...tile, stripeSessionId: sessionId, tier, avatar_url: ONE_PIXEL_PNG },
+    data: {
+      display_name: name,
+      message: 'Somewhere on the atlas',
+      link: 'https://atlas.example/',
+      zone: 'nexus',
+      ...tile,
+      stripeSessionId: sessionId,
+      tier,
+      avatar_url: ONE_PIXEL_PNG,
+    },
   });
   expect(claim.status(), await claim.text()).toBe(201);
 }
 
 const isLand = (x: number, y: number, size = 1) => {
-  for (let dy = 0; dy < size; dy++) for (let dx = 0; dx < size; dx++) if (!layout.tiles.some((t) => t.x === x + dx && t.y === y + dy && t.is_land)) return false;
+  for (let dy = 0; dy < size; dy++)
+    for (let dx = 0; dx < size; dx++) if (!layout.tiles.some((t) => t.x === x + dx && t.y === y + dy && t.is_land)) return false;
   return true;
 };
 const isFree = (x: number, y: number) => !plots.some((p) => x >= p.x && x < p.x + p.size && y >= p.y && y < p.y + p.size);
@@ -48,7 +59,8 @@ beforeAll(async () => {
   // A plot far from the centre, so Find Plots has somewhere to fly.
   for (const [tier, size, from, name] of [['basic', 1, { x: 70, y: 70 }, 'South East Shop']] as const) {
     let spot: { x: number; y: number } | null = null;
-    for (let r = 0; r < 30 && !spot; r++) for (let d = 0; d <= r && !spot; d++) if (isLand(from.x + d, from.y + r - d, size)) spot = { x: from.x + d, y: from.y + r - d };
+    for (let r = 0; r < 30 && !spot; r++)
+      for (let d = 0; d <= r && !spot; d++) if (isLand(from.x + d, from.y + r - d, size)) spot = { x: from.x + d, y: from.y + r - d };
     if (!spot) throw new Error(`no land for ${name}`);
     await buyPlot(request, tier, spot, name);
     plots.push({ ...spot, size, name });
@@ -59,7 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
 
 /** Camera moves animate: waits until two readings 150 ms apart agree. */
 async function settled(page: Page): Promise<{ zoom: number; x: number; y: number }> {
@@ -89,26 +100,43 @@ async function footprintRect(page: Page, x: number, y: number, size = 1): Promis
 }
 
 async function rectOf(page: Page, selector: string): Promise<Rect> {
-  return page.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    });
 }
 
 /**
  * A free land tile whose centre shows near `near` (client px), inside the canvas, not under the map's chrome
  * and away from region labels (a click on a label opens the region's card instead).
  */
-async function landTileNear(page: Page, near: { x: number; y: number }): Promise<{ x: number; y: number; point: { x: number; y: number } }> {
+async function landTileNear(
+  page: Page,
+  near: { x: number; y: number },
+): Promise<{ x: number; y: number; point: { x: number; y: number } }> {
   const box = (await mapCanvas(page).boundingBox())!;
   const { zoom, x: cx, y: cy } = await mapView(page);
-  const toScreen = (tx: number, ty: number) => ({ x: box.x + box.width / 2 + (tx - cx) * TILE_SIZE_PX * zoom, y: box.y + box.height / 2 + (ty - cy) * TILE_SIZE_PX * zoom });
-  const chrome = await page.locator('[data-map-occluder]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left - 8, top: r.top - 8, right: r.right + 8, bottom: r.bottom + 8 })));
+  const toScreen = (tx: number, ty: number) => ({
+    x: box.x + box.width / 2 + (tx - cx) * TILE_SIZE_PX * zoom,
+    y: box.y + box.height / 2 + (ty - cy) * TILE_SIZE_PX * zoom,
+  });
+  const chrome = await page
+    .locator('[data-map-occluder]')
+    .evaluateAll((els) =>
+      els
+        .map((el) => el.getBoundingClientRect())
+        .map((r) => ({ left: r.left - 8, top: r.top - 8, right: r.right + 8, bottom: r.bottom + 8 })),
+    );
   const labels = layout.regions.map((region) => toScreen(region.focus.x + 0.5, region.focus.y + 0.5));
   const candidates = layout.tiles
     .filter((t) => t.is_land && isFree(t.x, t.y))
     .map((t) => ({ x: t.x, y: t.y, point: toScreen(t.x + 0.5, t.y + 0.5) }))
-    .filter(({ point }) => point.x > box.x + 20 && point.x < box.x + box.width - 20 && point.y > box.y + 20 && point.y < box.y + box.height - 20)
+    .filter(
+      ({ point }) => point.x > box.x + 20 && point.x < box.x + box.width - 20 && point.y > box.y + 20 && point.y < box.y + box.height - 20,
+    )
     .filter(({ point }) => !chrome.some((r) => point.x > r.left && point.x < r.right && point.y > r.top && point.y < r.bottom))
     .filter(({ point }) => labels.every((label) => Math.abs(point.x - label.x) > 140 || Math.abs(point.y - label.y) > 30))
     .sort((a, b) => Math.hypot(a.point.x - near.x, a.point.y - near.y) - Math.hypot(b.point.x - near.x, b.point.y - near.y));
@@ -164,7 +192,12 @@ describe('the home screen on a 390×844 phone', () => {
   let phone: Page;
 
   beforeAll(async () => {
-    context = await stack.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+    context = await stack.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 1,
+    });
     phone = await context.newPage();
   });
   afterAll(async () => {
@@ -229,7 +262,9 @@ describe('the home screen on a 390×844 phone', () => {
     expect(footprint.right).toBeLessThanOrEqual(canvasBox.x + canvasBox.width);
     expect(footprint.top).toBeGreaterThanOrEqual(canvasBox.y);
     expect(footprint.bottom).toBeLessThanOrEqual(canvasBox.y + canvasBox.height);
-    const chrome = await phone.locator('[data-map-occluder]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Rect));
+    const chrome = await phone
+      .locator('[data-map-occluder]')
+      .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Rect));
     expect(chrome.length).toBeGreaterThanOrEqual(4);
     for (const panel of chrome) expect(overlaps(footprint, panel), JSON.stringify({ footprint, panel })).toBe(false);
   });
@@ -303,7 +338,14 @@ describe('the home screen at 1366×768', () => {
 
     const dialogBox = (await dialog.boundingBox())!;
     const tileRect = await footprintRect(page, tile.x, tile.y);
-    expect(overlaps(tileRect, { left: dialogBox.x, top: dialogBox.y, right: dialogBox.x + dialogBox.width, bottom: dialogBox.y + dialogBox.height })).toBe(false);
+    expect(
+      overlaps(tileRect, {
+        left: dialogBox.x,
+        top: dialogBox.y,
+        right: dialogBox.x + dialogBox.width,
+        bottom: dialogBox.y + dialogBox.height,
+      }),
+    ).toBe(false);
     expect(tileRect.left).toBeGreaterThanOrEqual(0);
     expect(tileRect.top).toBeGreaterThanOrEqual((await mapCanvas(page).boundingBox())!.y);
     // ...nor under the open regions menu.

@@ -30,7 +30,12 @@ async function openHome(page: Page) {
 /** Starts a checkout from this browser (as PAY & CLAIM does), which holds the footprint while it lasts. */
 async function startCheckout(page: Page, body: { tier: string; x: number; y: number }) {
   const started = await page.evaluate(async (payload) => {
-    const response = await fetch('/api/create-checkout-session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    const response = await fetch('/api/create-checkout-session', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
     return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
   }, body);
   expect(started.status).toBe(200);
@@ -45,12 +50,13 @@ async function clickTile(page: Page, tile: { x: number; y: number }) {
 }
 
 /** Two tiles apart at least, so one test's footprint never touches another's. */
-const farFrom = (used: Array<{ x: number; y: number }>) => land.find((t) => used.every((u) => Math.abs(t.x - u.x) >= 3 || Math.abs(t.y - u.y) >= 3))!;
+const farFrom = (used: Array<{ x: number; y: number }>) =>
+  land.find((t) => used.every((u) => Math.abs(t.x - u.x) >= 3 || Math.abs(t.y - u.y) >= 3))!;
 
 describe('reserved land on the map', () => {
   const used: Array<{ x: number; y: number }> = [];
 
-  it("a tile someone is paying for is refused at the click with the reason, in another browser; the claim popup does not open", async () => {
+  it('a tile someone is paying for is refused at the click with the reason, in another browser; the claim popup does not open', async () => {
     const payer = await stack.newPage();
     await openHome(payer);
     // A spot whose left neighbour is land too: a 2×2 plot there would reach into the hold.
@@ -69,7 +75,9 @@ describe('reserved land on the map', () => {
 
     await clickTile(visitor, inside);
     await expect.poll(() => visitor.getByText('Tile Reserved').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    expect(await visitor.getByText('This tile is reserved while someone pays. Try again in a few minutes or choose another tile.').count()).toBeGreaterThan(0);
+    expect(
+      await visitor.getByText('This tile is reserved while someone pays. Try again in a few minutes or choose another tile.').count(),
+    ).toBeGreaterThan(0);
     expect(await visitor.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(0);
 
     // Free land beside it still opens the popup, and a 2×2 footprint reaching into the hold says so.
@@ -99,7 +107,16 @@ describe('reserved land on the map', () => {
           method: 'POST',
           credentials: 'include',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ display_name: 'Drug Deals Daily', message: 'Fresh every day', zone: 'nexus', x, y, stripeSessionId: sessionId, tier: 'basic', avatar_url: avatarUrl }),
+          body: JSON.stringify({
+            display_name: 'Drug Deals Daily',
+            message: 'Fresh every day',
+            zone: 'nexus',
+            x,
+            y,
+            stripeSessionId: sessionId,
+            tier: 'basic',
+            avatar_url: avatarUrl,
+          }),
         });
         return { status: response.status, json: (await response.json()) as { warning?: string } };
       },
@@ -110,7 +127,7 @@ describe('reserved land on the map', () => {
 
     const visitor = await stack.newPage();
     await openHome(visitor);
-    const reserved = (await (await visitor.request.get(`${stack.url}/api/reserved-footprints`)).text());
+    const reserved = await (await visitor.request.get(`${stack.url}/api/reserved-footprints`)).text();
     expect(reserved).toContain(`{"x":${tile.x},"y":${tile.y},"size":1,"reason":"review"}`);
     expect(reserved).not.toContain('Drug Deals Daily');
     await clickTile(visitor, tile);

@@ -36,14 +36,24 @@ describe('the site shell in a real browser', () => {
 
   it('renders each static page with the spec texts', async () => {
     await open('/about');
-    for (const text of ['How it works', 'Why?', 'Built to last', 'Explore the Atlas']) await expect.poll(() => page.getByText(text).count(), { message: text }).toBeGreaterThan(0);
+    for (const text of ['How it works', 'Why?', 'Built to last', 'Explore the Atlas'])
+      await expect.poll(() => page.getByText(text).count(), { message: text }).toBeGreaterThan(0);
     await open('/faq');
-    for (const text of ['Getting Started', 'Plot Information', 'Value & Benefits', 'Payment & Refunds', 'Technical', 'Community', 'Still have questions?']) {
+    for (const text of [
+      'Getting Started',
+      'Plot Information',
+      'Value & Benefits',
+      'Payment & Refunds',
+      'Technical',
+      'Community',
+      'Still have questions?',
+    ]) {
       await expect.poll(() => page.getByText(text, { exact: true }).count(), { message: text }).toBeGreaterThan(0);
     }
     await open('/terms');
     // Legal pages are lazy chunks: poll until main holds the page.
-    for (const text of ['18', '99.9%', 'refund']) await expect.poll(() => page.locator('main').innerText(), { message: text }).toContain(text);
+    for (const text of ['18', '99.9%', 'refund'])
+      await expect.poll(() => page.locator('main').innerText(), { message: text }).toContain(text);
     await open('/privacy');
     for (const text of ['7 years', '30 days']) await expect.poll(() => page.locator('main').innerText(), { message: text }).toContain(text);
     await open('/');
@@ -69,11 +79,15 @@ describe('the site shell in a real browser', () => {
     expect(await page.getByText("We'll get back to you within 24-48 hours.").count()).toBeGreaterThan(0);
     expect(await page.getByLabel('Name').inputValue()).toBe('');
     const rows = await stack.db.query(`SELECT name, email, subject, message FROM contact.contact_submissions`);
-    expect(rows).toEqual([{ name: 'Browser Tester', email: 'browser@example.com', subject: 'technical', message: 'Sent from headless chromium.' }]);
+    expect(rows).toEqual([
+      { name: 'Browser Tester', email: 'browser@example.com', subject: 'technical', message: 'Sent from headless chromium.' },
+    ]);
   });
 
   it('refuses a bad contact payload with a clear 400 and writes nothing', async () => {
-    const response = await page.request.post(`${stack.url}/api/contact`, { data: { name: 'X', email: 'nope', subject: 'general', message: 'hi' } });
+    const response = await page.request.post(`${stack.url}/api/contact`, {
+      data: { name: 'X', email: 'nope', subject: 'general', message: 'hi' },
+    });
     expect(response.status()).toBe(400);
     expect((await response.json()).error.message).toBe('email: Please enter a valid email address');
     expect(await stack.db.query(`SELECT count(*)::int AS n FROM contact.contact_submissions`)).toEqual([{ n: 1 }]);
@@ -91,7 +105,9 @@ describe('the site shell in a real browser', () => {
     expect(await page.getByText('Atlas Map Administration').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: /sign out/i }).click();
     await expect.poll(() => page.getByLabel('Username').count()).toBe(1);
-    const sessions = await stack.db.query(`SELECT revoked_at IS NOT NULL AS revoked FROM gateway.admin_sessions WHERE revoked_at IS NOT NULL`);
+    const sessions = await stack.db.query(
+      `SELECT revoked_at IS NOT NULL AS revoked FROM gateway.admin_sessions WHERE revoked_at IS NOT NULL`,
+    );
     expect(sessions.length).toBeGreaterThanOrEqual(1);
   });
 });

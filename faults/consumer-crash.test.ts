@@ -42,7 +42,10 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
   // Entitlements first, so claims need no query to payments while it is down (a claim with an unknown
   // session would wait for payments, which is not what this test is about).
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === CLAIMS, 30_000);
+  await eventually(
+    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === CLAIMS,
+    30_000,
+  );
 
   const plotIds: string[] = [];
   const okFlags = new Map<string, number>();
@@ -89,7 +92,9 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
     ledger.fault(
       `payments killed (SIGKILL) with ${state.payments.ackPending} events delivered and unacknowledged, ${state.payments.pending} waiting; ${plotIds.length}/${CLAIMS} claims done`,
     );
-    ledger.fault(`moderation killed (SIGKILL) with ${state.moderation.ackPending} events delivered and unacknowledged, ${state.moderation.pending} waiting`);
+    ledger.fault(
+      `moderation killed (SIGKILL) with ${state.moderation.ackPending} events delivered and unacknowledged, ${state.moderation.pending} waiting`,
+    );
     return state;
   })();
   const atKill = await kill;
@@ -111,17 +116,23 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   const count = (rows: Awaited<ReturnType<typeof inbox>>, consumer: string, subject: string) =>
     rows.find((r) => r.consumer === consumer && r.subject === subject)?.n ?? 0;
   // Unacknowledged deliveries come back after the 30 s ack wait.
-  const finalInbox = await eventually(async () => {
-    const rows = await inbox();
-    return count(rows, 'payments', 'plots.plot.claimed') === CLAIMS &&
-      count(rows, 'moderation', 'plots.plot.claimed') === CLAIMS &&
-      count(rows, 'moderation', 'plots.plot.flagged') === flaggedEvents
-      ? rows
-      : null;
-  }, 90_000, 500);
+  const finalInbox = await eventually(
+    async () => {
+      const rows = await inbox();
+      return count(rows, 'payments', 'plots.plot.claimed') === CLAIMS &&
+        count(rows, 'moderation', 'plots.plot.claimed') === CLAIMS &&
+        count(rows, 'moderation', 'plots.plot.flagged') === flaggedEvents
+        ? rows
+        : null;
+    },
+    90_000,
+    500,
+  );
   ledger.checked(finalInbox.reduce((n, r) => n + r.n, 0));
 
-  const used = await stack.db.query<{ session_id: string; n: number }>(`SELECT session_id, count(*)::int AS n FROM payments.used_sessions GROUP BY 1`);
+  const used = await stack.db.query<{ session_id: string; n: number }>(
+    `SELECT session_id, count(*)::int AS n FROM payments.used_sessions GROUP BY 1`,
+  );
   ledger.checked(used.length);
   expect(used).toHaveLength(CLAIMS);
   expect(used.every((u) => u.n === 1)).toBe(true);
@@ -151,7 +162,8 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   const [paymentsMetrics, moderationMetrics] = await Promise.all([metrics(payments.url), metrics(moderation.url)]);
   const redelivered = metricSum(paymentsMetrics, 'events_redelivered_total') + metricSum(moderationMetrics, 'events_redelivered_total');
   const duplicates =
-    metricSum(paymentsMetrics, 'events_handled_total', { outcome: 'duplicate' }) + metricSum(moderationMetrics, 'events_handled_total', { outcome: 'duplicate' });
+    metricSum(paymentsMetrics, 'events_handled_total', { outcome: 'duplicate' }) +
+    metricSum(moderationMetrics, 'events_handled_total', { outcome: 'duplicate' });
   ledger.note(
     `in flight at the kill: payments ${atKill.payments.ackPending}, moderation ${atKill.moderation.ackPending}; after restart ${redelivered} redeliveries, ${duplicates} recognised as already applied`,
   );

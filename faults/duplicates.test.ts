@@ -43,7 +43,10 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
     return ledger.record(
       'webhook',
       await api(stack, 'POST', '/api/payments/stripe-webhook', {
-        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }) },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }),
+        },
         raw: payload, // the exact bytes the signature covers
       }),
     );
@@ -53,7 +56,10 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   const places = spots(stack, 1, PAID + EXPIRED + PAID_THEN_EXPIRED);
   const sessions = await pool(places, 8, async (place) => {
     const visitor = new Visitor();
-    const created = ledger.record('checkout', await api(stack, 'POST', '/api/create-checkout-session', { json: { tier: 'basic', ...place }, visitor }));
+    const created = ledger.record(
+      'checkout',
+      await api(stack, 'POST', '/api/create-checkout-session', { json: { tier: 'basic', ...place }, visitor }),
+    );
     if (created.status !== 200) throw new Error(`checkout: ${created.status} ${JSON.stringify(created.body)}`);
     return { sessionId: created.body.sessionId as string, tier: 'basic' as const, ...place, visitor };
   });
@@ -79,14 +85,20 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
     }),
   );
-  ledger.fault(`${PAID} paid sessions: each got 3 copies of one completed notice, async_payment_succeeded, a stale expired notice and a verify, concurrently, shuffled`);
+  ledger.fault(
+    `${PAID} paid sessions: each got 3 copies of one completed notice, async_payment_succeeded, a stale expired notice and a verify, concurrently, shuffled`,
+  );
   // Expired sessions: the expired notice twice, and a completed notice sent late (Stripe says expired).
   await Promise.all(
     expired.map(async (s) => {
       fake.expire(s.sessionId);
       const notice = fake.event('checkout.session.expired', s.sessionId);
       const answers = await Promise.all(
-        shuffle([() => webhook(notice), () => webhook(notice), () => webhook({ ...fake.event('checkout.session.expired', s.sessionId), type: 'checkout.session.completed' })]).map((send) => send()),
+        shuffle([
+          () => webhook(notice),
+          () => webhook(notice),
+          () => webhook({ ...fake.event('checkout.session.expired', s.sessionId), type: 'checkout.session.completed' }),
+        ]).map((send) => send()),
       );
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     }),
@@ -102,7 +114,9 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   }
   ledger.fault(`${PAID_THEN_EXPIRED} sessions completed, then reported expired twice`);
 
-  const payments = await stack.db.query<{ stripe_session_id: string; status: string }>(`SELECT stripe_session_id, status FROM payments.payments`);
+  const payments = await stack.db.query<{ stripe_session_id: string; status: string }>(
+    `SELECT stripe_session_id, status FROM payments.payments`,
+  );
   ledger.checked(payments.length);
   const statusOf = new Map(payments.map((p) => [p.stripe_session_id, p.status]));
   for (const s of [...paid, ...paidThenExpired]) expect(statusOf.get(s.sessionId)).toBe('paid');
@@ -125,8 +139,16 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   expect([...perSession(expiredEvents).keys()].sort()).toEqual(expired.map((s) => s.sessionId).sort());
   expect(expiredEvents).toHaveLength(EXPIRED);
   // Expired sessions' holds are released; paid ones became one entitlement each.
-  await eventually(async () => (await stack.db.query(`SELECT 1 FROM plots.footprints WHERE session_id = ANY($1)`, [expired.map((s) => s.sessionId)])).length === 0, 20_000);
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === PAID + PAID_THEN_EXPIRED, 20_000);
+  await eventually(
+    async () =>
+      (await stack.db.query(`SELECT 1 FROM plots.footprints WHERE session_id = ANY($1)`, [expired.map((s) => s.sessionId)])).length === 0,
+    20_000,
+  );
+  await eventually(
+    async () =>
+      (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === PAID + PAID_THEN_EXPIRED,
+    20_000,
+  );
 
   // Claims by every paying buyer, and flags from visitors, so every consumer has events to see twice.
   const buyers: PaidSession[] = [...paid, ...paidThenExpired];
@@ -158,8 +180,12 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   const effects = async () => ({
     used: await stack.db.query(`SELECT session_id, plot_id::text, used_at FROM payments.used_sessions ORDER BY session_id`),
     entitlements: await stack.db.query(`SELECT session_id, tier, paid_at FROM plots.entitlements ORDER BY session_id`),
-    payments: await stack.db.query(`SELECT stripe_session_id, status, plot_id::text, paid_at, expired_at FROM payments.payments ORDER BY stripe_session_id`),
-    reviews: await stack.db.query(`SELECT plot_id::text, status, source, flag_count, reasons FROM moderation.review_items ORDER BY plot_id`),
+    payments: await stack.db.query(
+      `SELECT stripe_session_id, status, plot_id::text, paid_at, expired_at FROM payments.payments ORDER BY stripe_session_id`,
+    ),
+    reviews: await stack.db.query(
+      `SELECT plot_id::text, status, source, flag_count, reasons FROM moderation.review_items ORDER BY plot_id`,
+    ),
     contacts: await stack.db.query(`SELECT plot_id::text FROM moderation.plot_contacts ORDER BY plot_id`),
     holds: await stack.db.query(`SELECT id::text FROM plots.footprints ORDER BY id`),
   });
@@ -186,7 +212,9 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   } finally {
     await nc.close();
   }
-  ledger.fault(`${events.length} consumed events re-published newest first under new message ids (${expectedInbox} deliveries to consumers), and ${events.length} more under their own ids`);
+  ledger.fault(
+    `${events.length} consumed events re-published newest first under new message ids (${expectedInbox} deliveries to consumers), and ${events.length} more under their own ids`,
+  );
   expect(droppedByStream).toBe(events.length);
   await eventually(async () => (await duplicatesSeen()) - duplicatesBefore >= expectedInbox, 30_000, 250);
   const duplicatesHandled = (await duplicatesSeen()) - duplicatesBefore;

@@ -9,19 +9,25 @@ import { LONG_OUTAGE_MS, LONG_TEST_TIMEOUT_MS, longFaultFile, runLongOutage } fr
 const file = longFaultFile();
 const title = `NATS down for ${LONG_OUTAGE_MS / 1000} s under claims, flags and moderation`;
 
-it(`${title}: no 2xx lost, every event applied once, no dead letter`, async () => {
-  const { nats, stack } = file.rig;
-  await runLongOutage(file, {
-    title,
-    claims: 45,
-    async stop() {
-      await nats.stop();
-      return 'nats-server killed (SIGKILL)';
-    },
-    async resume(ledger) {
-      const waiting = Object.entries(await unpublished(stack.db)).filter(([, n]) => n > 0);
-      ledger.note(`events waiting in outboxes when NATS came back: ${waiting.map(([schema, n]) => `${schema} ${n}`).join(', ') || 'none'}`);
-      await nats.resume();
-    },
-  });
-}, LONG_TEST_TIMEOUT_MS);
+it(
+  `${title}: no 2xx lost, every event applied once, no dead letter`,
+  async () => {
+    const { nats, stack } = file.rig;
+    await runLongOutage(file, {
+      title,
+      claims: 45,
+      async stop() {
+        await nats.stop();
+        return 'nats-server killed (SIGKILL)';
+      },
+      async resume(ledger) {
+        const waiting = Object.entries(await unpublished(stack.db)).filter(([, n]) => n > 0);
+        ledger.note(
+          `events waiting in outboxes when NATS came back: ${waiting.map(([schema, n]) => `${schema} ${n}`).join(', ') || 'none'}`,
+        );
+        await nats.resume();
+      },
+    });
+  },
+  LONG_TEST_TIMEOUT_MS,
+);

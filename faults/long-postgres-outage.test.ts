@@ -9,15 +9,19 @@ const STOP_MODE = (process.env.FAULTS_LONG_PG_STOP_MODE ?? 'immediate') as 'fast
 const file = longFaultFile();
 const title = `PostgreSQL down for ${LONG_OUTAGE_MS / 1000} s under claims, flags and moderation`;
 
-it(`${title}: no 2xx lost, every event applied once, no dead letter`, async () => {
-  const { postgres } = file.rig;
-  await runLongOutage(file, {
-    title,
-    claims: 45,
-    async stop() {
-      await postgres.stop(STOP_MODE);
-      return `PostgreSQL stopped (pg_ctl stop -m ${STOP_MODE})`;
-    },
-    resume: () => postgres.resume(),
-  });
-}, LONG_TEST_TIMEOUT_MS);
+it(
+  `${title}: no 2xx lost, every event applied once, no dead letter`,
+  async () => {
+    const { postgres } = file.rig;
+    await runLongOutage(file, {
+      title,
+      claims: 45,
+      async stop() {
+        await postgres.stop(STOP_MODE);
+        return `PostgreSQL stopped (pg_ctl stop -m ${STOP_MODE})`;
+      },
+      resume: () => postgres.resume(),
+    });
+  },
+  LONG_TEST_TIMEOUT_MS,
+);

@@ -41,7 +41,8 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
         claimed.set(session.sessionId, { plotId: response.body.plot.id, status: response.status });
         return;
       }
-      if (response.status >= 400 && response.status < 500) throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status >= 400 && response.status < 500)
+        throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
       await sleep(500);
     }
     throw new Error(`claim for ${session.sessionId} never succeeded`);
@@ -83,7 +84,9 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
     while (!trafficDone) {
       const response = ledger.record(
         'contact',
-        await api(stack, 'POST', '/api/contact', { json: { name: `Writer ${i}`, email: `writer${i}@example.com`, subject: 'general', message: `Hello number ${i}` } }),
+        await api(stack, 'POST', '/api/contact', {
+          json: { name: `Writer ${i}`, email: `writer${i}@example.com`, subject: 'general', message: `Hello number ${i}` },
+        }),
       );
       if (response.status === 201) contactIds.push(response.body.id);
       i += 1;
@@ -98,7 +101,14 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
     ledger.fault(`nats-server killed (SIGKILL) for ${OUTAGE_MS / 1000} s, ${claimed.size} of ${CLAIMS} claims done at that moment`);
     await sleep(OUTAGE_MS);
     const waiting = await unpublished(stack.db);
-    ledger.note(`events waiting in outboxes when NATS came back: ${Object.entries(waiting).filter(([, n]) => n).map(([schema, n]) => `${schema} ${n}`).join(', ') || 'none'}`);
+    ledger.note(
+      `events waiting in outboxes when NATS came back: ${
+        Object.entries(waiting)
+          .filter(([, n]) => n)
+          .map(([schema, n]) => `${schema} ${n}`)
+          .join(', ') || 'none'
+      }`,
+    );
     await nats.resume();
     outage = 'after';
   })();
@@ -155,16 +165,24 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   expect(messages.every((m) => m.msgId === m.event.id)).toBe(true);
 
   // 3. Consumers: payments links every claimed plot's session once; plots has every paid entitlement once.
-  await eventually(async () => {
-    const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`);
-    return row.n === CLAIMS;
-  }, 60_000, 250);
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions`);
+  await eventually(
+    async () => {
+      const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`);
+      return row.n === CLAIMS;
+    },
+    60_000,
+    250,
+  );
+  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
+    `SELECT session_id, plot_id::text FROM payments.used_sessions`,
+  );
   ledger.checked(used.length);
   const usedWrong = used.filter((u) => plotBySession.get(u.session_id) !== u.plot_id).length;
   ledger.missing(CLAIMS - used.length + usedWrong, 'claimed plots without their used_sessions row');
   expect(usedWrong).toBe(0);
-  const linked = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.payments WHERE plot_id IS NOT NULL AND status = 'paid'`);
+  const linked = await stack.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM payments.payments WHERE plot_id IS NOT NULL AND status = 'paid'`,
+  );
   expect(linked[0].n).toBe(CLAIMS);
   const inbox = await stack.db.query<{ consumer: string; subject: string; n: number }>(
     `SELECT consumer, subject, count(*)::int AS n FROM payments.inbox_events GROUP BY 1, 2
@@ -182,10 +200,16 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   // 4. Moderation: every flagged plot is queued with exactly the number of flags visitors got a 2xx for.
   const flaggedEvents = outbox.filter((r) => r.subject === 'plots.plot.flagged').length;
   expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
-  await eventually(async () => {
-    const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`);
-    return row.n === flaggedEvents;
-  }, 60_000, 250);
+  await eventually(
+    async () => {
+      const [row] = await stack.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`,
+      );
+      return row.n === flaggedEvents;
+    },
+    60_000,
+    250,
+  );
   const queue = await stack.db.query<{ plot_id: string; flag_count: number; status: string }>(
     `SELECT plot_id::text, flag_count, status FROM moderation.review_items`,
   );
@@ -205,7 +229,9 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const ledger = new FaultLedger('NATS restarted without its JetStream store');
   const sessions = await buyMany(stack, 'basic', await freeSpots(stack, 1, 10));
   await eventually(async () => {
-    const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements WHERE session_id = ANY($1)`, [sessions.map((s) => s.sessionId)]);
+    const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements WHERE session_id = ANY($1)`, [
+      sessions.map((s) => s.sessionId),
+    ]);
     return row.n === sessions.length;
   }, 30_000);
   await outboxesDrained(stack.db, 30_000);
@@ -226,7 +252,8 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
         plotIds.push(response.body.plot.id);
         return;
       }
-      if (response.status >= 400 && response.status < 500) throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status >= 400 && response.status < 500)
+        throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
       await sleep(500);
     }
   });
@@ -242,19 +269,36 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   // The relays declare the stream again and publish; the consumers' durables come back and apply everything.
   await outboxesDrained(stack.db, 60_000);
   const published = (Date.now() - resumedAt) / 1000;
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === usedBefore + sessions.length, 90_000, 250);
-  await eventually(async () => {
-    const rows = await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE plot_id = ANY($1::uuid[])`, [plotIds]);
-    return rows.length === okFlags.size && rows.every((r) => r.flag_count === okFlags.get(r.plot_id));
-  }, 60_000, 250);
+  await eventually(
+    async () =>
+      (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === usedBefore + sessions.length,
+    90_000,
+    250,
+  );
+  await eventually(
+    async () => {
+      const rows = await stack.db.query<{ plot_id: string; flag_count: number }>(
+        `SELECT plot_id::text, flag_count FROM moderation.review_items WHERE plot_id = ANY($1::uuid[])`,
+        [plotIds],
+      );
+      return rows.length === okFlags.size && rows.every((r) => r.flag_count === okFlags.get(r.plot_id));
+    },
+    60_000,
+    250,
+  );
   const applied = (Date.now() - resumedAt) / 1000;
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions WHERE session_id = ANY($1)`, [sessions.map((s) => s.sessionId)]);
+  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
+    `SELECT session_id, plot_id::text FROM payments.used_sessions WHERE session_id = ANY($1)`,
+    [sessions.map((s) => s.sessionId)],
+  );
   ledger.checked(used.length + okFlags.size);
   ledger.missing(sessions.length - used.length, 'claims after the store was lost that never reached payments');
   const messages = await readStream(stack.stream);
   ledger.checked(messages.length);
   expect(new Set(messages.map((m) => m.event.id)).size).toBe(messages.length);
-  ledger.note(`outboxes drained ${published.toFixed(1)} s after the empty broker came back; every consumer effect applied after ${applied.toFixed(1)} s, without restarting any service`);
+  ledger.note(
+    `outboxes drained ${published.toFixed(1)} s after the empty broker came back; every consumer effect applied after ${applied.toFixed(1)} s, without restarting any service`,
+  );
   ledger.print();
   expect(ledger.lost).toBe(0);
 });

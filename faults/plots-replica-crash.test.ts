@@ -70,9 +70,14 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
       const plots = [...outcome.values()];
       const spot = targets[(i * 7 + n) % targets.length];
       const path =
-        i % 3 === 0 && plots.length ? `/api/plots/${plots[i % plots.length].plotId}` : i % 3 === 1 ? `/api/position-available?x=${spot.x}&y=${spot.y}&tier=featured` : '/api/plots';
+        i % 3 === 0 && plots.length
+          ? `/api/plots/${plots[i % plots.length].plotId}`
+          : i % 3 === 1
+            ? `/api/position-available?x=${spot.x}&y=${spot.y}&tier=featured`
+            : '/api/plots';
       const response = ledger.record('read (GET)', await api(stack, 'GET', path));
-      if (response.status !== 200) readFailures.push(`${path}: ${response.status} ${response.networkError ?? JSON.stringify(response.body)}`);
+      if (response.status !== 200)
+        readFailures.push(`${path}: ${response.status} ${response.networkError ?? JSON.stringify(response.body)}`);
     }
   };
   const readers = [reader(0), reader(1), reader(2)];
@@ -86,9 +91,14 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   ]);
   buyersDone = true;
   await Promise.all(readers);
-  ledger.missing(readFailures.length, `GET requests that failed although another replica could answer: ${readFailures.slice(0, 3).join('; ')}`);
+  ledger.missing(
+    readFailures.length,
+    `GET requests that failed although another replica could answer: ${readFailures.slice(0, 3).join('; ')}`,
+  );
   expect(readFailures).toEqual([]);
-  ledger.note(`${retriesAfterKill} claim attempts failed with 5xx/network and were retried; ${switchedToHeld} buyers lost a contested square (409) and claimed their held square`);
+  ledger.note(
+    `${retriesAfterKill} claim attempts failed with 5xx/network and were retried; ${switchedToHeld} buyers lost a contested square (409) and claimed their held square`,
+  );
 
   // 1. No overlap, by the SQL self-join on half-open ranges (plots and holds).
   const footprints = await overlappingFootprints(stack.db);
@@ -98,7 +108,9 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   expect(await overlappingPlots(stack.db)).toBe(0);
 
   // 2. Every 2xx claim exists; no session bought two plots.
-  const plots = await stack.db.query<{ id: string; stripe_session_id: string; x: number; y: number }>(`SELECT id::text, stripe_session_id, x, y FROM plots.plots`);
+  const plots = await stack.db.query<{ id: string; stripe_session_id: string; x: number; y: number }>(
+    `SELECT id::text, stripe_session_id, x, y FROM plots.plots`,
+  );
   ledger.checked(plots.length);
   const plotOf = new Map(plots.map((p) => [p.stripe_session_id, p]));
   expect(plotOf.size).toBe(plots.length);
@@ -109,7 +121,10 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   expect(winners).toBeLessThanOrEqual(GROUPS);
 
   // 3. Every paid buyer has a plot or an unused entitlement (none is left with neither).
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === BUYERS, 30_000);
+  await eventually(
+    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === BUYERS,
+    30_000,
+  );
   const paid = await stack.db.query<{ session: string; plot: string | null; entitlement: string | null }>(`
     SELECT p.stripe_session_id AS session, pl.id::text AS plot, e.session_id AS entitlement
       FROM payments.payments p
@@ -126,8 +141,13 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   expect(outcome.size).toBe(BUYERS);
 
   // 4. Payments recorded each session's use once, for the plot that was made.
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === BUYERS, 30_000);
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions`);
+  await eventually(
+    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === BUYERS,
+    30_000,
+  );
+  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
+    `SELECT session_id, plot_id::text FROM payments.used_sessions`,
+  );
   ledger.checked(used.length);
   const wrongUse = used.filter((u) => plotOf.get(u.session_id)?.id !== u.plot_id).length;
   ledger.missing(wrongUse, 'used sessions not matching the plot');

@@ -28,7 +28,10 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   const { stack, postgres } = rig;
   const ledger = new FaultLedger('PostgreSQL restarted under traffic');
   const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
-  const processes = [...(Object.entries(stack.replicas) as Array<[BackendName, typeof stack.gateway[]]>).flatMap(([, list]) => list), stack.gateway];
+  const processes = [
+    ...(Object.entries(stack.replicas) as Array<[BackendName, (typeof stack.gateway)[]]>).flatMap(([, list]) => list),
+    stack.gateway,
+  ];
   const pids = new Map(processes.map((p) => [p.url, p.child.pid]));
 
   const claimed = new Map<string, string>(); // sessionId → plotId answered 2xx
@@ -44,7 +47,8 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
         claimed.set(session.sessionId, response.body.plot.id);
         return;
       }
-      if (response.status >= 400 && response.status < 500) throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status >= 400 && response.status < 500)
+        throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
       await sleep(400);
     }
     throw new Error(`claim for ${session.sessionId} never succeeded`);
@@ -55,7 +59,9 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
       i += 1;
       const contact = ledger.record(
         'contact',
-        await api(stack, 'POST', '/api/contact', { json: { name: `Writer ${i}`, email: `w${i}@example.com`, subject: 'technical', message: `Is the database up? (${i})` } }),
+        await api(stack, 'POST', '/api/contact', {
+          json: { name: `Writer ${i}`, email: `w${i}@example.com`, subject: 'technical', message: `Is the database up? (${i})` },
+        }),
       );
       if (contact.status === 201) contactIds.push(contact.body.id);
       ledger.record('read /api/plots', await api(stack, 'GET', '/api/plots'));
@@ -92,7 +98,11 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
       }
       await postgres.resume();
       const resumedAt = Date.now();
-      await eventually(async () => (await Promise.all(processes.map((p) => readiness(p.metricsUrl)))).every((r) => r.status === 200), 30_000, 100);
+      await eventually(
+        async () => (await Promise.all(processes.map((p) => readiness(p.metricsUrl)))).every((r) => r.status === 200),
+        30_000,
+        100,
+      );
       ledger.note(
         `after -m ${mode}: ${seen.size}/${processes.length} processes reported not-ready (database), all ready again ${((Date.now() - resumedAt) / 1000).toFixed(1)} s after PostgreSQL accepted connections`,
       );
@@ -109,7 +119,8 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   for (const p of processes) {
     expect(p.child.exitCode, `${p.name} exited:\n${p.output().slice(-3000)}`).toBeNull();
     expect(p.child.pid).toBe(pids.get(p.url));
-    for (const mode of STOP_MODES) expect(notReadySeen.get(mode)!.get(p.url), `${p.name} never reported not-ready (-m ${mode})`).toMatch(/database/);
+    for (const mode of STOP_MODES)
+      expect(notReadySeen.get(mode)!.get(p.url), `${p.name} never reported not-ready (-m ${mode})`).toMatch(/database/);
   }
 
   // No 2xx without its write.
@@ -128,23 +139,44 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
 
   // And what they wrote went out: outboxes drain, consumers apply each event once.
   await outboxesDrained(stack.db, 60_000);
-  const outbox = [...(await outboxRows(stack.db, 'plots')), ...(await outboxRows(stack.db, 'contact')), ...(await outboxRows(stack.db, 'payments'))];
+  const outbox = [
+    ...(await outboxRows(stack.db, 'plots')),
+    ...(await outboxRows(stack.db, 'contact')),
+    ...(await outboxRows(stack.db, 'payments')),
+  ];
   ledger.checked(outbox.length);
   const streamIds = new Set((await readStream(stack.stream)).map((m) => m.event.id));
   const unsent = outbox.filter((r) => !streamIds.has(r.id)).length;
   ledger.missing(unsent, 'outbox events not in the stream');
   expect(unsent).toBe(0);
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS, 60_000, 250);
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions`);
+  await eventually(
+    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS,
+    60_000,
+    250,
+  );
+  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
+    `SELECT session_id, plot_id::text FROM payments.used_sessions`,
+  );
   ledger.checked(used.length);
   const wrongUse = used.filter((u) => plotOf.get(u.session_id) !== u.plot_id).length;
   ledger.missing(wrongUse, 'used sessions not matching their plot');
   expect(wrongUse).toBe(0);
   const flaggedEvents = (await outboxRows(stack.db, 'plots', 'plots.plot.flagged')).length;
   expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
-  await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`))[0].n === flaggedEvents, 60_000, 250);
+  await eventually(
+    async () =>
+      (
+        await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)
+      )[0].n === flaggedEvents,
+    60_000,
+    250,
+  );
   const queue = new Map(
-    (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((q) => [q.plot_id, q.flag_count]),
+    (
+      await stack.db.query<{ plot_id: string; flag_count: number }>(
+        `SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`,
+      )
+    ).map((q) => [q.plot_id, q.flag_count]),
   );
   ledger.checked(queue.size);
   const wrong = [...okFlags].filter(([plotId, n]) => queue.get(plotId) !== n).length;

@@ -43,12 +43,20 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     // A hold is one hold whichever payments replica takes the checkout: six buyers, one square, at once.
     const [contested] = spots(stack, 2, 1);
     const race = await Promise.all(
-      Array.from({ length: 6 }, async () => ledger.record('checkout', await api(stack, 'POST', '/api/create-checkout-session', { json: { tier: 'featured', ...contested } }))),
+      Array.from({ length: 6 }, async () =>
+        ledger.record('checkout', await api(stack, 'POST', '/api/create-checkout-session', { json: { tier: 'featured', ...contested } })),
+      ),
     );
     expect(race.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
 
-    const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS, (x, y) => x >= contested.x && x < contested.x + 2 && y >= contested.y && y < contested.y + 2));
-    const created = await Promise.all([paymentsA, paymentsB].map(async (p) => metricSum(await metrics(p.url), 'checkout_sessions_created_total')));
+    const sessions = await buyMany(
+      stack,
+      'basic',
+      spots(stack, 1, CLAIMS, (x, y) => x >= contested.x && x < contested.x + 2 && y >= contested.y && y < contested.y + 2),
+    );
+    const created = await Promise.all(
+      [paymentsA, paymentsB].map(async (p) => metricSum(await metrics(p.url), 'checkout_sessions_created_total')),
+    );
     ledger.note(`checkouts created per payments replica: ${created.join(' / ')}`);
     expect(created.every((n) => n > 0)).toBe(true);
 
@@ -68,9 +76,16 @@ describe('two replicas of plots and of payments behind one gateway', () => {
       // Reads through the gateway hit both replicas in turn.
       for (let i = 0; i < 2; i++) expect(ledger.record('read', await api(stack, 'GET', `/api/plots/${plotId}`)).status).toBe(200);
     });
-    const madeBy = (replica: ServiceProcess) => new Set(logLines(replica).filter((l) => l.msg === 'plot claimed').map((l) => l.plotId));
+    const madeBy = (replica: ServiceProcess) =>
+      new Set(
+        logLines(replica)
+          .filter((l) => l.msg === 'plot claimed')
+          .map((l) => l.plotId),
+      );
     const [byA, byB] = [madeBy(plotsA), madeBy(plotsB)];
-    ledger.note(`claims per plots replica: ${byA.size} / ${byB.size}; every plot listed by both replicas within ${Math.max(...seenByOther)} ms (median ${seenByOther.sort((a, b) => a - b)[seenByOther.length >> 1]} ms)`);
+    ledger.note(
+      `claims per plots replica: ${byA.size} / ${byB.size}; every plot listed by both replicas within ${Math.max(...seenByOther)} ms (median ${seenByOther.sort((a, b) => a - b)[seenByOther.length >> 1]} ms)`,
+    );
     expect(byA.size + byB.size).toBe(CLAIMS);
     expect(byA.size).toBeGreaterThan(0);
     expect(byB.size).toBeGreaterThan(0);
@@ -95,11 +110,23 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(claimedEvents).toHaveLength(CLAIMS);
     expect(verifiedEvents).toHaveLength(CLAIMS);
     expect(flaggedEvents).toHaveLength([...okFlags.values()].reduce((a, b) => a + b, 0));
-    await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS, 20_000);
-    await eventually(async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events`))[0].n === CLAIMS + flaggedEvents.length, 20_000);
+    await eventually(
+      async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS,
+      20_000,
+    );
+    await eventually(
+      async () =>
+        (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events`))[0].n ===
+        CLAIMS + flaggedEvents.length,
+      20_000,
+    );
     const applied = async (replicas: ServiceProcess[], consumer: string) => {
-      const per = await Promise.all(replicas.map(async (r) => metricSum(await metrics(r.url), 'events_handled_total', { consumer, outcome: 'applied' })));
-      const dup = await Promise.all(replicas.map(async (r) => metricSum(await metrics(r.url), 'events_handled_total', { consumer, outcome: 'duplicate' })));
+      const per = await Promise.all(
+        replicas.map(async (r) => metricSum(await metrics(r.url), 'events_handled_total', { consumer, outcome: 'applied' })),
+      );
+      const dup = await Promise.all(
+        replicas.map(async (r) => metricSum(await metrics(r.url), 'events_handled_total', { consumer, outcome: 'duplicate' })),
+      );
       return { per, total: per.reduce((a, b) => a + b, 0), duplicates: dup.reduce((a, b) => a + b, 0) };
     };
     const paymentsApplied = await applied(stack.replicas.payments, 'payments');
@@ -116,7 +143,10 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(inbox.every((r) => r.n === 1)).toBe(true);
 
     const published = async (replicas: ServiceProcess[]) =>
-      (await Promise.all(replicas.map(async (r) => metricSum(await metrics(r.url), 'outbox_events_published_total')))).reduce((a, b) => a + b, 0);
+      (await Promise.all(replicas.map(async (r) => metricSum(await metrics(r.url), 'outbox_events_published_total')))).reduce(
+        (a, b) => a + b,
+        0,
+      );
     const plotsOutbox = await outboxRows(stack.db, 'plots');
     const paymentsOutbox = await outboxRows(stack.db, 'payments');
     ledger.checked(plotsOutbox.length + paymentsOutbox.length);
@@ -126,10 +156,16 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     ledger.checked(stream.length);
     const ids = stream.map((m) => m.event.id);
     expect(new Set(ids).size).toBe(ids.length);
-    ledger.note(`relays published ${plotsOutbox.length} plots and ${paymentsOutbox.length} payments outbox rows exactly once (sum of both replicas' counters = rows)`);
+    ledger.note(
+      `relays published ${plotsOutbox.length} plots and ${paymentsOutbox.length} payments outbox rows exactly once (sum of both replicas' counters = rows)`,
+    );
 
     const counts = new Map(
-      (await stack.db.query<{ plot_id: string; flag_count: number }>(`SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`)).map((r) => [r.plot_id, r.flag_count]),
+      (
+        await stack.db.query<{ plot_id: string; flag_count: number }>(
+          `SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`,
+        )
+      ).map((r) => [r.plot_id, r.flag_count]),
     );
     ledger.checked(counts.size);
     for (const [plotId, n] of okFlags) expect(counts.get(plotId)).toBe(n);
@@ -149,10 +185,13 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     const pay = await api(stack, 'POST', `${new URL(checkout.body.url, 'http://gateway').pathname}/pay`, { form: '', visitor });
     expect(pay.status).toBe(303);
     const session = { sessionId: checkout.body.sessionId as string, tier: 'basic' as const, ...spot, visitor };
-    const [verified] = (await outboxRows(stack.db, 'payments', 'payments.payment.verified')).filter((r) => r.payload.data.sessionId === session.sessionId);
+    const [verified] = (await outboxRows(stack.db, 'payments', 'payments.payment.verified')).filter(
+      (r) => r.payload.data.sessionId === session.sessionId,
+    );
     expect(verified.request_id).toBe(pay.requestId);
     const plotsHandledPayment = await eventually(
-      async () => stack.replicas.plots.flatMap((p) => logLines(p)).find((l) => l.msg === 'event handled' && l.eventId === verified.id) ?? null,
+      async () =>
+        stack.replicas.plots.flatMap((p) => logLines(p)).find((l) => l.msg === 'event handled' && l.eventId === verified.id) ?? null,
       15_000,
     );
     expect(plotsHandledPayment).toMatchObject({ requestId: pay.requestId, eventType: 'payments.payment.verified', service: 'plots' });
@@ -172,7 +211,11 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(gatewayLines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
     // The plots replica that served the claim logged under the same id (it trusts the gateway's id with the internal token).
     const plotsLines = await eventually(async () => {
-      const lines = stack.replicas.plots.flatMap((p) => logLines(p).filter((l) => l.requestId === requestId).map((l): Record<string, any> => ({ ...l, replica: p.url })));
+      const lines = stack.replicas.plots.flatMap((p) =>
+        logLines(p)
+          .filter((l) => l.requestId === requestId)
+          .map((l): Record<string, any> => ({ ...l, replica: p.url })),
+      );
       return lines.some((l) => l.msg === 'request completed') ? lines : null;
     }, 5000);
     expect(plotsLines.find((l) => l.msg === 'plot claimed')).toMatchObject({ plotId, service: 'plots' });
@@ -183,7 +226,10 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(row.payload.requestId).toBe(requestId);
     // Each consumer that handled the event logged it under the same id, with the event id.
     const handled = async (replicas: ServiceProcess[]) =>
-      eventually(async () => replicas.flatMap((p) => logLines(p)).find((l) => l.msg === 'event handled' && l.eventId === row.id) ?? null, 15_000);
+      eventually(
+        async () => replicas.flatMap((p) => logLines(p)).find((l) => l.msg === 'event handled' && l.eventId === row.id) ?? null,
+        15_000,
+      );
     const paymentsLine = await handled(stack.replicas.payments);
     const moderationLine = await handled(stack.replicas.moderation);
     expect(paymentsLine).toMatchObject({ requestId, eventId: row.id, eventType: 'plots.plot.claimed', service: 'payments' });

@@ -58,7 +58,9 @@ const OPERATOR_ENV: Record<string, string> = {
   // The gateway refuses NODE_ENV=production without it: page links never come from the Host header.
   PUBLIC_ORIGIN: 'https://atlas.example.com',
   // One NATS password per service (the broker reads them too, deploy/nats-server.conf).
-  ...Object.fromEntries(['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [`NATS_PASSWORD_${s}`, `compose-nats-${s.toLowerCase()}`])),
+  ...Object.fromEntries(
+    ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [`NATS_PASSWORD_${s}`, `compose-nats-${s.toLowerCase()}`]),
+  ),
 };
 
 /** The environment a container gets: interpolated values; keys without a value come from the operator's env or stay unset. */
@@ -136,12 +138,16 @@ describe.each(services)('service $name', (service) => {
     expect(build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
     expect(build.args?.SERVICE).toBe(service.name);
     expect(svc.image).toBe(`\${IMAGE_PREFIX:-pixel-atlas}/${service.name}:\${IMAGE_TAG:-latest}`);
-    expect(existsSync(path.join(ROOT, 'services', service.name, 'Dockerfile')), 'no per-service Dockerfile next to the one at the root').toBe(false);
+    expect(
+      existsSync(path.join(ROOT, 'services', service.name, 'Dockerfile')),
+      'no per-service Dockerfile next to the one at the root',
+    ).toBe(false);
   });
 
   it('listens on its fixed port', () => {
     expect(String(env.PORT)).toBe(String(service.port));
-    if (SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS]) expect(service.port).toBe(SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS]);
+    if (SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS])
+      expect(service.port).toBe(SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS]);
   });
 
   it('has a healthcheck on /readyz or /healthz of its own port, without curl (node fetch)', () => {
@@ -318,7 +324,9 @@ describe('Dockerfile (one for every service, ARG SERVICE)', () => {
 
 describe('.dockerignore', () => {
   it('keeps host dependencies, build output and local data out of the build context', () => {
-    const lines = read('.dockerignore').split('\n').map((l) => l.trim());
+    const lines = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['**/node_modules', '.data', '.git', '**/dist', '**/src/generated', '.env']) expect(lines).toContain(entry);
   });
 });

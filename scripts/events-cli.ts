@@ -19,7 +19,9 @@ await runRepositoryCli({
       DATABASE_URL: process.env.DATABASE_URL || withDatabase(infra.postgresUrl, 'pixel_atlas'),
       ...(command === 'replay' ? { NATS_URL: infra.natsUrl } : {}),
       // A broker started by ensureInfra has one user per service: the replay publishes as the event's producer.
-      ...Object.fromEntries(Object.entries(infra.natsPasswords ?? {}).map(([service, password]) => [`NATS_PASSWORD_${service.toUpperCase()}`, password])),
+      ...Object.fromEntries(
+        Object.entries(infra.natsPasswords ?? {}).map(([service, password]) => [`NATS_PASSWORD_${service.toUpperCase()}`, password]),
+      ),
     };
   },
 });

@@ -22,14 +22,50 @@ const TIER_SIZE: Record<Tier, number> = { basic: 1, featured: 2, prime: 3, premi
 
 /** Who bought what in the pictures (through the real API: checkout, test-mode payment, claim). */
 const SEED_PLOTS: Array<{ tier: Tier; display_name: string; message: string; link: string; colour: string }> = [
-  { tier: 'premium', display_name: 'Ada Pixel', message: 'Hand-drawn pixel worlds, one tile at a time.', link: 'https://ada-pixel.example/', colour: '#ef4444' },
+  {
+    tier: 'premium',
+    display_name: 'Ada Pixel',
+    message: 'Hand-drawn pixel worlds, one tile at a time.',
+    link: 'https://ada-pixel.example/',
+    colour: '#ef4444',
+  },
   { tier: 'prime', display_name: 'Nova Studio', message: 'Indie games with big hearts.', link: 'https://nova.example/', colour: '#a855f7' },
-  { tier: 'featured', display_name: 'Byte Bakery', message: 'Fresh code, baked daily.', link: 'https://bytebakery.example/', colour: '#eab308' },
-  { tier: 'featured', display_name: 'Moss & Maple', message: 'Woodland photography and prints.', link: 'https://mossmaple.example/', colour: '#22c55e' },
+  {
+    tier: 'featured',
+    display_name: 'Byte Bakery',
+    message: 'Fresh code, baked daily.',
+    link: 'https://bytebakery.example/',
+    colour: '#eab308',
+  },
+  {
+    tier: 'featured',
+    display_name: 'Moss & Maple',
+    message: 'Woodland photography and prints.',
+    link: 'https://mossmaple.example/',
+    colour: '#22c55e',
+  },
   { tier: 'basic', display_name: 'Retro Rita', message: 'Chiptune every Friday.', link: 'https://rita.example/', colour: '#3b82f6' },
-  { tier: 'basic', display_name: 'Quill Quest', message: 'Short stories for long commutes.', link: 'https://quill.example/', colour: '#f97316' },
-  { tier: 'basic', display_name: 'Lumen Labs', message: 'Open-source lighting for makers.', link: 'https://lumen.example/', colour: '#06b6d4' },
-  { tier: 'basic', display_name: 'Pebble Pod', message: 'A podcast about tiny things.', link: 'https://pebble.example/', colour: '#ec4899' },
+  {
+    tier: 'basic',
+    display_name: 'Quill Quest',
+    message: 'Short stories for long commutes.',
+    link: 'https://quill.example/',
+    colour: '#f97316',
+  },
+  {
+    tier: 'basic',
+    display_name: 'Lumen Labs',
+    message: 'Open-source lighting for makers.',
+    link: 'https://lumen.example/',
+    colour: '#06b6d4',
+  },
+  {
+    tier: 'basic',
+    display_name: 'Pebble Pod',
+    message: 'A podcast about tiny things.',
+    link: 'https://pebble.example/',
+    colour: '#ec4899',
+  },
 ];
 
 const log = (message: string) => console.log(`[screenshots] ${message}`);
@@ -62,7 +98,9 @@ async function shootAll(siteUrl: string, browser: Browser) {
   const setup = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const setupPage = await setup.newPage();
   await setupPage.goto(siteUrl);
-  const layout = (await (await setup.request.get(`${siteUrl}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const layout = (await (await setup.request.get(`${siteUrl}/api/map-layout`)).json()) as {
+    tiles: Array<{ x: number; y: number; is_land: boolean }>;
+  };
   const land = new Set(layout.tiles.filter((tile) => tile.is_land).map((tile) => `${tile.x},${tile.y}`));
   const centre = await mapCentre(setupPage);
   log(`seeding ${SEED_PLOTS.length} plots around (${centre.x}, ${centre.y})…`);
@@ -77,7 +115,11 @@ async function shootAll(siteUrl: string, browser: Browser) {
 
   for (const size of SIZES) {
     const name = (screen: string) => path.join(OUT_DIR, `${screen}-${size.width}x${size.height}.png`);
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1, hasTouch: size.touch });
+    const context = await browser.newContext({
+      viewport: { width: size.width, height: size.height },
+      deviceScaleFactor: 1,
+      hasTouch: size.touch,
+    });
     const page = await context.newPage();
     await openHome(page, siteUrl);
     await page.waitForTimeout(2500); // avatars and the live counters arrive after the first frame
@@ -164,7 +206,10 @@ function freeSpotNear(
         const y = Math.round(centre.y) + dy;
         let allLand = true;
         for (let i = 0; i < size && allLand; i += 1) for (let j = 0; j < size && allLand; j += 1) allLand = land.has(`${x + i},${y + j}`);
-        const clear = taken.every((other) => x + size + gap <= other.x || other.x + other.size + gap <= x || y + size + gap <= other.y || other.y + other.size + gap <= y);
+        const clear = taken.every(
+          (other) =>
+            x + size + gap <= other.x || other.x + other.size + gap <= x || y + size + gap <= other.y || other.y + other.size + gap <= y,
+        );
         if (allLand && clear) return { x, y };
       }
     }

@@ -71,7 +71,11 @@ function shutdown(exitCode: number): Promise<void> {
     if (services) {
       say('stopping services…');
       await stopGracefully(services.gateway);
-      await Promise.all(Object.values(services.replicas).flat().map((s) => stopGracefully(s)));
+      await Promise.all(
+        Object.values(services.replicas)
+          .flat()
+          .map((s) => stopGracefully(s)),
+      );
     }
     if (infra) await infra.stop();
     say('stopped');
@@ -92,9 +96,7 @@ function onSignal(signal: NodeJS.Signals) {
   if (now - firstSignalAt < 1000) return;
   say('forced stop: killing services');
   // Services still starting are killed by the kit when this process exits.
-  void servicesStart
-    ?.then((services) => services.processes().forEach((s) => void s.stop('SIGKILL')))
-    .catch(() => undefined);
+  void servicesStart?.then((services) => services.processes().forEach((s) => void s.stop('SIGKILL'))).catch(() => undefined);
   void (infra ? infra.stop() : Promise.resolve()).finally(() => process.exit(130));
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
@@ -128,7 +130,8 @@ async function main() {
   await buildWeb(ROOT, { log: say });
   if (shuttingDown) return;
 
-  const internalToken = process.env.INTERNAL_TOKEN || readOrCreateSecret(path.join(ROOT, '.data', 'internal-token'), () => randomToken()).value;
+  const internalToken =
+    process.env.INTERNAL_TOKEN || readOrCreateSecret(path.join(ROOT, '.data', 'internal-token'), () => randomToken()).value;
 
   let admin: { username: string; password: string } | undefined;
   if (!process.env.ADMIN_USERNAME && !process.env.ADMIN_PASSWORD && nodeEnv !== 'production') {
@@ -144,9 +147,7 @@ async function main() {
   const gatewayOnly = {
     HOST: process.env.HOST ?? '0.0.0.0',
     WEB_DIST_DIR: process.env.WEB_DIST_DIR || path.join(ROOT, 'web', 'dist'),
-    ...(admin
-      ? { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password }
-      : pick(shellEnv, ['ADMIN_USERNAME', 'ADMIN_PASSWORD'])),
+    ...(admin ? { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password } : pick(shellEnv, ['ADMIN_USERNAME', 'ADMIN_PASSWORD'])),
   };
   for (const key of Object.keys(process.env)) {
     if (key === 'NATS_USER' || key.startsWith('NATS_PASSWORD') || key === 'ADMIN_USERNAME' || key === 'ADMIN_PASSWORD') {

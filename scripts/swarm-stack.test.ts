@@ -25,10 +25,17 @@ type StackService = {
   };
   [key: string]: unknown;
 };
-type Stack = { version: string; services: Record<string, StackService>; volumes: Record<string, unknown>; configs?: Record<string, { file: string }> };
+type Stack = {
+  version: string;
+  services: Record<string, StackService>;
+  volumes: Record<string, unknown>;
+  configs?: Record<string, { file: string }>;
+};
 
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
-const compose = parse(composeText, { merge: true }) as { services: Record<string, { image: string; environment?: Record<string, unknown> }> };
+const compose = parse(composeText, { merge: true }) as {
+  services: Record<string, { image: string; environment?: Record<string, unknown> }>;
+};
 const OPERATOR_ENV = parseEnvFile(
   [
     'INTERNAL_TOKEN=swarm-test-internal-token-0123456789',
@@ -45,7 +52,19 @@ const OPERATOR_ENV = parseEnvFile(
 const stack = swarmStack(composeText, OPERATOR_ENV) as Stack;
 const appServices = Object.keys(compose.services).filter((n) => !STATEFUL_SERVICES.includes(n));
 // Service keys `docker stack deploy` (compose file format 3.8) understands and honours.
-const SWARM_SERVICE_KEYS = new Set(['image', 'command', 'environment', 'init', 'stop_grace_period', 'healthcheck', 'logging', 'volumes', 'configs', 'ports', 'deploy']);
+const SWARM_SERVICE_KEYS = new Set([
+  'image',
+  'command',
+  'environment',
+  'init',
+  'stop_grace_period',
+  'healthcheck',
+  'logging',
+  'volumes',
+  'configs',
+  'ports',
+  'deploy',
+]);
 
 describe('the Swarm stack rendered from docker-compose.yml', () => {
   it('reads .env as compose does (quotes removed, comments skipped)', () => {
@@ -64,16 +83,25 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
 
   it('uses only what docker stack deploy honours (no build, profiles, depends_on, restart, expose, container_name)', () => {
     for (const [name, service] of Object.entries(stack.services)) {
-      expect(Object.keys(service).filter((k) => !SWARM_SERVICE_KEYS.has(k)), name).toEqual([]);
+      expect(
+        Object.keys(service).filter((k) => !SWARM_SERVICE_KEYS.has(k)),
+        name,
+      ).toEqual([]);
     }
   });
 
   it('keeps every setting compose gives a service, with the operator values', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      const given = Object.entries(service.environment ?? {}).filter(([, v]) => v !== null && v !== undefined).map(([k]) => k);
+      const given = Object.entries(service.environment ?? {})
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k]) => k);
       expect(Object.keys(stack.services[name]!.environment ?? {}), name).toEqual(expect.arrayContaining(given));
     }
-    expect(stack.services.plots!.environment).toMatchObject({ NATS_USER: 'plots', NATS_PASSWORD: 'swarm-nats-plots', NATS_URL: 'nats://nats:4222' });
+    expect(stack.services.plots!.environment).toMatchObject({
+      NATS_USER: 'plots',
+      NATS_PASSWORD: 'swarm-nats-plots',
+      NATS_URL: 'nats://nats:4222',
+    });
     expect(stack.services.payments!.environment?.STRIPE_SECRET_KEY).toBe('sk_live_swarm');
     expect(stack.services.gateway!.environment?.PUBLIC_ORIGIN).toBe('https://atlas.example.com');
     expect(stack.services.plots!.environment).not.toHaveProperty('AVATAR_MAX_INPUT_PIXELS'); // unset: the service default
@@ -93,7 +121,8 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
   });
 
   it('publishes only the gateway, on the hosts it runs on (one per node), for the load balancer', () => {
-    for (const name of Object.keys(stack.services).filter((n) => n !== 'gateway')) expect(stack.services[name]!.ports, name).toBeUndefined();
+    for (const name of Object.keys(stack.services).filter((n) => n !== 'gateway'))
+      expect(stack.services[name]!.ports, name).toBeUndefined();
     expect(stack.services.gateway!.ports).toEqual([{ target: 8080, published: 8080, protocol: 'tcp', mode: 'host' }]);
     expect(stack.services.gateway!.deploy.placement?.max_replicas_per_node).toBe(1);
   });
@@ -117,7 +146,10 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
     const natsConfig = nats.configs?.find((c) => c.target === '/etc/nats/pixel-atlas.conf');
     expect(stack.configs?.[natsConfig!.source]?.file).toBe(path.join(ROOT, 'deploy/nats-server.conf'));
     expect(nats.command?.join(' ')).toContain('-c /etc/nats/pixel-atlas.conf');
-    expect(stack.services.prometheus!.configs?.map((c) => c.target).sort()).toEqual(['/etc/prometheus/alerts.yml', '/etc/prometheus/prometheus.yml']);
+    expect(stack.services.prometheus!.configs?.map((c) => c.target).sort()).toEqual([
+      '/etc/prometheus/alerts.yml',
+      '/etc/prometheus/prometheus.yml',
+    ]);
   });
 
   it('leaves out managed services on request, keeping the URLs the operator gives', () => {

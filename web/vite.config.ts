@@ -58,7 +58,8 @@ function prerenderShell(): Plugin {
           PRERENDERED_SCREEN_PATHS: string[];
         };
         const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
-        if (!template.includes(SHELL_CONTAINER + SHELL_MARKER)) throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
+        if (!template.includes(SHELL_CONTAINER + SHELL_MARKER))
+          throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
         // data-path says which path the shell was rendered for: main.tsx hydrates it only there.
         const withShell = async (pathname: string) => {
           const html = await renderShell(pathname);

@@ -30,7 +30,9 @@ const CONNECT_PARALLEL = 200;
 const CLOCK_TICK_MS = 1000 / 100; // USER_HZ
 
 function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
 }
 function cpuMs(pid: number): number {
@@ -49,7 +51,8 @@ async function claimAll(site: { gateway: { url: string } }, sessions: PaidSessio
   const answered = new Map<string, number>();
   for (const [i, session] of sessions.entries()) {
     const response = await claimPlot(site, session);
-    if (response.status !== 201 && response.status !== 200) throw new Error(`claim at ${session.x},${session.y}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 201 && response.status !== 200)
+      throw new Error(`claim at ${session.x},${session.y}: ${response.status} ${JSON.stringify(response.body)}`);
     answered.set(response.body.plot.id, performance.now());
     onClaimed?.(i);
     await sleep(gapMs);
@@ -109,10 +112,16 @@ async function main() {
     latencies.sort((a, b) => a - b);
     console.log('Phase 1: one gateway');
     console.log(`  ${VIEWERS} viewers connected in ${connectSeconds.toFixed(1)} s from ${Math.ceil(VIEWERS / PER_ADDRESS)} addresses`);
-    console.log(`  claim → event on every connection: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1) ?? NaN)}`);
+    console.log(
+      `  claim → event on every connection: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1) ?? NaN)}`,
+    );
     console.log(`  events missed: ${missed} of ${VIEWERS * CLAIMS}; duplicates: ${viewers.reduce((n, v) => n + v.duplicates, 0)}`);
-    console.log(`  gateway memory per connection: ${((rssAfter - rssBefore) / VIEWERS / 1024).toFixed(1)} KB (RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB)`);
-    console.log(`  gateway CPU per broadcast: ${((cpuWith - cpuWithout) / CLAIMS).toFixed(1)} ms (${CLAIMS} claims: ${cpuWith.toFixed(0)} ms with viewers, ${cpuWithout.toFixed(0)} ms without; 10 ms ticks)`);
+    console.log(
+      `  gateway memory per connection: ${((rssAfter - rssBefore) / VIEWERS / 1024).toFixed(1)} KB (RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB)`,
+    );
+    console.log(
+      `  gateway CPU per broadcast: ${((cpuWith - cpuWithout) / CLAIMS).toFixed(1)} ms (${CLAIMS} claims: ${cpuWith.toFixed(0)} ms with viewers, ${cpuWithout.toFixed(0)} ms without; 10 ms ticks)`,
+    );
     for (const viewer of viewers) viewer.close();
     viewers.length = 0;
     await sleep(1000);
@@ -134,14 +143,21 @@ async function main() {
     let killedAt = 0;
     const reconnectedAt = new Map<Viewer, number>();
     const reconnect = (viewer: Viewer) => {
-      setTimeout(() => {
-        viewer.connect(survivorPort).then(
-          () => reconnectedAt.set(viewer, performance.now()),
-          () => undefined,
-        );
-      }, viewer.retryMs + Math.random() * 1000);
+      setTimeout(
+        () => {
+          viewer.connect(survivorPort).then(
+            () => reconnectedAt.set(viewer, performance.now()),
+            () => undefined,
+          );
+        },
+        viewer.retryMs + Math.random() * 1000,
+      );
     };
-    await connectAll(viewers, (viewer) => (onSecond.has(viewer) ? second.port : survivorPort), (viewer) => onSecond.has(viewer) && reconnect(viewer));
+    await connectAll(
+      viewers,
+      (viewer) => (onSecond.has(viewer) ? second.port : survivorPort),
+      (viewer) => onSecond.has(viewer) && reconnect(viewer),
+    );
     const stormSessions = sessions.slice(CLAIMS * 2);
     const claimedAt = await claimAll(site, stormSessions, 50, (i) => {
       if (i === Math.floor(stormSessions.length / 4)) {
@@ -180,7 +196,12 @@ async function main() {
     await Promise.allSettled(extraGateways.map((g) => g.stop('SIGKILL')));
     await stack.stop();
   }
-  console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  console.log(
+    `\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
 }
 
 await main();

@@ -20,28 +20,31 @@ export class Viewer {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (this.lastEventId !== undefined) headers['last-event-id'] = this.lastEventId;
-      const request = http.get({ host: '127.0.0.1', port, path: '/api/live', localAddress: this.localAddress, agent: false, headers }, (response) => {
-        if (response.statusCode !== 200) {
-          response.resume();
-          reject(new Error(`live stream answered ${response.statusCode}`));
-          return;
-        }
-        response.setEncoding('utf8');
-        let buffer = '';
-        response.on('data', (chunk: string) => {
-          buffer += chunk;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            if (this.handle(block) === 'ready' && !this.connected) {
-              this.connected = true;
-              resolve();
-            }
+      const request = http.get(
+        { host: '127.0.0.1', port, path: '/api/live', localAddress: this.localAddress, agent: false, headers },
+        (response) => {
+          if (response.statusCode !== 200) {
+            response.resume();
+            reject(new Error(`live stream answered ${response.statusCode}`));
+            return;
           }
-        });
-        response.on('close', () => this.closed());
-      });
+          response.setEncoding('utf8');
+          let buffer = '';
+          response.on('data', (chunk: string) => {
+            buffer += chunk;
+            let end: number;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              if (this.handle(block) === 'ready' && !this.connected) {
+                this.connected = true;
+                resolve();
+              }
+            }
+          });
+          response.on('close', () => this.closed());
+        },
+      );
       request.on('error', (error) => {
         if (!this.connected) reject(error);
         this.closed();

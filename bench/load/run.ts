@@ -33,8 +33,26 @@ const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const READ_PLOTS = 40;
 const MIX: RequestKind[] = [
-  'map', 'mapCached', 'plot', 'position', 'map', 'mapCached', 'plot', 'flag', 'map', 'mapCached',
-  'plot', 'position', 'list', 'mapCached', 'plot', 'claim', 'map', 'plot', 'position', 'flag',
+  'map',
+  'mapCached',
+  'plot',
+  'position',
+  'map',
+  'mapCached',
+  'plot',
+  'flag',
+  'map',
+  'mapCached',
+  'plot',
+  'position',
+  'list',
+  'mapCached',
+  'plot',
+  'claim',
+  'map',
+  'plot',
+  'position',
+  'flag',
 ];
 
 async function runWorker(plan: LoadPlan): Promise<WorkerResult> {
@@ -43,7 +61,9 @@ async function runWorker(plan: LoadPlan): Promise<WorkerResult> {
     const file = path.join(dir, 'plan.json');
     await writeFile(file, JSON.stringify(plan));
     const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'worker.ts'), file], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'worker.ts'), file], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
@@ -69,7 +89,13 @@ interface RunSummary {
 
 async function runAt(replicas: number): Promise<RunSummary> {
   const nats = await TestNatsServer.start();
-  const counts: Partial<Record<BackendName, number>> = { map: replicas, plots: replicas, payments: replicas, moderation: replicas, contact: 0 };
+  const counts: Partial<Record<BackendName, number>> = {
+    map: replicas,
+    plots: replicas,
+    payments: replicas,
+    moderation: replicas,
+    contact: 0,
+  };
   const stack = await startFaultStack({ nats, replicas: counts, logLevel: 'warn' });
   try {
     const processes = Object.values(stack.replicas).flat().length + 1;
@@ -86,16 +112,35 @@ async function runAt(replicas: number): Promise<RunSummary> {
     const paid = await buyMany(stack, 'basic', squares.slice(READ_PLOTS, READ_PLOTS + CLAIMS));
     const avatar = await avatarDataUrl();
     const claims = await Promise.all(
-      paid.map(async (s) => JSON.stringify(await claimBody(s.sessionId, 'basic', s.x, s.y, { display_name: `Loader ${s.x}-${s.y}`, message: 'Load test plot.', avatar_url: avatar }))),
+      paid.map(async (s) =>
+        JSON.stringify(
+          await claimBody(s.sessionId, 'basic', s.x, s.y, {
+            display_name: `Loader ${s.x}-${s.y}`,
+            message: 'Load test plot.',
+            avatar_url: avatar,
+          }),
+        ),
+      ),
     );
     const layout = await api(stack, 'GET', '/api/map-layout');
     const mapEtag = layout.headers.get('etag');
     if (layout.status !== 200 || !mapEtag) throw new Error(`map layout: ${layout.status}, etag ${mapEtag}`);
     const positions = squares.slice(READ_PLOTS + CLAIMS);
-    console.log(`  ${plotIds.length} plots to read/flag, ${claims.length} pre-paid sessions, ${positions.length} squares to ask about; running ${DURATION} s with ${CONNECTIONS} connections…`);
+    console.log(
+      `  ${plotIds.length} plots to read/flag, ${claims.length} pre-paid sessions, ${positions.length} squares to ask about; running ${DURATION} s with ${CONNECTIONS} connections…`,
+    );
 
     const loadAverage = os.loadavg()[0];
-    const result = await runWorker({ url: stack.gateway.url, connections: CONNECTIONS, durationSeconds: DURATION, mix: MIX, mapEtag, plotIds, positions, claims });
+    const result = await runWorker({
+      url: stack.gateway.url,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION,
+      mix: MIX,
+      mapEtag,
+      plotIds,
+      positions,
+      claims,
+    });
     const [{ n: plotsAfter }] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.plots`);
     const { overlaps } = await overlappingFootprints(stack.db);
     return { replicas, loadAverage, result, processes, plotsAfter, overlaps };
@@ -177,7 +222,9 @@ console.log(
 const one = settings.find((m) => m.replicas === 1);
 const two = settings.find((m) => m.replicas === 2);
 if (one && two) {
-  console.log(`\nScaling ratio (2 replicas / 1, means): ${fmt(two.rps / one.rps, 2)}× requests/s, p99 ${fmt(two.p99 / Math.max(1, one.p99), 2)}×.`);
+  console.log(
+    `\nScaling ratio (2 replicas / 1, means): ${fmt(two.rps / one.rps, 2)}× requests/s, p99 ${fmt(two.p99 / Math.max(1, one.p99), 2)}×.`,
+  );
 }
 console.log(
   `Note: all processes (${[...new Set(runs.map((r) => `${r.processes} service processes at ${r.replicas} replica${r.replicas > 1 ? 's' : ''}`))].join(' / ')}, plus PostgreSQL, nats-server and the load generator) share this machine's ${os.cpus().length} CPU cores, so the ratio measures the overhead of running more replicas more than added capacity (what a second replica can add here is mostly a second event loop on a core the first one left idle; on separate machines each replica brings its own cores). One gateway process fronts both runs.`,

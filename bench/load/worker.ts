@@ -65,7 +65,11 @@ const kinds: Record<string, AutocannonRequest> = {
   },
   mapCached: {
     method: 'GET',
-    setupRequest: (r) => ({ ...r, path: '/api/map-layout', headers: { 'x-forwarded-for': nextIp(), 'accept-encoding': 'gzip, br', 'if-none-match': plan.mapEtag } }),
+    setupRequest: (r) => ({
+      ...r,
+      path: '/api/map-layout',
+      headers: { 'x-forwarded-for': nextIp(), 'accept-encoding': 'gzip, br', 'if-none-match': plan.mapEtag },
+    }),
     onResponse: count('map view (If-None-Match)'),
   },
   plot: {
@@ -94,7 +98,13 @@ const kinds: Record<string, AutocannonRequest> = {
       if (!claim) {
         // Pre-paid sessions used up: this slot becomes a position check (and is counted as one).
         const { x, y } = pick(plan.positions);
-        return { ...r, method: 'GET', body: undefined, path: `/api/position-available?x=${x}&y=${y}&tier=basic`, headers: { 'x-forwarded-for': nextIp() } };
+        return {
+          ...r,
+          method: 'GET',
+          body: undefined,
+          path: `/api/position-available?x=${x}&y=${y}&tier=basic`,
+          headers: { 'x-forwarded-for': nextIp() },
+        };
       }
       claimsSent += 1;
       return { ...r, method: 'POST', path: '/api/claim-plot', headers: { ...json, 'x-forwarded-for': nextIp() }, body: claim };
@@ -103,7 +113,12 @@ const kinds: Record<string, AutocannonRequest> = {
   },
   flag: {
     method: 'POST',
-    setupRequest: (r) => ({ ...r, path: '/api/flag-plot', headers: { ...json, 'x-forwarded-for': nextIp() }, body: JSON.stringify({ plotId: pick(plan.plotIds) }) }),
+    setupRequest: (r) => ({
+      ...r,
+      path: '/api/flag-plot',
+      headers: { ...json, 'x-forwarded-for': nextIp() },
+      body: JSON.stringify({ plotId: pick(plan.plotIds) }),
+    }),
     onResponse: count('flag'),
   },
 };

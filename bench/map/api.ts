@@ -102,7 +102,13 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
     ['br, gzip', { 'accept-encoding': 'br, gzip' }],
     ['304 (if-none-match)', { 'accept-encoding': 'br, gzip', 'if-none-match': etag }],
   ];
-  const sizeRows: Array<Array<string | number>> = [['accept-encoding', ...options.targets.flatMap((t) => [`${t.name} status`, `${t.name} encoding`, `${t.name} body bytes`]), 'vs identity']];
+  const sizeRows: Array<Array<string | number>> = [
+    [
+      'accept-encoding',
+      ...options.targets.flatMap((t) => [`${t.name} status`, `${t.name} encoding`, `${t.name} body bytes`]),
+      'vs identity',
+    ],
+  ];
   let identityBytes = 0;
   for (const [label, headers] of encodings) {
     const responses = await Promise.all(options.targets.map((t) => rawGet(t.base + path, headers)));
@@ -150,16 +156,33 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
     }
   }
 
-  const loadLines: Array<Array<string | number>> = [['request', 'target', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors', 'wire bytes/resp']];
+  const loadLines: Array<Array<string | number>> = [
+    ['request', 'target', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors', 'wire bytes/resp'],
+  ];
   for (const row of rows) {
-    loadLines.push([row.variant, row.target, fmtInt(row.requestsPerSecond), fmt(row.mean), ms(row.p50), ms(row.p99), row.errors, fmtInt(row.wireBytesPerResponse)]);
+    loadLines.push([
+      row.variant,
+      row.target,
+      fmtInt(row.requestsPerSecond),
+      fmt(row.mean),
+      ms(row.p50),
+      ms(row.p99),
+      row.errors,
+      fmtInt(row.wireBytesPerResponse),
+    ]);
   }
   const ratioLines: Array<Array<string | number>> = [['request', 'req/s gw/direct', 'mean gw/direct', 'p50 gw/direct', 'p99 gw/direct']];
   const [direct, gateway] = [options.targets.find((t) => t.name === 'direct')!, options.targets.find((t) => t.name === 'gateway')!];
   for (const variant of variants) {
     const d = rows.find((r) => r.variant === variant.name && r.target === direct.name)!;
     const g = rows.find((r) => r.variant === variant.name && r.target === gateway.name)!;
-    ratioLines.push([variant.name, ratio(g.requestsPerSecond, d.requestsPerSecond), ratio(g.mean, d.mean), ratio(g.p50, d.p50), ratio(g.p99, d.p99)]);
+    ratioLines.push([
+      variant.name,
+      ratio(g.requestsPerSecond, d.requestsPerSecond),
+      ratio(g.mean, d.mean),
+      ratio(g.p50, d.p50),
+      ratio(g.p99, d.p99),
+    ]);
   }
 
   const report = [
@@ -173,7 +196,9 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
     'Response bytes (one request each, body as sent on the wire)',
     '',
     table(sizeRows),
-    ...(sizeNote.length ? ['', `note: ${sizeNote.join('; ')} (a 304 must announce no length or the 200's; autocannon is told to skip 304 bodies)`] : []),
+    ...(sizeNote.length
+      ? ['', `note: ${sizeNote.join('; ')} (a 304 must announce no length or the 200's; autocannon is told to skip 304 bodies)`]
+      : []),
   ].join('\n');
   return { report, rows };
 }

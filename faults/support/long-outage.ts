@@ -115,7 +115,11 @@ export class LongTraffic {
   readonly okFlags = new Map<string, number>();
   readonly decisions = new Map<string, { decision: Decision; answered: boolean }>();
   private current: Phase = 'before';
-  private readonly byPhase: Record<Phase, { sent: number; ok: number }> = { before: { sent: 0, ok: 0 }, during: { sent: 0, ok: 0 }, after: { sent: 0, ok: 0 } };
+  private readonly byPhase: Record<Phase, { sent: number; ok: number }> = {
+    before: { sent: 0, ok: 0 },
+    during: { sent: 0, ok: 0 },
+    after: { sent: 0, ok: 0 },
+  };
   private stopping = false;
   private readonly claims: Promise<void>[] = [];
   private readonly background: Promise<void>[] = [];
@@ -181,10 +185,15 @@ export class LongTraffic {
     for (let attempt = 1; ; attempt++) {
       const response = this.record(
         'admin sign-in',
-        await api(this.stack, 'POST', '/api/admin/login', { json: ADMIN, visitor: this.admin, headers: { 'sec-fetch-site': 'same-origin' } }),
+        await api(this.stack, 'POST', '/api/admin/login', {
+          json: ADMIN,
+          visitor: this.admin,
+          headers: { 'sec-fetch-site': 'same-origin' },
+        }),
       );
       if (ok(response)) return;
-      if (response.status >= 400 && response.status < 500 && response.status !== 429) throw new Error(`admin sign-in refused: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status >= 400 && response.status < 500 && response.status !== 429)
+        throw new Error(`admin sign-in refused: ${response.status} ${JSON.stringify(response.body)}`);
       await sleep(backoff(attempt));
     }
   }
@@ -215,7 +224,8 @@ export class LongTraffic {
         if (this.claimed.size === this.sessions.length) this.claimsDoneAt = Date.now();
         return;
       }
-      if (response.status >= 400 && response.status < 500) throw new Error(`claim ${session.sessionId} refused: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status >= 400 && response.status < 500)
+        throw new Error(`claim ${session.sessionId} refused: ${response.status} ${JSON.stringify(response.body)}`);
       await sleep(backoff(attempt));
     }
   }
@@ -236,7 +246,8 @@ export class LongTraffic {
           this.okFlags.set(plotId, (this.okFlags.get(plotId) ?? 0) + 1);
           break;
         }
-        if (response.status >= 400 && response.status < 500) throw new Error(`flag on ${plotId} refused: ${response.status} ${JSON.stringify(response.body)}`);
+        if (response.status >= 400 && response.status < 500)
+          throw new Error(`flag on ${plotId} refused: ${response.status} ${JSON.stringify(response.body)}`);
         await sleep(backoff(attempt));
       }
       await sleep(1000);
@@ -248,7 +259,10 @@ export class LongTraffic {
     let turn = 0;
     while (!this.stopping) {
       await sleep(3000);
-      const list = this.record('admin queue', await api<Array<{ id: string; source: string }>>(this.stack, 'GET', '/api/admin/flagged-plots', { visitor: this.admin }));
+      const list = this.record(
+        'admin queue',
+        await api<Array<{ id: string; source: string }>>(this.stack, 'GET', '/api/admin/flagged-plots', { visitor: this.admin }),
+      );
       if (list.status === 401) await this.login();
       if (list.status !== 200) continue;
       const item = list.body.find((i) => i.source === 'screen' && !this.decisions.has(i.id));
@@ -262,7 +276,11 @@ export class LongTraffic {
     for (let attempt = 1; ; attempt++) {
       const response = this.record(
         `admin ${verb}`,
-        await api(this.stack, 'POST', `/api/admin/${verb}-plot`, { json: { plotId }, visitor: this.admin, headers: { 'sec-fetch-site': 'same-origin' } }),
+        await api(this.stack, 'POST', `/api/admin/${verb}-plot`, {
+          json: { plotId },
+          visitor: this.admin,
+          headers: { 'sec-fetch-site': 'same-origin' },
+        }),
       );
       if (ok(response)) {
         this.decisions.set(plotId, { decision, answered: true });
@@ -274,7 +292,8 @@ export class LongTraffic {
         return;
       }
       if (response.status === 401) await this.login();
-      else if (response.status >= 400 && response.status < 500) throw new Error(`${verb} ${plotId} refused: ${response.status} ${JSON.stringify(response.body)}`);
+      else if (response.status >= 400 && response.status < 500)
+        throw new Error(`${verb} ${plotId} refused: ${response.status} ${JSON.stringify(response.body)}`);
       unanswered = true;
       await sleep(backoff(attempt));
     }
@@ -318,7 +337,8 @@ export async function auditLong(stack: FaultStack, traffic: LongTraffic, options
   const audit: LongAudit = { lost: [], twice: [], rows: 0, events: 0 };
   const lost = (n: number, what: string) => n > 0 && audit.lost.push([n, what]);
   const twice = (n: number, what: string) => n > 0 && audit.twice.push([n, what]);
-  const count = <T>(rows: T[], key: (r: T) => string) => rows.reduce((m, r) => m.set(key(r), (m.get(key(r)) ?? 0) + 1), new Map<string, number>());
+  const count = <T>(rows: T[], key: (r: T) => string) =>
+    rows.reduce((m, r) => m.set(key(r), (m.get(key(r)) ?? 0) + 1), new Map<string, number>());
 
   // Claims: every 2xx has its plot; every paid buyer has one; a held plot stays hidden until approved.
   const plots = await db.query<{ id: string; session: string; visible: boolean; reviewed: boolean; removed: boolean }>(
@@ -327,20 +347,35 @@ export async function auditLong(stack: FaultStack, traffic: LongTraffic, options
   audit.rows += plots.length;
   const plotBySession = new Map(plots.map((p) => [p.session, p]));
   const plotById = new Map(plots.map((p) => [p.id, p]));
-  lost([...traffic.claimed].filter(([session, c]) => plotBySession.get(session)?.id !== c.plotId).length, 'claims answered 2xx without their plot row');
+  lost(
+    [...traffic.claimed].filter(([session, c]) => plotBySession.get(session)?.id !== c.plotId).length,
+    'claims answered 2xx without their plot row',
+  );
   lost(traffic.sessions.length - traffic.claimed.size, 'paid buyers without a plot');
-  lost(traffic.screenedPlots.filter((id) => plotById.get(id)?.visible && traffic.decisions.get(id)?.decision !== 'approved').length, 'held plots shown without an approval');
+  lost(
+    traffic.screenedPlots.filter((id) => plotById.get(id)?.visible && traffic.decisions.get(id)?.decision !== 'approved').length,
+    'held plots shown without an approval',
+  );
 
   // Flags: every visitor's 2xx is one row.
   const flagRows = await db.query<{ plot_id: string }>(`SELECT plot_id::text FROM plots.plot_flags`);
   audit.rows += flagRows.length;
   const flagsByPlot = count(flagRows, (r) => r.plot_id);
-  lost([...traffic.okFlags].filter(([id, n]) => (flagsByPlot.get(id) ?? 0) < n).length, 'flagged plots with fewer flag rows than 2xx flags');
-  twice([...flagsByPlot].filter(([id, n]) => n > (traffic.okFlags.get(id) ?? 0)).length, 'flagged plots with more flag rows than 2xx flags');
+  lost(
+    [...traffic.okFlags].filter(([id, n]) => (flagsByPlot.get(id) ?? 0) < n).length,
+    'flagged plots with fewer flag rows than 2xx flags',
+  );
+  twice(
+    [...flagsByPlot].filter(([id, n]) => n > (traffic.okFlags.get(id) ?? 0)).length,
+    'flagged plots with more flag rows than 2xx flags',
+  );
 
   // Events: published, and applied in every consumer of their type.
   const waiting = Object.entries(await unpublished(db)).filter(([, n]) => n > 0);
-  lost(waiting.reduce((n, [, m]) => n + m, 0), `events still in outboxes (${waiting.map(([s, n]) => `${s} ${n}`).join(', ')})`);
+  lost(
+    waiting.reduce((n, [, m]) => n + m, 0),
+    `events still in outboxes (${waiting.map(([s, n]) => `${s} ${n}`).join(', ')})`,
+  );
   const consumers = await auditConsumers(db, stack.stream);
   audit.events += consumers.pairs;
   for (const c of consumers.byConsumer) lost(c.expected - c.applied, `${c.type} events not applied by ${c.consumer}`);
@@ -360,7 +395,10 @@ export async function auditLong(stack: FaultStack, traffic: LongTraffic, options
   audit.rows += used.length;
   const usedCount = count(used, (u) => u.session_id);
   const usedPlot = new Map(used.map((u) => [u.session_id, u.plot_id]));
-  lost([...traffic.claimed].filter(([session, c]) => usedPlot.get(session) !== c.plotId).length, 'claimed sessions not recorded as used (by their plot) in payments');
+  lost(
+    [...traffic.claimed].filter(([session, c]) => usedPlot.get(session) !== c.plotId).length,
+    'claimed sessions not recorded as used (by their plot) in payments',
+  );
   twice([...usedCount.values()].filter((n) => n > 1).length, 'sessions recorded as used more than once');
   const entitlements = await db.query<{ session_id: string }>(`SELECT session_id FROM plots.entitlements`);
   audit.rows += entitlements.length;
@@ -373,12 +411,21 @@ export async function auditLong(stack: FaultStack, traffic: LongTraffic, options
     `SELECT plot_id::text, status, source, flag_count FROM moderation.review_items`,
   );
   audit.rows += items.length;
-  const screenedItems = count(items.filter((i) => i.source === 'screen' || i.source === 'both'), (i) => i.plot_id);
+  const screenedItems = count(
+    items.filter((i) => i.source === 'screen' || i.source === 'both'),
+    (i) => i.plot_id,
+  );
   lost(traffic.screenedPlots.filter((id) => !screenedItems.has(id)).length, "held (screened) plots missing from moderation's review queue");
   twice([...screenedItems.values()].filter((n) => n > 1).length, 'screened plots queued for review more than once');
   const pendingFlags = new Map(items.filter((i) => i.status === 'pending' && i.source !== 'screen').map((i) => [i.plot_id, i.flag_count]));
-  lost([...traffic.okFlags].filter(([id, n]) => (pendingFlags.get(id) ?? 0) < n).length, 'flagged plots whose review counts fewer flags than 2xx flags');
-  twice([...traffic.okFlags].filter(([id, n]) => (pendingFlags.get(id) ?? 0) > n).length, 'flagged plots whose review counts more flags than 2xx flags');
+  lost(
+    [...traffic.okFlags].filter(([id, n]) => (pendingFlags.get(id) ?? 0) < n).length,
+    'flagged plots whose review counts fewer flags than 2xx flags',
+  );
+  twice(
+    [...traffic.okFlags].filter(([id, n]) => (pendingFlags.get(id) ?? 0) > n).length,
+    'flagged plots whose review counts more flags than 2xx flags',
+  );
   const statusOf = new Map(items.filter((i) => i.status !== 'pending').map((i) => [i.plot_id, i.status]));
   lost([...traffic.decisions].filter(([id, d]) => statusOf.get(id) !== d.decision).length, 'decisions without their review status');
   const auditRows = await db.query<{ plot_id: string }>(`SELECT plot_id::text FROM moderation.moderation_audit`);
@@ -392,17 +439,32 @@ export async function auditLong(stack: FaultStack, traffic: LongTraffic, options
     `SELECT subject, payload->'data'->>'plotId' AS plot_id FROM plots.outbox_events WHERE subject IN ('plots.plot.published', 'plots.plot.removed')`,
   );
   audit.rows += decisionEvents.length;
-  const published = count(decisionEvents.filter((e) => e.subject === 'plots.plot.published'), (e) => e.plot_id);
-  const removed = count(decisionEvents.filter((e) => e.subject === 'plots.plot.removed'), (e) => e.plot_id);
+  const published = count(
+    decisionEvents.filter((e) => e.subject === 'plots.plot.published'),
+    (e) => e.plot_id,
+  );
+  const removed = count(
+    decisionEvents.filter((e) => e.subject === 'plots.plot.removed'),
+    (e) => e.plot_id,
+  );
   const approvals = [...traffic.decisions].filter(([, d]) => d.decision === 'approved').map(([id]) => id);
   const rejections = [...traffic.decisions].filter(([, d]) => d.decision === 'rejected').map(([id]) => id);
-  lost(approvals.filter((id) => !(plotById.get(id)?.visible && plotById.get(id)?.reviewed) || !published.has(id)).length, 'approvals not applied by plots');
+  lost(
+    approvals.filter((id) => !(plotById.get(id)?.visible && plotById.get(id)?.reviewed) || !published.has(id)).length,
+    'approvals not applied by plots',
+  );
   lost(rejections.filter((id) => !plotById.get(id)?.removed || !removed.has(id)).length, 'rejections not applied by plots');
   twice([...published.values(), ...removed.values()].filter((n) => n > 1).length, 'decisions applied more than once by plots');
 
   // Nothing given up on.
   const dead = await deadLetterRows(db);
-  lost(dead.length, `dead letters (${dead.slice(0, 3).map((d) => `${d.schema}/${d.consumer} ${d.subject}: ${d.error}`).join('; ')})`);
+  lost(
+    dead.length,
+    `dead letters (${dead
+      .slice(0, 3)
+      .map((d) => `${d.schema}/${d.consumer} ${d.subject}: ${d.error}`)
+      .join('; ')})`,
+  );
   return audit;
 }
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll } from 'vitest';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** Locks are per checkout: two checkouts on one machine do not wait for each other. */
-const lockDir = (name: string) => path.join(os.tmpdir(), `pixel-atlas-faults-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 12)}-${name}.lock`);
+const lockDir = (name: string) =>
+  path.join(os.tmpdir(), `pixel-atlas-faults-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 12)}-${name}.lock`);
 /** Waiting for the lock is part of the file's setup: every short file before this one may run first. */
 const WAIT_MS = 30 * 60_000;
 

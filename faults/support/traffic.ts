@@ -81,12 +81,23 @@ export async function api<T = any>(
     return { status: response.status, body: parsed as T, requestId: response.headers.get('x-request-id'), headers: response.headers };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { status: 0, body: null as T, requestId: null, headers: new Headers(), networkError: cause ?? String((error as Error).message ?? error) };
+    return {
+      status: 0,
+      body: null as T,
+      requestId: null,
+      headers: new Headers(),
+      networkError: cause ?? String((error as Error).message ?? error),
+    };
   }
 }
 
 /** Top-left corners of free land squares (the plots world's helper over this stack's map). */
-export function spots(stack: Pick<FaultStack, 'land'>, size: number, count: number, avoid?: (x: number, y: number, size: number) => boolean) {
+export function spots(
+  stack: Pick<FaultStack, 'land'>,
+  size: number,
+  count: number,
+  avoid?: (x: number, y: number, size: number) => boolean,
+) {
   return landSpots(stack, size, count, avoid);
 }
 
@@ -108,12 +119,19 @@ export interface PaidSession {
 export async function buyAndPay(stack: Site, tier: Tier, spot: { x: number; y: number }, visitor = new Visitor()): Promise<PaidSession> {
   // Preparation, not the fault: on a loaded machine a query between services can time out (504); the buyer
   // tries again (payments releases the hold of a checkout that timed out).
-  let created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', { json: { tier, ...spot }, visitor });
+  let created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', {
+    json: { tier, ...spot },
+    visitor,
+  });
   for (let attempt = 1; attempt < 5 && (created.status === 0 || created.status >= 500); attempt++) {
     await sleep(1000 * attempt);
-    created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', { json: { tier, ...spot }, visitor });
+    created = await api<{ url: string; sessionId: string }>(stack, 'POST', '/api/create-checkout-session', {
+      json: { tier, ...spot },
+      visitor,
+    });
   }
-  if (created.status !== 200) throw new Error(`checkout ${tier} at ${spot.x},${spot.y}: ${created.status} ${JSON.stringify(created.body) ?? created.networkError}`);
+  if (created.status !== 200)
+    throw new Error(`checkout ${tier} at ${spot.x},${spot.y}: ${created.status} ${JSON.stringify(created.body) ?? created.networkError}`);
   const payPath = `${new URL(created.body.url, 'http://gateway').pathname}/pay`;
   const paid = await api(stack, 'POST', payPath, { form: '', visitor });
   if (paid.status !== 303) throw new Error(`pay ${created.body.sessionId}: ${paid.status} ${paid.networkError ?? ''}`);

@@ -21,7 +21,18 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, readdirSync, accessSync, writeFileSync, constants as fsc } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  rmSync,
+  readdirSync,
+  accessSync,
+  writeFileSync,
+  constants as fsc,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,7 +98,11 @@ let dockerAnswer: Promise<boolean> | undefined;
 export async function hasDocker(): Promise<boolean> {
   if (dockerAnswer === undefined) {
     dockerAnswer = import('testcontainers').then(
-      ({ getContainerRuntimeClient }) => getContainerRuntimeClient().then(() => true, () => false),
+      ({ getContainerRuntimeClient }) =>
+        getContainerRuntimeClient().then(
+          () => true,
+          () => false,
+        ),
       () => false,
     );
   }
@@ -153,7 +168,12 @@ export function redact(url: string): string {
 
 async function waitFor(
   check: () => Promise<boolean>,
-  { timeoutMs, intervalMs = 200, what, failed }: { timeoutMs: number; intervalMs?: number; what: string; failed?: () => string | undefined | false },
+  {
+    timeoutMs,
+    intervalMs = 200,
+    what,
+    failed,
+  }: { timeoutMs: number; intervalMs?: number; what: string; failed?: () => string | undefined | false },
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -298,7 +318,14 @@ async function startEmbeddedPostgres(root: string, log: Log): Promise<Started> {
     if (pid && isAlive(pid) && (await canQuery(url))) {
       log(`reusing embedded PostgreSQL already running from .data/postgres (pid ${pid}, port ${port})`);
       own(pid);
-      return { url, source: 'embedded', stop: async () => { await stopPid(pid, 'SIGINT', 30_000); ownedPids.delete(pid); } };
+      return {
+        url,
+        source: 'embedded',
+        stop: async () => {
+          await stopPid(pid, 'SIGINT', 30_000);
+          ownedPids.delete(pid);
+        },
+      };
     }
   }
 
@@ -448,7 +475,12 @@ function parentPid(pid: number) {
 
 type StartedNats = Started & { passwords: NatsPasswords | null };
 
-async function startLocalNats(root: string, bin: string, auth: { config: string; passwords: NatsPasswords }, log: Log): Promise<StartedNats> {
+async function startLocalNats(
+  root: string,
+  bin: string,
+  auth: { config: string; passwords: NatsPasswords },
+  log: Log,
+): Promise<StartedNats> {
   const port = LOCAL_NATS_PORT;
   const url = `nats://127.0.0.1:${port}`;
   const pidFile = path.join(root, '.data', 'nats.pid');
@@ -460,7 +492,9 @@ async function startLocalNats(root: string, bin: string, auth: { config: string;
     // the port is not ours to touch.
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
     if (!pid || !isAlive(pid)) {
-      throw new InfraError(`port ${port} (local nats-server) is taken by a NATS this script did not start; stop it or set PA_LOCAL_NATS_PORT`);
+      throw new InfraError(
+        `port ${port} (local nats-server) is taken by a NATS this script did not start; stop it or set PA_LOCAL_NATS_PORT`,
+      );
     }
     let commandLine = '';
     try {
@@ -476,7 +510,15 @@ async function startLocalNats(root: string, bin: string, auth: { config: string;
       log(`reusing nats-server already answering on 127.0.0.1:${port} (pid ${pid}), its users reloaded`);
       if (starterAlive) return { url, source: 'local-process', passwords: auth.passwords, stop: async () => {} };
       own(pid);
-      return { url, source: 'local-process', passwords: auth.passwords, stop: async () => { await stopPid(pid, 'SIGTERM', 15_000); ownedPids.delete(pid); } };
+      return {
+        url,
+        source: 'local-process',
+        passwords: auth.passwords,
+        stop: async () => {
+          await stopPid(pid, 'SIGTERM', 15_000);
+          ownedPids.delete(pid);
+        },
+      };
     }
     log(`stopping the nats-server left over on 127.0.0.1:${port} (pid ${pid}): it has no users; starting it with them…`);
     await stopPid(pid, 'SIGTERM', 15_000);
@@ -583,7 +625,14 @@ export async function ensureInfra({ root = ROOT, log = (m: string) => console.lo
       stops.push(natsInfo.stop);
       log(`NATS: ${natsInfo.url} (${SOURCE_TEXT[natsInfo.source]})`);
     }
-    return { postgresUrl: pgInfo.url, natsUrl: natsInfo.url, natsPasswords: natsInfo.passwords, postgresSource: pgInfo.source, natsSource: natsInfo.source, stop };
+    return {
+      postgresUrl: pgInfo.url,
+      natsUrl: natsInfo.url,
+      natsPasswords: natsInfo.passwords,
+      postgresSource: pgInfo.source,
+      natsSource: natsInfo.source,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

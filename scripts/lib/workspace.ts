@@ -9,7 +9,14 @@ import { ROOT } from './infra.ts';
 export { ROOT };
 
 /** Fixed ports (docs/operations.md lists them). A service not listed gets the next free one from 3006 on. */
-export const SERVICE_PORTS: Record<string, number> = { gateway: 8080, plots: 3001, payments: 3002, moderation: 3003, map: 3004, contact: 3005 };
+export const SERVICE_PORTS: Record<string, number> = {
+  gateway: 8080,
+  plots: 3001,
+  payments: 3002,
+  moderation: 3003,
+  map: 3004,
+  contact: 3005,
+};
 
 /** Name of the gateway variable that lists a service's upstream base URLs. */
 export const upstreamEnvName = (service: string) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
@@ -112,8 +119,9 @@ function newestMtime(p: string): number {
 export function webBuildIsStale(root = ROOT) {
   const built = path.join(root, 'web', 'dist', 'index.html');
   if (!existsSync(built)) return true;
-  const inputs = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/contracts/src']
-    .map((p) => newestMtime(path.join(root, p)));
+  const inputs = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/contracts/src'].map((p) =>
+    newestMtime(path.join(root, p)),
+  );
   return Math.max(...inputs) > statSync(built).mtimeMs;
 }
 
@@ -132,7 +140,9 @@ export async function buildWeb(root = ROOT, { force = false, log = console.log }
   // and a site serving web/dist never see a half-written or emptied folder.
   const web = path.join(root, 'web');
   const fresh = path.join(web, `.dist-${process.pid}-${Date.now()}`);
-  const code = await run('npm', ['run', 'build', '--workspace', '@pixel-atlas/web', '--', '--outDir', fresh, '--emptyOutDir'], { cwd: root });
+  const code = await run('npm', ['run', 'build', '--workspace', '@pixel-atlas/web', '--', '--outDir', fresh, '--emptyOutDir'], {
+    cwd: root,
+  });
   if (code !== 0) {
     rmSync(fresh, { recursive: true, force: true });
     throw new Error(`web build failed (exit code ${code})`);

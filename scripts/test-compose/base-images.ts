@@ -4,7 +4,18 @@
 // unchanged where one exists. Cached under .data/test-compose: the root file system, the npm tarballs and a saved
 // archive of the images, keyed by a hash of the recipes; podman's own storage is checked first.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PODMAN, run, runStreaming } from './host.ts';
@@ -25,7 +36,8 @@ export const BASE_IMAGES: Record<string, string | null> = {
   'docker.io/prom/prometheus:v3.5.0': 'prometheus.Containerfile',
 };
 
-const hostExtraCa = () => (process.env.NODE_EXTRA_CA_CERTS && existsSync(process.env.NODE_EXTRA_CA_CERTS) ? process.env.NODE_EXTRA_CA_CERTS : null);
+const hostExtraCa = () =>
+  process.env.NODE_EXTRA_CA_CERTS && existsSync(process.env.NODE_EXTRA_CA_CERTS) ? process.env.NODE_EXTRA_CA_CERTS : null;
 
 function recipeHash(): string {
   const hash = createHash('sha256').update(JSON.stringify({ NODE_VERSION, NPM_VERSION, SUITE, images: BASE_IMAGES }));
@@ -37,7 +49,9 @@ function recipeHash(): string {
 
 const labelOf = (image: string): string | null => {
   try {
-    return run(PODMAN[0], [...PODMAN.slice(1), 'image', 'inspect', '--format', `{{index .Labels "${LABEL}"}}`, image], { quiet: true }).trim();
+    return run(PODMAN[0], [...PODMAN.slice(1), 'image', 'inspect', '--format', `{{index .Labels "${LABEL}"}}`, image], {
+      quiet: true,
+    }).trim();
   } catch {
     return null;
   }
@@ -90,7 +104,9 @@ export async function ensureBaseImages(cache: string, log: (line: string) => voi
 
   const tar = await rootfsTar(cache, log);
   log(`podman import ${DEBIAN}`);
-  run(PODMAN[0], [...PODMAN.slice(1), 'import', '-q', '--change', `LABEL ${LABEL}=${hash}`, '--change', 'CMD ["bash"]', tar, DEBIAN], { quiet: true });
+  run(PODMAN[0], [...PODMAN.slice(1), 'import', '-q', '--change', `LABEL ${LABEL}=${hash}`, '--change', 'CMD ["bash"]', tar, DEBIAN], {
+    quiet: true,
+  });
 
   const context = mkdtempSync(path.join(os.tmpdir(), 'pa-base-images-'));
   try {
@@ -109,10 +125,26 @@ export async function ensureBaseImages(cache: string, log: (line: string) => voi
       if (!containerfile) continue;
       log(`podman build ${tag} (${containerfile})`);
       await runStreaming(PODMAN[0], [
-        ...PODMAN.slice(1), 'build', '--network', 'host', '--pull=never', '--label', `${LABEL}=${hash}`,
-        '--build-arg', `DEBIAN_IMAGE=${DEBIAN}`, '--build-arg', `NODE_VERSION=${NODE_VERSION}`, '--build-arg', `NPM_VERSION=${NPM_VERSION}`,
-        '--build-arg', `EXTRA_CA_CERTS=${ca ? '/usr/local/share/pixel-atlas/extra-ca.crt' : ''}`,
-        '-f', path.join(context, containerfile), '-t', tag, context,
+        ...PODMAN.slice(1),
+        'build',
+        '--network',
+        'host',
+        '--pull=never',
+        '--label',
+        `${LABEL}=${hash}`,
+        '--build-arg',
+        `DEBIAN_IMAGE=${DEBIAN}`,
+        '--build-arg',
+        `NODE_VERSION=${NODE_VERSION}`,
+        '--build-arg',
+        `NPM_VERSION=${NPM_VERSION}`,
+        '--build-arg',
+        `EXTRA_CA_CERTS=${ca ? '/usr/local/share/pixel-atlas/extra-ca.crt' : ''}`,
+        '-f',
+        path.join(context, containerfile),
+        '-t',
+        tag,
+        context,
       ]);
     }
   } finally {

@@ -18,7 +18,11 @@ cgroup_manager = "cgroupfs"
 runtime = "runc"
 `;
 
-export function run(command: string, args: readonly string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; quiet?: boolean } = {}): string {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; quiet?: boolean } = {},
+): string {
   try {
     return execFileSync(command, args, {
       input: options.input,
@@ -30,12 +34,18 @@ export function run(command: string, args: readonly string[], options: { input?:
     });
   } catch (error) {
     const e = error as { status?: number; stderr?: string; stdout?: string };
-    throw new Error(`${command} ${args.join(' ')} exited ${e.status}${e.stderr ? `:\n${e.stderr}` : ''}${e.stdout ? `\n${e.stdout.slice(-4000)}` : ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${e.status}${e.stderr ? `:\n${e.stderr}` : ''}${e.stdout ? `\n${e.stdout.slice(-4000)}` : ''}`,
+    );
   }
 }
 
 /** Like run, without blocking the event loop (the health ticker must go on while docker-compose waits for health). */
-export function runAsync(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export function runAsync(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -43,12 +53,18 @@ export function runAsync(command: string, args: readonly string[], options: { cw
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${stderr}${stdout.slice(-4000)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${stderr}${stdout.slice(-4000)}`)),
+    );
   });
 }
 
 /** Runs and streams the output (long builds), failing on a non-zero exit. */
-export function runStreaming(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; logFile?: string } = {}): Promise<void> {
+export function runStreaming(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; logFile?: string } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const tail: string[] = [];
@@ -81,7 +97,8 @@ export function prepareHost(log: (line: string) => void): void {
     .filter(([tool]) => !onPath(tool))
     .map(([, pkg]) => pkg);
   if (missing.length) {
-    if (process.getuid?.() !== 0) throw new Error(`missing ${missing.join(', ')}: install them (apt-get install -y ${missing.join(' ')}) or run as root`);
+    if (process.getuid?.() !== 0)
+      throw new Error(`missing ${missing.join(', ')}: install them (apt-get install -y ${missing.join(' ')}) or run as root`);
     log(`installing ${missing.join(', ')} with apt-get`);
     run('apt-get', ['update', '-q'], { quiet: true });
     run('apt-get', ['install', '-y', '-q', ...missing], { quiet: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -96,7 +113,9 @@ export function prepareHost(log: (line: string) => void): void {
 
 /** podman's Docker-compatible API on a socket of our own, for docker-compose (DOCKER_HOST). */
 export async function startApiService(socketPath: string): Promise<{ dockerHost: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(PODMAN[0], [...PODMAN.slice(1), 'system', 'service', '--time=0', `unix://${socketPath}`], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(PODMAN[0], [...PODMAN.slice(1), 'system', 'service', '--time=0', `unix://${socketPath}`], {
+    stdio: 'ignore',
+  });
   const dockerHost = `unix://${socketPath}`;
   const deadline = Date.now() + 20_000;
   while (!existsSync(socketPath)) {
@@ -119,7 +138,8 @@ export async function startApiService(socketPath: string): Promise<{ dockerHost:
 /** Go's duration text as podman prints it ("10s", "1m30s", "500ms") in milliseconds. */
 function durationMs(text: string): number {
   let total = 0;
-  for (const [, n, unit] of text.matchAll(/([\d.]+)(ms|h|m|s)/g)) total += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h'];
+  for (const [, n, unit] of text.matchAll(/([\d.]+)(ms|h|m|s)/g))
+    total += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h'];
   return total;
 }
 
@@ -142,11 +162,14 @@ export function startHealthTicker(project: string): { stop(): Promise<void> } {
     });
   const loop = (async () => {
     while (!stopped) {
-      const ids = (await podman(['ps', '-q', '--no-trunc', '--filter', `label=com.docker.compose.project=${project}`])).split('\n').filter(Boolean);
+      const ids = (await podman(['ps', '-q', '--no-trunc', '--filter', `label=com.docker.compose.project=${project}`]))
+        .split('\n')
+        .filter(Boolean);
       const now = Date.now();
       await Promise.all(
         ids.map(async (id) => {
-          if (!interval.has(id)) interval.set(id, durationMs((await podman(['inspect', '--format', '{{.Config.Healthcheck.Interval}}', id])).trim()));
+          if (!interval.has(id))
+            interval.set(id, durationMs((await podman(['inspect', '--format', '{{.Config.Healthcheck.Interval}}', id])).trim()));
           const every = interval.get(id)!;
           if (!every || (due.get(id) ?? 0) > now) return;
           due.set(id, now + every);

@@ -52,7 +52,12 @@ function reportContainers(): void {
       if (c.running && (c.health === 'healthy' || c.health === 'none')) continue;
       // Both streams: a crash's stack trace is on stderr. The id is podman's hex id.
       const tail = run('sh', ['-c', `${PODMAN.join(' ')} logs --tail 15 ${c.id} 2>&1`], { quiet: true });
-      console.error(tail.split('\n').map((l) => `    | ${l.slice(0, 300)}`).join('\n'));
+      console.error(
+        tail
+          .split('\n')
+          .map((l) => `    | ${l.slice(0, 300)}`)
+          .join('\n'),
+      );
     }
   } catch (error) {
     console.error(`(could not list the containers: ${(error as Error).message})`);
@@ -81,7 +86,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function main(): Promise<void> {
   step(0, 'host: podman, runc, debootstrap, docker-compose');
   prepareHost(log);
-  log(run(PODMAN[0], ['--version'], { quiet: true }).trim() + ' / ' + run('docker-compose', ['version', '--short'], { quiet: true }).trim());
+  log(
+    run(PODMAN[0], ['--version'], { quiet: true }).trim() + ' / ' + run('docker-compose', ['version', '--short'], { quiet: true }).trim(),
+  );
 
   // ---- 1. base images
   step(1, 'base images (assembled once, cached under .data/test-compose)');
@@ -107,9 +114,15 @@ async function main(): Promise<void> {
     TRUST_PROXY: '1',
     // A letter first, as the docs say: nats-server parses a variable's value as a config value, and one starting
     // with a digit (say 5e3…) is taken for a number and stops the broker (nats-io/nats-server#5189).
-    ...Object.fromEntries(['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [`NATS_PASSWORD_${s}`, `n${randomBytes(24).toString('hex')}`])),
+    ...Object.fromEntries(
+      ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [
+        `NATS_PASSWORD_${s}`,
+        `n${randomBytes(24).toString('hex')}`,
+      ]),
+    ),
   };
-  const interpolate = (text: string) => text.replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => vars[name] || fallback || '');
+  const interpolate = (text: string) =>
+    text.replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => vars[name] || fallback || '');
   const buildStarted = Date.now();
   const builtImages: string[] = [];
   for (const service of APP_SERVICES) {
@@ -118,7 +131,19 @@ async function main(): Promise<void> {
     const tag = interpolate(image);
     const args = Object.entries(build.args ?? {}).flatMap(([k, v]) => ['--build-arg', `${k}=${interpolate(String(v))}`]);
     const one = Date.now();
-    await runStreaming(PODMAN[0], [...PODMAN.slice(1), 'build', '--network', 'host', '--pull=never', '-f', path.join(ROOT, build.context, build.dockerfile ?? 'Dockerfile'), ...args, '-t', tag, path.join(ROOT, build.context)]);
+    await runStreaming(PODMAN[0], [
+      ...PODMAN.slice(1),
+      'build',
+      '--network',
+      'host',
+      '--pull=never',
+      '-f',
+      path.join(ROOT, build.context, build.dockerfile ?? 'Dockerfile'),
+      ...args,
+      '-t',
+      tag,
+      path.join(ROOT, build.context),
+    ]);
     builtImages.push(tag);
     log(`built ${tag} in ${((Date.now() - one) / 1000).toFixed(1)} s`);
   }
@@ -140,7 +165,13 @@ async function main(): Promise<void> {
   vars.PROMETHEUS_PORT = String(await freePort());
   vars.PUBLIC_ORIGIN = `http://127.0.0.1:${vars.PORT}`;
   const envFile = path.join(workDir, '.env');
-  writeFileSync(envFile, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(
+    envFile,
+    Object.entries(vars)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n',
+    { mode: 0o600 },
+  );
   const stack = new ComposeStack(ROOT, vars.COMPOSE_PROJECT_NAME, envFile, {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -154,7 +185,9 @@ async function main(): Promise<void> {
     what: 'compose down -v',
     run: async () => {
       const forced = await stack.tearDown();
-      log(`torn down: compose down -v${forced.length ? `; then removed with podman: ${forced.join('; ')}` : ''}; containers left of ${vars.COMPOSE_PROJECT_NAME}: ${stack.containers().length}`);
+      log(
+        `torn down: compose down -v${forced.length ? `; then removed with podman: ${forced.join('; ')}` : ''}; containers left of ${vars.COMPOSE_PROJECT_NAME}: ${stack.containers().length}`,
+      );
     },
   });
   const upStarted = Date.now();
@@ -163,11 +196,25 @@ async function main(): Promise<void> {
   log(`time to healthy (up -d until every container's healthcheck passed): ${((Date.now() - upStarted) / 1000).toFixed(1)} s`);
   // The shape faults/support/traffic.ts sends requests through: the gateway's published loopback port.
   const site = { gateway: { url: `http://127.0.0.1:${vars.PORT}` } };
-  const published = run(PODMAN[0], [...PODMAN.slice(1), 'ps', '--filter', `label=com.docker.compose.project=${vars.COMPOSE_PROJECT_NAME}`, '--format', '{{.Names}} {{.Ports}}'], { quiet: true })
+  const published = run(
+    PODMAN[0],
+    [
+      ...PODMAN.slice(1),
+      'ps',
+      '--filter',
+      `label=com.docker.compose.project=${vars.COMPOSE_PROJECT_NAME}`,
+      '--format',
+      '{{.Names}} {{.Ports}}',
+    ],
+    { quiet: true },
+  )
     .split('\n')
     .filter((l) => /->/.test(l));
   console.log(`published ports:\n  ${published.join('\n  ')}`);
-  check(published.length === 2 && published.some((l) => l.includes(`127.0.0.1:${vars.PORT}->8080`)), 'only the gateway (and the loopback Prometheus overlay) publish a port, on 127.0.0.1');
+  check(
+    published.length === 2 && published.some((l) => l.includes(`127.0.0.1:${vars.PORT}->8080`)),
+    'only the gateway (and the loopback Prometheus overlay) publish a port, on 127.0.0.1',
+  );
   const home = await fetch(`${site.gateway.url}/`);
   check(home.status === 200 && (await home.text()).includes('<div id="root"'), 'the gateway serves the built web app');
 
@@ -189,7 +236,11 @@ async function main(): Promise<void> {
     return list.status === 200 && list.body.some((p) => p.id === plotId) ? list.body : null;
   }, 30_000);
   log(`review queue has ${queue.length} plot(s), ours among them`);
-  const approved = await api(site, 'POST', '/api/admin/approve-plot', { json: { plotId }, visitor: admin, headers: { 'sec-fetch-site': 'same-origin' } });
+  const approved = await api(site, 'POST', '/api/admin/approve-plot', {
+    json: { plotId },
+    visitor: admin,
+    headers: { 'sec-fetch-site': 'same-origin' },
+  });
   check(approved.status === 200 || approved.status === 204, `approve answered ${approved.status} ${JSON.stringify(approved.body)}`);
   await eventuallyValue(async () => ((await api(site, 'GET', `/api/plots/${plotId}`)).status === 200 ? true : null), 30_000);
   log(`approved: GET /api/plots/${plotId} answers 200 through the gateway`);
@@ -203,10 +254,21 @@ async function main(): Promise<void> {
   await sleep(5000); // the gateway re-resolves upstream names every 2 s and checks each new replica's /readyz
   // A plot's own page data, not the plot list: the gateway answers the list from its memory (public-document-cache.ts).
   const counted = { plots: '/api/plots/:id', payments: '/api/prices' } as const;
-  const before = new Map(Object.keys(counted).flatMap((s) => stack.replicas(s).map((c) => [c.name, stack.requestsByRoute(c.id).get(counted[s as keyof typeof counted]) ?? 0])));
+  const before = new Map(
+    Object.keys(counted).flatMap((s) =>
+      stack.replicas(s).map((c) => [c.name, stack.requestsByRoute(c.id).get(counted[s as keyof typeof counted]) ?? 0]),
+    ),
+  );
   const SPREAD_REQUESTS = 60;
-  const spreadResults = await pool([...Array(SPREAD_REQUESTS).keys()], 6, async (i) => (await api(site, 'GET', i % 2 ? '/api/prices' : `/api/plots/${plotId}`)).status);
-  check(spreadResults.every((s) => s === 200), `every spread request answered 200 (${spreadResults.filter((s) => s !== 200).length} did not)`);
+  const spreadResults = await pool(
+    [...Array(SPREAD_REQUESTS).keys()],
+    6,
+    async (i) => (await api(site, 'GET', i % 2 ? '/api/prices' : `/api/plots/${plotId}`)).status,
+  );
+  check(
+    spreadResults.every((s) => s === 200),
+    `every spread request answered 200 (${spreadResults.filter((s) => s !== 200).length} did not)`,
+  );
   console.log(`replica spread (${SPREAD_REQUESTS} GETs through the gateway: half /api/plots/:id, half /api/prices):`);
   for (const service of Object.keys(counted) as Array<keyof typeof counted>) {
     for (const replica of stack.replicas(service)) {
@@ -235,42 +297,61 @@ async function main(): Promise<void> {
   const backStarted = Date.now();
   await stack.up(SCALE_ARGS, log);
   await stack.waitHealthy(SCALED, 300_000);
-  log(`docker-compose up -d ${SCALE_ARGS.join(' ')}: ${kill.victim} back and healthy in ${((Date.now() - backStarted) / 1000).toFixed(1)} s`);
+  log(
+    `docker-compose up -d ${SCALE_ARGS.join(' ')}: ${kill.victim} back and healthy in ${((Date.now() - backStarted) / 1000).toFixed(1)} s`,
+  );
 
   // ---- 7. Prometheus: every replica up, the alert rules loaded
   step(7, 'monitoring profile: Prometheus targets and alert rules');
   const prometheus = `http://127.0.0.1:${vars.PROMETHEUS_PORT}`;
   const expected = Object.fromEntries(APP_SERVICES.map((s) => [s, SCALED[s as keyof typeof SCALED]]));
   let seen = 'no answer yet';
-  const targets = await eventuallyValue(async () => {
-    const body = (await (await fetch(`${prometheus}/api/v1/targets?state=active`)).json()) as {
-      data: { activeTargets: Array<{ labels: { job: string; instance: string }; health: string; lastError: string }> };
-    };
-    const byJob = body.data.activeTargets.filter((t) => t.labels.job !== 'prometheus');
-    seen = byJob.map((t) => `${t.labels.job} ${t.labels.instance} ${t.health}${t.lastError ? ` (${t.lastError})` : ''}`).join('; ');
-    const ok = APP_SERVICES.every((job) => byJob.filter((t) => t.labels.job === job && t.health === 'up').length === expected[job] && byJob.filter((t) => t.labels.job === job).length === expected[job]);
-    return ok ? byJob : null;
-  }, 120_000, 3000).catch((error: Error) => {
+  const targets = await eventuallyValue(
+    async () => {
+      const body = (await (await fetch(`${prometheus}/api/v1/targets?state=active`)).json()) as {
+        data: { activeTargets: Array<{ labels: { job: string; instance: string }; health: string; lastError: string }> };
+      };
+      const byJob = body.data.activeTargets.filter((t) => t.labels.job !== 'prometheus');
+      seen = byJob.map((t) => `${t.labels.job} ${t.labels.instance} ${t.health}${t.lastError ? ` (${t.lastError})` : ''}`).join('; ');
+      const ok = APP_SERVICES.every(
+        (job) =>
+          byJob.filter((t) => t.labels.job === job && t.health === 'up').length === expected[job] &&
+          byJob.filter((t) => t.labels.job === job).length === expected[job],
+      );
+      return ok ? byJob : null;
+    },
+    120_000,
+    3000,
+  ).catch((error: Error) => {
     throw new Error(`Prometheus did not see every replica up (${error.message}); last seen: ${seen}`);
   });
   console.log('Prometheus targets:');
   for (const t of targets.sort((a, b) => a.labels.job.localeCompare(b.labels.job) || a.labels.instance.localeCompare(b.labels.instance))) {
     console.log(`  ${t.labels.job.padEnd(11)} ${t.labels.instance.padEnd(20)} ${t.health}`);
   }
-  const rules = (await (await fetch(`${prometheus}/api/v1/rules`)).json()) as { data: { groups: Array<{ name: string; file: string; rules: Array<{ name: string; health: string; type: string }> }> } };
+  const rules = (await (await fetch(`${prometheus}/api/v1/rules`)).json()) as {
+    data: { groups: Array<{ name: string; file: string; rules: Array<{ name: string; health: string; type: string }> }> };
+  };
   const allRules = rules.data.groups.flatMap((g) => g.rules);
   const alerting = allRules.filter((r) => r.type === 'alerting');
   const alertNames = [...readFileSync(path.join(ROOT, 'deploy/alerts.yml'), 'utf8').matchAll(/^\s*- alert: (\S+)/gm)].map((m) => m[1]);
-  console.log(`alert rules loaded: ${alerting.length} in ${rules.data.groups.length} groups (${rules.data.groups.map((g) => g.name).join(', ')}), deploy/alerts.yml defines ${alertNames.length}; rule health: ${[...new Set(allRules.map((r) => r.health))].join(', ')}`);
+  console.log(
+    `alert rules loaded: ${alerting.length} in ${rules.data.groups.length} groups (${rules.data.groups.map((g) => g.name).join(', ')}), deploy/alerts.yml defines ${alertNames.length}; rule health: ${[...new Set(allRules.map((r) => r.health))].join(', ')}`,
+  );
   check(alertNames.length > 0 && alertNames.every((n) => alerting.some((r) => r.name === n)), 'every alert of deploy/alerts.yml is loaded');
-  check(allRules.every((r) => r.health !== 'err'), 'no rule fails to evaluate');
+  check(
+    allRules.every((r) => r.health !== 'err'),
+    'no rule fails to evaluate',
+  );
 
   // ---- 8. the whole stack restarted: data on the named volumes
   step(8, 'restart the whole stack (down, up): the data is on the named volumes');
   const plotsBefore = Number(stack.sql<{ n: string }>('SELECT count(*) AS n FROM plots.plots')[0].n);
   await stack.compose(['down', '--timeout', '10']);
   check(stack.containers().length === 0, 'down removed every container');
-  const volumes = run(PODMAN[0], [...PODMAN.slice(1), 'volume', 'ls', '--format', '{{.Name}}'], { quiet: true }).split('\n').filter((v) => v.startsWith(`${vars.COMPOSE_PROJECT_NAME}_`));
+  const volumes = run(PODMAN[0], [...PODMAN.slice(1), 'volume', 'ls', '--format', '{{.Name}}'], { quiet: true })
+    .split('\n')
+    .filter((v) => v.startsWith(`${vars.COMPOSE_PROJECT_NAME}_`));
   log(`containers removed; volumes kept: ${volumes.join(', ')}`);
   const restartStarted = Date.now();
   await stack.up(SCALE_ARGS, log);
@@ -278,7 +359,9 @@ async function main(): Promise<void> {
   log(`up again and healthy in ${((Date.now() - restartStarted) / 1000).toFixed(1)} s`);
   const plotsAfter = Number(stack.sql<{ n: string }>('SELECT count(*) AS n FROM plots.plots')[0].n);
   const again = await api(site, 'GET', `/api/plots/${plotId}`);
-  console.log(`data after restart: ${plotsAfter} plots in PostgreSQL (before: ${plotsBefore}); GET /api/plots/${plotId} -> ${again.status}`);
+  console.log(
+    `data after restart: ${plotsAfter} plots in PostgreSQL (before: ${plotsBefore}); GET /api/plots/${plotId} -> ${again.status}`,
+  );
   check(plotsAfter === plotsBefore && again.status === 200, 'the plots survived the restart');
 
   // ---- 9. teardown (also runs on failure)
@@ -287,7 +370,9 @@ async function main(): Promise<void> {
 
 /** Free 1×1 land tiles (no plot or hold there), scanning row by row. */
 function freeSpots(stack: ComposeStack, land: Set<string>, count: number) {
-  const taken = stack.sql<{ x: string; y: string; size: string }>('SELECT x, y, size FROM plots.footprints').map((r) => ({ x: +r.x, y: +r.y, size: +r.size }));
+  const taken = stack
+    .sql<{ x: string; y: string; size: string }>('SELECT x, y, size FROM plots.footprints')
+    .map((r) => ({ x: +r.x, y: +r.y, size: +r.size }));
   const out: Array<{ x: number; y: number }> = [];
   for (let y = 0; y < 90 && out.length < count; y++) {
     for (let x = 0; x < 90 && out.length < count; x++) {
@@ -336,7 +421,12 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
   const reader = async (n: number) => {
     for (let i = 0; !buyersDone; i++) {
       const ids = [...claimedIds.values()];
-      const pathname = i % 3 === 0 && ids.length ? `/api/plots/${ids[(i + n) % ids.length]}` : i % 3 === 1 ? `/api/position-available?x=${buyers[i % buyers.length].x}&y=${buyers[i % buyers.length].y}&tier=basic` : '/api/plots';
+      const pathname =
+        i % 3 === 0 && ids.length
+          ? `/api/plots/${ids[(i + n) % ids.length]}`
+          : i % 3 === 1
+            ? `/api/position-available?x=${buyers[i % buyers.length].x}&y=${buyers[i % buyers.length].y}&tier=basic`
+            : '/api/plots';
       const response = await api(site, 'GET', pathname);
       sent += 1;
       if (response.status === 200) ok += 1;
@@ -354,7 +444,8 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
         done += 1;
         return;
       }
-      if (response.status !== 0 && response.status < 500) throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 0 && response.status < 500)
+        throw new Error(`claim refused: ${response.status} ${JSON.stringify(response.body)}`);
       claimFailures += 1;
       await sleep(250);
     }
@@ -365,12 +456,31 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
   await Promise.all(readers);
 
   const sessions = buyers.map((b) => `'${b.sessionId.replace(/'/g, "''")}'`).join(',');
-  const plotsPerSession = stack.sql<{ n: string }>(`SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions}) GROUP BY stripe_session_id HAVING count(*) > 1`);
-  const withPlot = Number(stack.sql<{ n: string }>(`SELECT count(DISTINCT stripe_session_id) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions})`)[0].n);
-  const matching = [...claimedIds].filter(([session, id]) => stack.sql<{ id: string }>(`SELECT id::text AS id FROM plots.plots WHERE stripe_session_id = '${session}'`)[0]?.id === id).length;
-  await eventuallyValue(async () => (Number(stack.sql<{ n: string }>(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id IN (${sessions})`)[0].n) === buyers.length ? true : null), 60_000);
-  const usedTwice = stack.sql(`SELECT session_id FROM payments.used_sessions WHERE session_id IN (${sessions}) GROUP BY session_id HAVING count(*) > 1`).length;
-  const claimEventsTwice = stack.sql(`SELECT payload->'data'->>'sessionId' AS session FROM plots.outbox_events WHERE subject LIKE '%plots.plot.claimed' GROUP BY 1 HAVING count(*) > 1`).length;
+  const plotsPerSession = stack.sql<{ n: string }>(
+    `SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions}) GROUP BY stripe_session_id HAVING count(*) > 1`,
+  );
+  const withPlot = Number(
+    stack.sql<{ n: string }>(`SELECT count(DISTINCT stripe_session_id) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions})`)[0]
+      .n,
+  );
+  const matching = [...claimedIds].filter(
+    ([session, id]) =>
+      stack.sql<{ id: string }>(`SELECT id::text AS id FROM plots.plots WHERE stripe_session_id = '${session}'`)[0]?.id === id,
+  ).length;
+  await eventuallyValue(
+    async () =>
+      Number(stack.sql<{ n: string }>(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id IN (${sessions})`)[0].n) ===
+      buyers.length
+        ? true
+        : null,
+    60_000,
+  );
+  const usedTwice = stack.sql(
+    `SELECT session_id FROM payments.used_sessions WHERE session_id IN (${sessions}) GROUP BY session_id HAVING count(*) > 1`,
+  ).length;
+  const claimEventsTwice = stack.sql(
+    `SELECT payload->'data'->>'sessionId' AS session FROM plots.outbox_events WHERE subject LIKE '%plots.plot.claimed' GROUP BY 1 HAVING count(*) > 1`,
+  ).length;
   const victimAfter = stack.containers().find((c) => c.id === victim.id);
   return {
     victim: victim.name,
@@ -382,7 +492,11 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
     readFailures,
     buyersWithPlot: matching === buyers.length ? withPlot : matching,
     doubles: plotsPerSession.length + usedTwice + claimEventsTwice,
-    victimAfter: victimAfter ? (victimAfter.running ? 'running again' : 'stopped (a manual kill: the restart policy leaves it down)') : 'gone',
+    victimAfter: victimAfter
+      ? victimAfter.running
+        ? 'running again'
+        : 'stopped (a manual kill: the restart policy leaves it down)'
+      : 'gone',
   };
 }
 

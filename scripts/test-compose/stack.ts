@@ -21,7 +21,19 @@ export class ComposeStack {
   compose(args: string[]): Promise<string> {
     return runAsync(
       'docker-compose',
-      ['-p', this.project, '--env-file', this.envFile, '-f', 'docker-compose.yml', '-f', 'deploy/compose.prometheus-port.yml', '--profile', 'monitoring', ...args],
+      [
+        '-p',
+        this.project,
+        '--env-file',
+        this.envFile,
+        '-f',
+        'docker-compose.yml',
+        '-f',
+        'deploy/compose.prometheus-port.yml',
+        '--profile',
+        'monitoring',
+        ...args,
+      ],
       { cwd: this.root, env: this.env },
     );
   }
@@ -56,7 +68,10 @@ export class ComposeStack {
       forced.push(`compose down failed (${(error as Error).message.split('\n').at(-2) ?? ''})`);
     }
     const label = `label=com.docker.compose.project=${this.project}`;
-    const list = (args: string[]) => run(PODMAN[0], [...PODMAN.slice(1), ...args], { quiet: true }).split('\n').filter(Boolean);
+    const list = (args: string[]) =>
+      run(PODMAN[0], [...PODMAN.slice(1), ...args], { quiet: true })
+        .split('\n')
+        .filter(Boolean);
     const containers = list(['ps', '-aq', '--filter', label]);
     if (containers.length) {
       run(PODMAN[0], [...PODMAN.slice(1), 'rm', '-f', '-t', '0', ...containers], { quiet: true });
@@ -76,8 +91,18 @@ export class ComposeStack {
   }
 
   containers(): ComposeContainer[] {
-    const text = run(PODMAN[0], [...PODMAN.slice(1), 'ps', '-a', '--format', 'json', '--filter', `label=com.docker.compose.project=${this.project}`], { quiet: true });
-    const rows = JSON.parse(text || '[]') as Array<{ Id: string; Names: string[]; Labels: Record<string, string>; State: string; Status: string }>;
+    const text = run(
+      PODMAN[0],
+      [...PODMAN.slice(1), 'ps', '-a', '--format', 'json', '--filter', `label=com.docker.compose.project=${this.project}`],
+      { quiet: true },
+    );
+    const rows = JSON.parse(text || '[]') as Array<{
+      Id: string;
+      Names: string[];
+      Labels: Record<string, string>;
+      State: string;
+      Status: string;
+    }>;
     return rows
       .map((row) => ({
         id: row.Id,
@@ -107,17 +132,41 @@ export class ComposeStack {
       last = pending.join(', ');
       await new Promise((r) => setTimeout(r, 1000));
     }
-    throw new Error(`not healthy after ${timeoutMs / 1000} s: ${last}\n${this.containers().map((c) => `${c.name} ${c.running ? 'running' : 'stopped'} ${c.health}`).join('\n')}`);
+    throw new Error(
+      `not healthy after ${timeoutMs / 1000} s: ${last}\n${this.containers()
+        .map((c) => `${c.name} ${c.running ? 'running' : 'stopped'} ${c.health}`)
+        .join('\n')}`,
+    );
   }
 
   exec(container: string, command: string[], input?: string): string {
-    return run(PODMAN[0], [...PODMAN.slice(1), 'exec', ...(input === undefined ? [] : ['-i']), container, ...command], { input, quiet: true });
+    return run(PODMAN[0], [...PODMAN.slice(1), 'exec', ...(input === undefined ? [] : ['-i']), container, ...command], {
+      input,
+      quiet: true,
+    });
   }
 
   /** Rows of a query, run with psql inside the postgres container (PostgreSQL publishes no port). */
   sql<T extends Record<string, string>>(query: string): T[] {
     const [postgres] = this.replicas('postgres');
-    const out = this.exec(postgres.id, ['psql', '-U', this.env.POSTGRES_USER ?? 'pixel_atlas', '-d', this.env.POSTGRES_DB ?? 'pixel_atlas', '-v', 'ON_ERROR_STOP=1', '-X', '-q', '--csv', '-f', '-'], query);
+    const out = this.exec(
+      postgres.id,
+      [
+        'psql',
+        '-U',
+        this.env.POSTGRES_USER ?? 'pixel_atlas',
+        '-d',
+        this.env.POSTGRES_DB ?? 'pixel_atlas',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-X',
+        '-q',
+        '--csv',
+        '-f',
+        '-',
+      ],
+      query,
+    );
     const [header, ...lines] = out.trim().split('\n').filter(Boolean);
     if (!header) return [];
     const keys = header.split(',');
@@ -126,7 +175,11 @@ export class ComposeStack {
 
   /** A replica's HTTP requests by route, from its operations port (METRICS_PORT, reachable only inside). */
   requestsByRoute(container: string): Map<string, number> {
-    const text = this.exec(container, ['node', '-e', "fetch('http://127.0.0.1:9100/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))"]);
+    const text = this.exec(container, [
+      'node',
+      '-e',
+      "fetch('http://127.0.0.1:9100/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))",
+    ]);
     const out = new Map<string, number>();
     for (const line of text.split('\n')) {
       const match = /^http_requests_total\{([^}]*)\} (\S+)/.exec(line);

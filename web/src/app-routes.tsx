@@ -26,14 +26,33 @@ const PrivacyPage = lazyComponent(() => import('./pages/privacy-page.tsx'), 'Pri
 const TermsPage = lazyComponent(() => import('./pages/terms-page.tsx'), 'TermsPage');
 const UserPage = lazyComponent(() => import('./pages/user-page.tsx'), 'UserPage');
 
-const lazyParts: LazyComponent[] = [AboutPage, AdminPage, ClaimPage, ContactPage, DemoPage, FaqPage, ManagePage, NotFoundPage, PlotPage, PrivacyPage, TermsPage, UserPage, HomeMap];
+const lazyParts: LazyComponent[] = [
+  AboutPage,
+  AdminPage,
+  ClaimPage,
+  ContactPage,
+  DemoPage,
+  FaqPage,
+  ManagePage,
+  NotFoundPage,
+  PlotPage,
+  PrivacyPage,
+  TermsPage,
+  UserPage,
+  HomeMap,
+];
 
 /**
  * Screens without data of their own: the build prerenders each one whole (vite.config.ts writes
  * dist/screens/<name>.html, the gateway serves it for that path) and the browser hydrates it in place, so their text
  * is on screen before any script runs.
  */
-const PRERENDERED_SCREENS: Record<string, LazyComponent> = { '/about': AboutPage, '/faq': FaqPage, '/terms': TermsPage, '/privacy': PrivacyPage };
+const PRERENDERED_SCREENS: Record<string, LazyComponent> = {
+  '/about': AboutPage,
+  '/faq': FaqPage,
+  '/terms': TermsPage,
+  '/privacy': PrivacyPage,
+};
 export const PRERENDERED_SCREEN_PATHS = Object.keys(PRERENDERED_SCREENS);
 
 /**

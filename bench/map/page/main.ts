@@ -141,7 +141,8 @@ function timerResolutionUs(): number {
 }
 
 const AVATARS = makeAvatars(8);
-const withAvatars = (plots: SetupInput['plots']): MapPlot[] => plots.map((plot, i) => ({ ...plot, avatar_url: AVATARS[i % AVATARS.length] }));
+const withAvatars = (plots: SetupInput['plots']): MapPlot[] =>
+  plots.map((plot, i) => ({ ...plot, avatar_url: AVATARS[i % AVATARS.length] }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

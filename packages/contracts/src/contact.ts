@@ -30,7 +30,5 @@ export const contactRequestSchema = z
   .meta({ id: 'ContactRequest' });
 export type ContactRequest = z.infer<typeof contactRequestSchema>;
 
-export const contactResponseSchema = z
-  .object({ id: z.string(), submittedAt: z.string() })
-  .meta({ id: 'ContactResponse' });
+export const contactResponseSchema = z.object({ id: z.string(), submittedAt: z.string() }).meta({ id: 'ContactResponse' });
 export type ContactResponse = z.infer<typeof contactResponseSchema>;

@@ -94,7 +94,33 @@ describe('content screen: whole words after normalisation', () => {
   });
 
   it('removes zero-width, invisible and bidi control characters inside a word', () => {
-    const hidden = ['\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\u2066', '\u2067', '\u2068', '\u2069', '\uFEFF', '\u00AD', '\u034F', '\uFE0F', '\u{E0073}', '\u3164'];
+    const hidden = [
+      '\u200B',
+      '\u200C',
+      '\u200D',
+      '\u200E',
+      '\u200F',
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2060',
+      '\u2061',
+      '\u2062',
+      '\u2063',
+      '\u2064',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\uFEFF',
+      '\u00AD',
+      '\u034F',
+      '\uFE0F',
+      '\u{E0073}',
+      '\u3164',
+    ];
     for (const char of hidden) {
       const code = char.codePointAt(0)!.toString(16);
       expect(sex(`s${char}e${char}x`), code).toEqual(['sex']);
@@ -137,7 +163,19 @@ describe('content screen: whole words after normalisation', () => {
   });
 
   it('catches a word spelled out with separators, and words run together by case or digits', () => {
-    for (const text of ['s.e.x', 's e x', 's-e-x', 'S_E_X', 's/e/x', 'T. E. S. T.', 'a s e x', 'k-1-l-l', 'FreeSex', 'sex4u', 'BestPornSite']) {
+    for (const text of [
+      's.e.x',
+      's e x',
+      's-e-x',
+      'S_E_X',
+      's/e/x',
+      'T. E. S. T.',
+      'a s e x',
+      'k-1-l-l',
+      'FreeSex',
+      'sex4u',
+      'BestPornSite',
+    ]) {
       expect(findFlaggedWords([text]).length, text).toBe(1);
     }
     // Initials and ordinary one-letter words are not a listed word.

@@ -63,7 +63,20 @@ for (const [from, to] of LOOKALIKES) {
 }
 
 /** Leetspeak: what a digit or symbol inside a word may stand for ('k1ll', 'h4te', '$hit', 'ki||'). */
-const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'il', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's', '!': 'i', '|': 'l' };
+const LEET: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'il',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+  '|': 'l',
+};
 const LEET_SYMBOLS = new Set(['@', '$', '!', '|']);
 
 /** Endings that keep a listed word the same word: 'drugs', 'killer', 'damned', 'sexy', 'hateful'. */
@@ -106,9 +119,7 @@ function splitJoined(token: string): string[] {
   let current = '';
   let previous = '';
   for (const char of token) {
-    const boundary =
-      current !== '' &&
-      ((LOWER.test(previous) && UPPER.test(char)) || (DIGIT.test(previous) !== DIGIT.test(char)));
+    const boundary = current !== '' && ((LOWER.test(previous) && UPPER.test(char)) || DIGIT.test(previous) !== DIGIT.test(char));
     if (boundary) {
       parts.push(current);
       current = '';
@@ -265,8 +276,16 @@ export function findFlaggedWords(texts: ReadonlyArray<string | null | undefined>
     const normalised = normaliseForScreen(text);
     for (const symbols of [false, true]) {
       const tokens = tokenise(normalised, symbols);
-      scanWords(tokens.map((t) => t.toLowerCase()), list, found);
-      scanWords(tokens.flatMap(splitJoined).map((t) => t.toLowerCase()), list, found);
+      scanWords(
+        tokens.map((t) => t.toLowerCase()),
+        list,
+        found,
+      );
+      scanWords(
+        tokens.flatMap(splitJoined).map((t) => t.toLowerCase()),
+        list,
+        found,
+      );
     }
     if (found.size === list.entries.length) break;
   }
@@ -291,7 +310,7 @@ export function hostForScreen(linkOrHost: string | null | undefined): string {
   }
   return host
     .split('.')
-    .map((label) => (label.startsWith('xn--') ? (decodePunycode(label.slice(4)) || label) : label))
+    .map((label) => (label.startsWith('xn--') ? decodePunycode(label.slice(4)) || label : label))
     .join('.');
 }
 
@@ -300,7 +319,8 @@ function decodePunycode(input: string): string | null {
   const BASE = 36;
   const T_MIN = 1;
   const T_MAX = 26;
-  const digit = (code: number) => (code >= 48 && code <= 57 ? code - 22 : code >= 97 && code <= 122 ? code - 97 : code >= 65 && code <= 90 ? code - 65 : BASE);
+  const digit = (code: number) =>
+    code >= 48 && code <= 57 ? code - 22 : code >= 97 && code <= 122 ? code - 97 : code >= 65 && code <= 90 ? code - 65 : BASE;
   const adapt = (delta: number, points: number, first: boolean) => {
     let d = first ? Math.floor(delta / 700) : delta >> 1;
     d += Math.floor(d / points);
@@ -322,7 +342,7 @@ function decodePunycode(input: string): string | null {
   let n = 128;
   let i = 0;
   let bias = 72;
-  for (let index = delimiter > 0 ? delimiter + 1 : 0; index < input.length; ) {
+  for (let index = delimiter > 0 ? delimiter + 1 : 0; index < input.length;) {
     const previous = i;
     let weight = 1;
     for (let k = BASE; ; k += BASE) {

@@ -31,9 +31,7 @@ export const adminLinkHealthEntrySchema = linkHealthSchema
   .meta({ id: 'AdminLinkHealthEntry' });
 export type AdminLinkHealthEntry = z.infer<typeof adminLinkHealthEntrySchema>;
 
-export const adminLinkHealthListSchema = z
-  .object({ links: z.array(adminLinkHealthEntrySchema) })
-  .meta({ id: 'AdminLinkHealthList' });
+export const adminLinkHealthListSchema = z.object({ links: z.array(adminLinkHealthEntrySchema) }).meta({ id: 'AdminLinkHealthList' });
 export type AdminLinkHealthList = z.infer<typeof adminLinkHealthListSchema>;
 
 export const adminLinkHealthQuerySchema = z.object({

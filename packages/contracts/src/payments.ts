@@ -5,8 +5,16 @@ import { PRICE_CURRENCY, tierSchema } from './tiers.ts';
 export const createCheckoutSessionRequestSchema = z
   .object({
     tier: tierSchema,
-    x: z.number().int().min(0).max(GRID_SIZE - 1),
-    y: z.number().int().min(0).max(GRID_SIZE - 1),
+    x: z
+      .number()
+      .int()
+      .min(0)
+      .max(GRID_SIZE - 1),
+    y: z
+      .number()
+      .int()
+      .min(0)
+      .max(GRID_SIZE - 1),
   })
   .meta({ id: 'CreateCheckoutSessionRequest' });
 export type CreateCheckoutSessionRequest = z.infer<typeof createCheckoutSessionRequestSchema>;

@@ -21,7 +21,22 @@ export interface PlotListCompact {
   updated_at: Array<number | null>;
 }
 
-const COLUMNS = ['id', 'zone', 'tier', 'x', 'y', 'display_name', 'message', 'link', 'avatar_url', 'created_at', 'flagged', 'reviewed', 'region_name', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'zone',
+  'tier',
+  'x',
+  'y',
+  'display_name',
+  'message',
+  'link',
+  'avatar_url',
+  'created_at',
+  'flagged',
+  'reviewed',
+  'region_name',
+  'updated_at',
+] as const;
 
 const defaultAvatarUrl = (id: string) => `/api/plots/${id}/avatar`;
 const millis = (iso: string) => Date.parse(iso);

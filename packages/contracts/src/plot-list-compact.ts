@@ -26,7 +26,9 @@ export const plotListCompactSchema = z
     message: column(z.string()),
     link: column(z.string().nullable()),
     avatar_url: column(z.string().nullable()).describe("null: the default `/api/plots/{id}/avatar`; otherwise the plot's avatar_url"),
-    created_at: column(z.number().int()).describe('milliseconds: the first since the Unix epoch, each next one as a difference from the one before'),
+    created_at: column(z.number().int()).describe(
+      'milliseconds: the first since the Unix epoch, each next one as a difference from the one before',
+    ),
     flagged: column(z.union([z.literal(0), z.literal(1)])),
     reviewed: column(z.union([z.literal(0), z.literal(1)])),
     region_name: column(z.string().nullable()),

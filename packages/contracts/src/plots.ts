@@ -12,7 +12,11 @@ export const AVATAR_MAX_BYTES = 1048576;
 export const AVATAR_ACCEPT = { 'image/jpeg': ['.jpeg', '.jpg'], 'image/png': ['.png'], 'image/gif': ['.gif'] } as const;
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const gridCoordinate = z.coerce.number().int('Must be a whole number').min(0).max(GRID_SIZE - 1);
+const gridCoordinate = z.coerce
+  .number()
+  .int('Must be a whole number')
+  .min(0)
+  .max(GRID_SIZE - 1);
 
 const INVALID_LINK = 'Please enter a valid http or https URL';
 /**
@@ -39,8 +43,16 @@ export const claimPlotRequestSchema = z
     message: z.string().trim().max(MESSAGE_MAX, `Message must be at most ${MESSAGE_MAX} characters`).default(''),
     link: z.preprocess(emptyToUndefined, httpLinkSchema.optional()),
     zone: zoneSchema.default(DEFAULT_ZONE),
-    x: z.number().int().min(0).max(GRID_SIZE - 1),
-    y: z.number().int().min(0).max(GRID_SIZE - 1),
+    x: z
+      .number()
+      .int()
+      .min(0)
+      .max(GRID_SIZE - 1),
+    y: z
+      .number()
+      .int()
+      .min(0)
+      .max(GRID_SIZE - 1),
     stripeSessionId: z.string().min(1, 'A payment session is required').max(255),
     tier: tierSchema,
     avatar_url: z.string().min(1, 'Please upload and save an avatar for your plot.').max(1_500_000, 'Avatar is too large'),
@@ -134,6 +146,4 @@ export const flagPlotRequestSchema = z
   .meta({ id: 'FlagPlotRequest' });
 export const flagPlotResponseSchema = z.object({ flagged: z.literal(true), plotId: z.uuid() }).meta({ id: 'FlagPlotResponse' });
 
-export const userPlotsResponseSchema = z
-  .object({ username: z.string(), plots: z.array(plotSchema) })
-  .meta({ id: 'UserPlots' });
+export const userPlotsResponseSchema = z.object({ username: z.string(), plots: z.array(plotSchema) }).meta({ id: 'UserPlots' });

@@ -78,4 +78,3 @@ export const sendOwnerLinkCommand = {
   }),
   reply: z.object({ delivery: z.enum(['sent', 'failed', 'not-configured']) }),
 };
-

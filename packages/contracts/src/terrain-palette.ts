@@ -45,8 +45,7 @@ function palette(
 }
 
 export function shade([r, g, b]: Rgb, amount: number): Rgb {
-  const apply = (channel: number) =>
-    Math.round(amount >= 0 ? channel + (255 - channel) * amount : channel * (1 + amount));
+  const apply = (channel: number) => Math.round(amount >= 0 ? channel + (255 - channel) * amount : channel * (1 + amount));
   return [apply(r), apply(g), apply(b)];
 }
 

@@ -49,10 +49,19 @@ export async function createBackendService<C extends PrismaLike>(
     databaseSchema: options.schema,
   });
   const client = options.createClient(createPrismaAdapter(env.DATABASE_URL, options.schema));
-  await app.register(databasePlugin, { connectionString: env.DATABASE_URL, schema: options.schema, migrationsDir: options.migrationsDir, client });
+  await app.register(databasePlugin, {
+    connectionString: env.DATABASE_URL,
+    schema: options.schema,
+    migrationsDir: options.migrationsDir,
+    client,
+  });
   await app.register(natsPlugin, natsSettingsFromEnv(env, options.name));
   await app.register(outboxPlugin, { schema: options.schema, db: () => client });
   const { metrics } = options;
-  if (metrics) app.decorate('serviceMetrics', defineMetrics(app.metrics, (m) => metrics(m, client)));
+  if (metrics)
+    app.decorate(
+      'serviceMetrics',
+      defineMetrics(app.metrics, (m) => metrics(m, client)),
+    );
   return withDb(app, client);
 }

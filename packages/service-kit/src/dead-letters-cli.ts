@@ -48,7 +48,11 @@ function busFactory(env: CliEnv): { busFor: (subject: string) => Promise<EventBu
     busFor(subject) {
       const service = subject.split('.')[0];
       const own = env[`NATS_PASSWORD_${service.toUpperCase()}`];
-      const credentials = own ? { user: service, password: own } : env.NATS_PASSWORD ? { user: env.NATS_USER || service, password: env.NATS_PASSWORD } : {};
+      const credentials = own
+        ? { user: service, password: own }
+        : env.NATS_PASSWORD
+          ? { user: env.NATS_USER || service, password: env.NATS_PASSWORD }
+          : {};
       const key = credentials.user ?? '';
       let bus = buses.get(key);
       if (!bus) {
@@ -95,9 +99,12 @@ export async function runEventsCli(args: string[], env: CliEnv, out: (line: stri
       const buses = busFactory(env);
       try {
         const outcomes = await replayDeadLetters(pool, buses.busFor, target);
-        for (const { deadLetter, replayed, reason } of outcomes) out(`${replayed ? 'replayed' : 'skipped '}  ${row(deadLetter)}${reason ? `  (${reason})` : ''}`);
+        for (const { deadLetter, replayed, reason } of outcomes)
+          out(`${replayed ? 'replayed' : 'skipped '}  ${row(deadLetter)}${reason ? `  (${reason})` : ''}`);
         const done = outcomes.filter((o) => o.replayed).length;
-        out(`${done} replayed${outcomes.length > done ? `, ${outcomes.length - done} skipped` : ''}${outcomes.length ? '' : `: nothing unreplayed matches ${target}`}`);
+        out(
+          `${done} replayed${outcomes.length > done ? `, ${outcomes.length - done} skipped` : ''}${outcomes.length ? '' : `: nothing unreplayed matches ${target}`}`,
+        );
         return outcomes.length > done ? 1 : 0;
       } finally {
         await buses.close();

@@ -150,7 +150,10 @@ export async function replayDeadLetters(
     h.set(REPLAY_HEADER, letter.id);
     try {
       const publisher = await busFor(letter.subject);
-      await publisher.js.publish(publisher.subject(letter.subject), letter.payload, { msgID: `${letter.eventId}:replay:${randomUUID()}`, headers: h });
+      await publisher.js.publish(publisher.subject(letter.subject), letter.payload, {
+        msgID: `${letter.eventId}:replay:${randomUUID()}`,
+        headers: h,
+      });
     } catch (error) {
       await db.query(`UPDATE ${table} SET "replayed_at" = NULL WHERE "id" = $1::uuid`, [letter.id]);
       throw error;

@@ -7,10 +7,7 @@ import { createServiceApp } from './service.ts';
  * running service, and only the routes registered by `registerRoutes`. Nothing connects to a database or NATS, and
  * no handler runs, so the routes' runtime dependencies may be `usedOnlyByHandlers` stand-ins.
  */
-export async function describeRoutes(
-  service: string,
-  registerRoutes: (app: FastifyInstance) => Promise<void>,
-): Promise<OpenApiDocument> {
+export async function describeRoutes(service: string, registerRoutes: (app: FastifyInstance) => Promise<void>): Promise<OpenApiDocument> {
   const app = await createServiceApp({
     name: service,
     internalToken: 'describing routes only',

@@ -7,10 +7,19 @@ export const baseEnvShape = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
   NATS_URL: z.string().min(1, 'must name at least one NATS server'),
-  NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('PIXEL_ATLAS'),
-  NATS_SUBJECT_PREFIX: z.string().regex(/^([A-Za-z0-9_-]+\.)?$/, 'empty, or a token ending in a dot').default(''),
+  NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .default('PIXEL_ATLAS'),
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\.)?$/, 'empty, or a token ending in a dot')
+    .default(''),
   /** This service's NATS user (default: the service's name) and password; the broker grants each user only its own subjects. */
-  NATS_USER: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').optional(),
+  NATS_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .optional(),
   NATS_PASSWORD: z.string().min(1).optional(),
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters (shared secret between gateway and services)'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

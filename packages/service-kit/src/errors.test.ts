@@ -16,7 +16,9 @@ describe('the error shape', () => {
     const app = await appThrowing(new AppError('TILE_UNAVAILABLE', 'This tile is already claimed. Please choose another.'));
     const response = await app.inject('/boom');
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: { code: 'TILE_UNAVAILABLE', message: 'This tile is already claimed. Please choose another.' } });
+    expect(response.json()).toEqual({
+      error: { code: 'TILE_UNAVAILABLE', message: 'This tile is already claimed. Please choose another.' },
+    });
   });
 
   it('masks the message of an unexpected error', async () => {

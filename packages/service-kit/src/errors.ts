@@ -44,7 +44,8 @@ interface ZodIssueLike {
 function describeValidation(issues: ZodIssueLike[], context: string | undefined): { message: string; fields: Record<string, string> } {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
-    const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || context || 'body';
+    const path =
+      issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || context || 'body';
     fields[path] ??= issue.message;
   }
   const [firstPath, firstMessage] = Object.entries(fields)[0] ?? ['body', 'Invalid request'];
@@ -59,7 +60,12 @@ export function isTemporarilyUnavailable(error: unknown, depth = 0): boolean {
   if (isTransientFailure(error)) return true;
   if (!error || typeof error !== 'object' || depth > 5) return false;
   const e = error as { cause?: unknown; meta?: { driverAdapterError?: unknown }; message?: unknown };
-  if (typeof e.message === 'string' && /ECONNREFUSED|Connection terminated|terminating connection due to administrator command|the database system is (starting up|shutting down)/.test(e.message)) {
+  if (
+    typeof e.message === 'string' &&
+    /ECONNREFUSED|Connection terminated|terminating connection due to administrator command|the database system is (starting up|shutting down)/.test(
+      e.message,
+    )
+  ) {
     return true;
   }
   return isTemporarilyUnavailable(e.cause, depth + 1) || isTemporarilyUnavailable(e.meta?.driverAdapterError, depth + 1);
@@ -88,7 +94,10 @@ export const errorHandlerPlugin = fp(
       if (status >= 500 && isTemporarilyUnavailable(error)) {
         // Nothing was written (the transaction never reached the database): worth retrying, unlike a bug.
         request.log.warn({ err: error }, 'dependency unavailable');
-        return reply.status(503).header('retry-after', '2').send({ error: { code: 'NOT_READY', message: TEMPORARILY_UNAVAILABLE_MESSAGE } });
+        return reply
+          .status(503)
+          .header('retry-after', '2')
+          .send({ error: { code: 'NOT_READY', message: TEMPORARILY_UNAVAILABLE_MESSAGE } });
       }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');

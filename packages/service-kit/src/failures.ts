@@ -1,4 +1,11 @@
-import { ClosedConnectionError, ConnectionError, DrainingConnectionError, NoRespondersError, RequestError, TimeoutError } from '@nats-io/nats-core';
+import {
+  ClosedConnectionError,
+  ConnectionError,
+  DrainingConnectionError,
+  NoRespondersError,
+  RequestError,
+  TimeoutError,
+} from '@nats-io/nats-core';
 
 /**
  * The one place that decides whether a failure is transient (the same work will succeed later, untouched)
@@ -29,10 +36,26 @@ const TRANSIENT_SQLSTATE_CLASSES = ['08'];
 const TRANSIENT_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034']);
 
 /** `@prisma/adapter-pg` error kinds (meta.driverAdapterError.cause.kind). */
-const TRANSIENT_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
+const TRANSIENT_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'TransactionWriteConflict',
+]);
 
 /** Node socket errors (pg, fetch, anything talking to a peer). */
-const TRANSIENT_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const TRANSIENT_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /** AppError codes (see `@pixel-atlas/contracts/errors`) that mean another service did not answer in time. */
 const TRANSIENT_APP_CODES = new Set(['UPSTREAM_UNAVAILABLE', 'TIMEOUT', 'NOT_READY']);

@@ -28,7 +28,9 @@ const DEAD_LETTER_DDL = `CREATE TABLE kit.dead_letter_events (
 beforeAll(async () => {
   db = await createTestDatabase();
   await db.query(`CREATE SCHEMA kit`);
-  await db.query(`CREATE TABLE kit.inbox_events (consumer text, event_id uuid, subject text, processed_at timestamptz DEFAULT now(), PRIMARY KEY (consumer, event_id))`);
+  await db.query(
+    `CREATE TABLE kit.inbox_events (consumer text, event_id uuid, subject text, processed_at timestamptz DEFAULT now(), PRIMARY KEY (consumer, event_id))`,
+  );
   await db.query(DEAD_LETTER_DDL);
   await db.query(`CREATE TABLE kit.effects (event_id uuid, note text)`);
   pool = new pg.Pool({ connectionString: db.url });
@@ -104,7 +106,8 @@ async function publish(event: EventEnvelope, msgID = event.id): Promise<void> {
   await bus.js.publish(bus.subject(event.type), JSON.stringify(event), { msgID });
 }
 
-const effects = async (id: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM kit.effects WHERE event_id = $1`, [id]))[0].n;
+const effects = async (id: string) =>
+  (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM kit.effects WHERE event_id = $1`, [id]))[0].n;
 const deadLetters = (consumer: string) =>
   db.query<{ event_id: string | null; attempts: number; error: string; payload: string; subject: string; replayed_at: Date | null }>(
     `SELECT event_id::text, attempts, error, payload, subject, replayed_at FROM kit.dead_letter_events WHERE consumer = $1 ORDER BY first_failed_at`,
@@ -264,7 +267,8 @@ it('dead-letters an event whose handler keeps throwing, then replays it exactly 
   expect(lines.at(-1)).toBe('1 replayed');
   await eventually(async () => (await effects(event.id)) === 1, 10_000);
   const replayed = await listDeadLetters(pool, { target: event.id, includeReplayed: true });
-  const duplicates = async () => (await m.registry.getMetricsAsJSON()).find((x) => x.name === 'h')?.values.find((v) => v.labels.outcome === 'duplicate')?.value ?? 0;
+  const duplicates = async () =>
+    (await m.registry.getMetricsAsJSON()).find((x) => x.name === 'h')?.values.find((v) => v.labels.outcome === 'duplicate')?.value ?? 0;
   const before = await duplicates();
   const again = await replayDeadLetters(pool, bus, replayed[0].id);
   expect(again.map((r) => r.replayed)).toEqual([true]);
@@ -295,7 +299,9 @@ it('classifies failures by code: connection, contention and timeouts are transie
   expect(isTransientFailure({ code: 'P1001' })).toBe(true);
   expect(isTransientFailure({ code: '40P01' })).toBe(true);
   expect(isTransientFailure({ code: '08006' })).toBe(true);
-  expect(isTransientFailure({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40001' } } } })).toBe(true);
+  expect(isTransientFailure({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '40001' } } } })).toBe(
+    true,
+  );
   expect(isTransientFailure({ meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } })).toBe(true);
   expect(isTransientFailure(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe(true);
   expect(isTransientFailure(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]))).toBe(true);
@@ -312,11 +318,16 @@ it('applies migrations once, even when replicas start together', async () => {
   const path = await import('node:path');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pa-migrations-'));
   await fs.mkdir(path.join(dir, '20260101000000_init'));
-  await fs.writeFile(path.join(dir, '20260101000000_init', 'migration.sql'), `CREATE TABLE "things" ("id" int PRIMARY KEY); INSERT INTO "things" VALUES (1);`);
+  await fs.writeFile(
+    path.join(dir, '20260101000000_init', 'migration.sql'),
+    `CREATE TABLE "things" ("id" int PRIMARY KEY); INSERT INTO "things" VALUES (1);`,
+  );
   const results = await Promise.all([1, 2, 3].map(() => migrate({ connectionString: db.url, schema: 'replicas', migrationsDir: dir })));
   expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 1]);
   expect(await db.query(`SELECT id FROM replicas.things`)).toEqual([{ id: 1 }]);
-  const [row] = await db.query<{ finished: boolean; checksum: string }>(`SELECT finished_at IS NOT NULL AS finished, checksum FROM replicas._prisma_migrations`);
+  const [row] = await db.query<{ finished: boolean; checksum: string }>(
+    `SELECT finished_at IS NOT NULL AS finished, checksum FROM replicas._prisma_migrations`,
+  );
   expect(row.finished).toBe(true);
   expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
   await fs.rm(dir, { recursive: true });

@@ -159,7 +159,10 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
 
   private async redeclare(reason: string): Promise<void> {
     try {
-      this.log.warn({ consumer: this.options.durable, reason }, 'durable consumer missing on the server: declaring the stream and consumers again');
+      this.log.warn(
+        { consumer: this.options.durable, reason },
+        'durable consumer missing on the server: declaring the stream and consumers again',
+      );
       await ensureStream(this.bus);
       await this.ensure();
       for (const { durable } of this.streams) {
@@ -228,8 +231,7 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
     }
     const log = this.log.child({ requestId: envelope.requestId, eventId: envelope.id, eventType: envelope.type });
     const handler = this.options.handlers[envelope.type as EventType] as
-      | ((event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>)
-      | undefined;
+      ((event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>) | undefined;
     if (!handler) {
       message.ack();
       return;
@@ -264,7 +266,10 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
     } catch (error) {
       if (await this.isTransient(error)) {
         const delay = this.pauseForTransient();
-        log.warn({ err: error, retryInMs: delay, delivery: message.info.deliveryCount }, 'event handling failed for a transient reason; will retry (not counted)');
+        log.warn(
+          { err: error, retryInMs: delay, delivery: message.info.deliveryCount },
+          'event handling failed for a transient reason; will retry (not counted)',
+        );
         message.nak(delay);
         return;
       }
@@ -275,7 +280,13 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
       const { maxFailures = DEFAULT_MAX_FAILURES } = this.options;
       if (record.failures >= maxFailures) {
         log.error({ err: error, failures: record.failures }, 'event failed on every attempt: dead-lettered');
-        await this.deadLetter(message, { eventId: envelope.id, body, error, attempts: record.failures, firstFailedAt: record.firstFailedAt });
+        await this.deadLetter(message, {
+          eventId: envelope.id,
+          body,
+          error,
+          attempts: record.failures,
+          firstFailedAt: record.firstFailedAt,
+        });
         return;
       }
       const delay = this.delayFor(record.failures);

@@ -6,7 +6,12 @@ const TOKEN = 'Qm9yaXMgS2FybG9mZiBwbGF5ZWQgdGhlIG1vbnN0ZXIu_-x';
 describe('request logs', () => {
   it("never carry an owner's token: /manage/<token> and /api/manage/<token> are logged redacted", async () => {
     const lines: string[] = [];
-    const app = await createServiceApp({ name: 'logs', internalToken: 'internal-token-of-thirty-two-chars!', trustRequestIdFrom: 'gateway', logStream: { write: (line: string) => lines.push(line) } });
+    const app = await createServiceApp({
+      name: 'logs',
+      internalToken: 'internal-token-of-thirty-two-chars!',
+      trustRequestIdFrom: 'gateway',
+      logStream: { write: (line: string) => lines.push(line) },
+    });
     app.get('/api/manage/:token', async () => ({ ok: true }));
     app.patch('/api/manage/:token/avatar', async () => ({ ok: true }));
     for (const [method, url] of [

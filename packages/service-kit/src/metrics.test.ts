@@ -12,7 +12,12 @@ afterEach(async () => {
 });
 
 async function serviceApp(): Promise<FastifyInstance> {
-  app = await createServiceApp({ name: 'counting', internalToken: 'metrics-test-internal-token-0123456789', logLevel: 'silent', trustRequestIdFrom: 'nobody' });
+  app = await createServiceApp({
+    name: 'counting',
+    internalToken: 'metrics-test-internal-token-0123456789',
+    logLevel: 'silent',
+    trustRequestIdFrom: 'nobody',
+  });
   return app;
 }
 

@@ -77,7 +77,8 @@ export const metricsPlugin = fp(
     // scrapes the operations port (server.ts) instead.
     const expose = opts.exposeOnMainPort ?? true;
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      if (!expose) return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for GET ${request.url.split('?')[0]}` } });
+      if (!expose)
+        return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for GET ${request.url.split('?')[0]}` } });
       reply.header('content-type', registry.contentType);
       return registry.metrics();
     });

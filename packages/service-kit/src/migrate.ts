@@ -73,9 +73,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       rolled_back_at timestamptz,
       started_at timestamptz NOT NULL DEFAULT now(),
       applied_steps_count integer NOT NULL DEFAULT 0)`);
-    const failed = await client.query(
-      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL',
-    );
+    const failed = await client.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL');
     if (failed.rowCount) {
       throw new Error(
         `migration ${failed.rows[0].migration_name} in schema ${options.schema} failed earlier (P3009); resolve it before starting`,
@@ -88,7 +86,10 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     ).rows;
     const done = new Map(appliedRows.map((row) => [row.migration_name, row.checksum]));
     const entries = await readdir(options.migrationsDir, { withFileTypes: true }).catch(() => []);
-    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     const scripts = new Map<string, string>();
     for (const name of folders) scripts.set(name, await readFile(path.join(options.migrationsDir, name, 'migration.sql'), 'utf8'));
     // An applied migration edited afterwards means this code expects a database it may not have: stop (Prisma's P3006-like drift).

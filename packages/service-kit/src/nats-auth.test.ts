@@ -60,7 +60,9 @@ afterAll(async () => {
 describe('the broker', () => {
   it('refuses a client without credentials, and one with a wrong password', async () => {
     await expect(connect({ servers: stream.natsUrl, reconnect: false })).rejects.toThrow(/authoriz/i);
-    await expect(connect({ servers: stream.natsUrl, reconnect: false, user: 'plots', pass: 'not-the-password' })).rejects.toThrow(/authoriz/i);
+    await expect(connect({ servers: stream.natsUrl, reconnect: false, user: 'plots', pass: 'not-the-password' })).rejects.toThrow(
+      /authoriz/i,
+    );
   });
 
   it("refuses plots' credentials publishing payments.payment.verified: the stream never gets it", async () => {
@@ -85,7 +87,11 @@ describe('the broker', () => {
 
     const plots = await busAs('plots');
     const durable = consumerName('plots', event.type);
-    await plots.jsm.consumers.add(stream.stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, filter_subject: plots.subject(event.type) });
+    await plots.jsm.consumers.add(stream.stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: plots.subject(event.type),
+    });
     const consumer = await plots.js.consumers.get(stream.stream, durable);
     const message = await consumer.next({ expires: 2000 });
     expect(message?.json<{ id: string }>().id).toBe(event.id);
@@ -108,7 +114,9 @@ describe('the broker', () => {
       filter_subject: plots.subject('contact.message.received'),
     });
     await expect(snooping).rejects.toThrow();
-    expect(refused.join('\n')).toMatch(/Permissions Violation for Publish to "\$JS\.API\.CONSUMER\.CREATE\.\w+\.moderation-plots-plot-claimed/);
+    expect(refused.join('\n')).toMatch(
+      /Permissions Violation for Publish to "\$JS\.API\.CONSUMER\.CREATE\.\w+\.moderation-plots-plot-claimed/,
+    );
     // Nor may it read the stream by sequence number, around the consumer rules.
     await expect(plots.jsm.streams.getMessage(stream.stream, { seq: 1 })).rejects.toThrow();
   });
@@ -154,14 +162,22 @@ describe('natsPermissions', () => {
   it('grants each service its own events by exact subject and nobody else', () => {
     for (const { user, permissions } of users) {
       const events = permissions.publish.allow.filter((s) => /^(contact|payments|plots|moderation|map)\./.test(s));
-      expect(events.every((s) => s.startsWith(`${user}.`)), `${user}: ${events.join(', ')}`).toBe(true);
+      expect(
+        events.every((s) => s.startsWith(`${user}.`)),
+        `${user}: ${events.join(', ')}`,
+      ).toBe(true);
     }
     expect(of('payments').publish.allow).toContain('payments.payment.verified');
     expect(users.filter((u) => u.permissions.publish.allow.includes('payments.payment.verified')).map((u) => u.user)).toEqual(['payments']);
   });
 
   it('lets only the services that answer queries publish answers, and nobody publish on inboxes', () => {
-    expect(users.filter((u) => u.permissions.allow_responses).map((u) => u.user).sort()).toEqual(['map', 'moderation', 'payments', 'plots']);
+    expect(
+      users
+        .filter((u) => u.permissions.allow_responses)
+        .map((u) => u.user)
+        .sort(),
+    ).toEqual(['map', 'moderation', 'payments', 'plots']);
     for (const { permissions } of users) expect(permissions.publish.allow.some((s) => s.startsWith('_INBOX'))).toBe(false);
   });
 

@@ -65,7 +65,10 @@ export const NATS_SERVICE_BUS_USE = {
     declaresStream: true,
   },
   moderation: {
-    consumes: { durable: 'moderation', events: ['plots.plot.claimed', 'plots.plot.flagged', 'plots.edit.submitted', 'plots.link.unreachable'] },
+    consumes: {
+      durable: 'moderation',
+      events: ['plots.plot.claimed', 'plots.plot.flagged', 'plots.edit.submitted', 'plots.link.unreachable'],
+    },
     declaresStream: true,
   },
   map: { listens: ['map.layout.>'], declaresStream: true },
@@ -123,7 +126,10 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
     const use: BusUse = NATS_SERVICE_BUS_USE[user];
     const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === user);
     const answers = QUERY_NAMES.filter((name) => name.split('.')[1] === user);
-    const consumers = (use.consumes?.events ?? []).map((type) => ({ name: consumerName(use.consumes!.durable, type), filter: subject(type) }));
+    const consumers = (use.consumes?.events ?? []).map((type) => ({
+      name: consumerName(use.consumes!.durable, type),
+      filter: subject(type),
+    }));
     const publish = [
       ...produces.map(subject),
       ...(use.asks ?? []).map(subject),
@@ -214,5 +220,8 @@ export function composeNatsServerConfig(): string {
     '# the environment (NATS_PASSWORD_<SERVICE>); the command line adds -js, the store folder and the monitoring port.',
     '',
   ].join('\n');
-  return header + natsServerConfig({ users: serviceUsers({ prefix: '', stream: 'PIXEL_ATLAS' }, (user) => ({ env: natsPasswordEnvName(user) })) });
+  return (
+    header +
+    natsServerConfig({ users: serviceUsers({ prefix: '', stream: 'PIXEL_ATLAS' }, (user) => ({ env: natsPasswordEnvName(user) })) })
+  );
 }

@@ -1,5 +1,12 @@
 import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  jetstream,
+  jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -92,7 +99,8 @@ export async function ensureStream(bus: EventBus): Promise<void> {
   try {
     const info = await bus.jsm.streams.info(config.name);
     const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
-    if (missing.length) await bus.jsm.streams.update(config.name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
+    if (missing.length)
+      await bus.jsm.streams.update(config.name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
   } catch (error) {
     if (!isJetStreamApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
     try {
@@ -123,7 +131,9 @@ export const natsPlugin = fp(
         // A broker that comes back without its JetStream store (a container recreated without its volume)
         // has no stream: declare it again, or every publish fails until this process restarts.
         if (status.type === 'reconnect' && declareStream) {
-          ensureStream(bus).catch((error) => app.log.warn({ err: error }, 'could not re-declare the event stream after reconnecting; the outbox relay will retry'));
+          ensureStream(bus).catch((error) =>
+            app.log.warn({ err: error }, 'could not re-declare the event stream after reconnecting; the outbox relay will retry'),
+          );
         }
       }
     })().catch(() => undefined);

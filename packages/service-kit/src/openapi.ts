@@ -49,7 +49,7 @@ function referencedSchemas(value: unknown, found: Set<string>): void {
 function usedSchemas(paths: Record<string, unknown>, schemas: Record<string, unknown>): Record<string, unknown> {
   const used = new Set<string>();
   referencedSchemas(paths, used);
-  for (let pending = [...used]; pending.length > 0; ) {
+  for (let pending = [...used]; pending.length > 0;) {
     const reached = new Set<string>();
     for (const name of pending) referencedSchemas(schemas[name], reached);
     pending = [...reached].filter((name) => !used.has(name));

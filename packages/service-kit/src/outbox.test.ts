@@ -50,11 +50,22 @@ async function enqueue(n: number): Promise<string[]> {
         tx,
         schema: 'kit',
         type: 'contact.message.received',
-        data: { id: `c${i}`, name: 'A', email: 'a@example.com', subject: 'general', message: `m${i}`, submittedAt: new Date().toISOString() },
+        data: {
+          id: `c${i}`,
+          name: 'A',
+          email: 'a@example.com',
+          subject: 'general',
+          message: `m${i}`,
+          submittedAt: new Date().toISOString(),
+        },
       });
       ids.push(event.id);
       // Distinct created_at so the relay's order is the order written.
-      await tx.$executeRawUnsafe(`UPDATE kit.outbox_events SET created_at = now() + make_interval(secs => $2) WHERE id = $1::uuid`, event.id, i);
+      await tx.$executeRawUnsafe(
+        `UPDATE kit.outbox_events SET created_at = now() + make_interval(secs => $2) WHERE id = $1::uuid`,
+        event.id,
+        i,
+      );
     }
     return ids;
   });

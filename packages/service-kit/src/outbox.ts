@@ -135,7 +135,9 @@ export const outboxPlugin = fp(
         name: 'outbox_backlog_events',
         help: 'Events written but not yet acknowledged by JetStream',
         async collect() {
-          const [row] = await opts.db().$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table} WHERE "published_at" IS NULL`);
+          const [row] = await opts
+            .db()
+            .$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table} WHERE "published_at" IS NULL`);
           this.set(row?.n ?? 0);
         },
       }),

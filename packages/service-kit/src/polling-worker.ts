@@ -54,7 +54,8 @@ export class PollingWorker {
         this.failures = 0;
       } catch (error) {
         this.failures += 1;
-        if (this.failures === 1 || this.failures % 20 === 0) this.options.log.warn({ err: error }, `${this.options.name}: failed; will retry`);
+        if (this.failures === 1 || this.failures % 20 === 0)
+          this.options.log.warn({ err: error }, `${this.options.name}: failed; will retry`);
       }
       if (handled > 0 && this.failures === 0) continue;
       const delay =

@@ -26,7 +26,13 @@ const apps: FastifyInstance[] = [];
 
 /** One replica: the kit's app with limited routes, its `db` decorated the way the database plugin does. */
 async function replica(pool: pg.Pool, limits: { max: number; timeWindow: number } = { max: 5, timeWindow: 60_000 }) {
-  const app = await createServiceApp({ name: 'limits', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'gateway', databaseSchema: SCHEMA });
+  const app = await createServiceApp({
+    name: 'limits',
+    internalToken: TOKEN,
+    logLevel: 'silent',
+    trustRequestIdFrom: 'gateway',
+    databaseSchema: SCHEMA,
+  });
   app.decorate('db', pgClient(pool));
   app.get('/a', { config: { rateLimit: limits } }, async () => ({ ok: true }));
   app.get('/b', { config: { rateLimit: limits } }, async () => ({ ok: true }));
@@ -125,7 +131,12 @@ describe('rate limits counted in PostgreSQL', () => {
     const app = Fastify();
     await app.register(rateLimit, {
       global: false,
-      store: pgRateLimitStore({ sql: () => ({ client: counting, schema: SCHEMA }), log: app.log, metrics: new Registry(), timeoutMs: 10_000 }),
+      store: pgRateLimitStore({
+        sql: () => ({ client: counting, schema: SCHEMA }),
+        log: app.log,
+        metrics: new Registry(),
+        timeoutMs: 10_000,
+      }),
     });
     app.get('/a', { config: { rateLimit: { max: 150, timeWindow: 60_000 } } }, async () => ({ ok: true }));
     await app.ready();
@@ -155,11 +166,18 @@ describe('rate limits counted in PostgreSQL', () => {
         return client.$queryRawUnsafe(sql, ...values);
       },
     };
-    const Store = pgRateLimitStore({ sql: () => ({ client: gated, schema: SCHEMA }), log: Fastify().log, metrics: new Registry(), timeoutMs: 10_000 });
+    const Store = pgRateLimitStore({
+      sql: () => ({ client: gated, schema: SCHEMA }),
+      log: Fastify().log,
+      metrics: new Registry(),
+      timeoutMs: 10_000,
+    });
     const store = new Store({});
     const answers: number[] = [];
     const count = (max: number) =>
-      new Promise<number>((resolve) => store.incr('198.51.100.41', (_error, result) => (answers.push(result!.current), resolve(result!.current)), 60_000, max));
+      new Promise<number>((resolve) =>
+        store.incr('198.51.100.41', (_error, result) => (answers.push(result!.current), resolve(result!.current)), 60_000, max),
+      );
     const until = async (check: () => boolean) => {
       while (!check()) await new Promise((r) => setTimeout(r, 5));
     };
@@ -220,7 +238,13 @@ describe('rate limits counted in PostgreSQL', () => {
     // Another client's window ends; the next count after the sweep interval deletes it.
     await get(app, '/b', '198.51.100.5');
     await new Promise((r) => setTimeout(r, 500));
-    const sweeping = await createServiceApp({ name: 'limits', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'gateway', databaseSchema: SCHEMA });
+    const sweeping = await createServiceApp({
+      name: 'limits',
+      internalToken: TOKEN,
+      logLevel: 'silent',
+      trustRequestIdFrom: 'gateway',
+      databaseSchema: SCHEMA,
+    });
     apps.push(sweeping);
     sweeping.decorate('db', pgClient(newPool(db.url)));
     sweeping.get('/c', { config: { rateLimit: { max: 5, timeWindow: 60_000 } } }, async () => ({ ok: true }));

@@ -56,7 +56,12 @@ export function serveQuery(bus: EventBus, queue: string, handler: QueryHandler, 
 }
 
 /** Asks another service; no answer (down, or no replica listening) becomes a clear 502/504 AppError. */
-export async function query<Req, Res>(bus: EventBus, definition: QueryDefinition<Req, Res>, payload: Req, options: { timeoutMs?: number } = {}): Promise<Res> {
+export async function query<Req, Res>(
+  bus: EventBus,
+  definition: QueryDefinition<Req, Res>,
+  payload: Req,
+  options: { timeoutMs?: number } = {},
+): Promise<Res> {
   let answerMessage;
   try {
     answerMessage = await bus.nc.request(bus.subject(definition.subject), JSON.stringify(payload), { timeout: options.timeoutMs ?? 3000 });

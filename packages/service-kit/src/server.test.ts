@@ -14,7 +14,13 @@ afterEach(async () => {
 });
 
 async function serviceWithFailingCheck(publicPort: boolean): Promise<FastifyInstance> {
-  const created = await createServiceApp({ name: 'edge', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'nobody', publicPort });
+  const created = await createServiceApp({
+    name: 'edge',
+    internalToken: TOKEN,
+    logLevel: 'silent',
+    trustRequestIdFrom: 'nobody',
+    publicPort,
+  });
   created.addReadinessCheck('database', async () => {
     throw new Error('connect ECONNREFUSED 10.1.2.3:5432');
   });
@@ -37,7 +43,10 @@ describe('operational endpoints', () => {
   it('on an internal port (a service behind the gateway): both as before', async () => {
     app = await serviceWithFailingCheck(false);
     expect((await app.inject('/metrics')).body).toContain('http_requests_total');
-    expect((await app.inject('/readyz')).json()).toEqual({ status: 'not-ready', checks: { database: 'connect ECONNREFUSED 10.1.2.3:5432' } });
+    expect((await app.inject('/readyz')).json()).toEqual({
+      status: 'not-ready',
+      checks: { database: 'connect ECONNREFUSED 10.1.2.3:5432' },
+    });
   });
 
   it('serves metrics and detailed readiness on the operations port, and nothing else', async () => {

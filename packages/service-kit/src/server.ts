@@ -28,7 +28,8 @@ export async function listenOperations(app: FastifyInstance, options: { host: st
       response.end(body);
     };
     const path = (request.url ?? '/').split('?')[0];
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'GET only' } }));
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return send(405, JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'GET only' } }));
     if (path === '/metrics') {
       app.metrics.metrics().then(
         (text) => send(200, text, app.metrics.contentType),

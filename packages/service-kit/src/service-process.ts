@@ -37,7 +37,11 @@ export interface ServiceProcessOptions {
  * waits until `/readyz` answers 200. Tests use it to talk to other services over real HTTP and NATS
  * and to kill them mid-flight. It listens on 127.0.0.1 unless env.HOST says otherwise.
  */
-export async function startServiceProcess(name: string, env: Record<string, string>, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  name: string,
+  env: Record<string, string>,
+  options: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const metricsPort = Number(env.METRICS_PORT ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'services', name, 'src', 'server.ts')], {

@@ -62,7 +62,13 @@ export function redactSecretPaths(url: string | undefined): string | undefined {
 
 /** Fastify's request log fields, with the URL's secrets redacted. */
 function serializeRequest(request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: request.method, url: redactSecretPaths(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+  return {
+    method: request.method,
+    url: redactSecretPaths(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 /** Asked every few seconds by the gateway, orchestrators and Prometheus. */
@@ -78,7 +84,12 @@ class ProbesAtDebugLogController extends LogController {
     if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata?: Record<string, unknown>,
+  ): void {
     if (error || !isProbe(request)) return super.requestCompleted(error, request, reply, metadata);
     if (!this.isLogDisabled(request)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
@@ -116,7 +127,10 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
       base: { service: options.name },
       redact: { paths: ['req.headers.cookie', 'req.headers.authorization', `req.headers["${INTERNAL_HEADERS.token}"]`], remove: true },
       // `source`: the upstream path @fastify/reply-from logs for every proxied request (the gateway's).
-      serializers: { req: serializeRequest, source: (source: unknown) => (typeof source === 'string' ? redactSecretPaths(source) : source) },
+      serializers: {
+        req: serializeRequest,
+        source: (source: unknown) => (typeof source === 'string' ? redactSecretPaths(source) : source),
+      },
       ...(options.logStream && { stream: options.logStream }),
     },
     genReqId: requestIdGenerator(options.internalToken, options.trustRequestIdFrom),

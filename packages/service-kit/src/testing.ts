@@ -101,7 +101,14 @@ export async function createTestStream(server?: TestNatsServer): Promise<TestStr
     connectOptions: (user) => broker.connectOptions(user),
     busSettings: (name, user) => {
       const options = broker.connectOptions(user);
-      return { servers: broker.url, stream: broker.stream, subjectPrefix: broker.subjectPrefix, name, user: options.user, password: options.pass };
+      return {
+        servers: broker.url,
+        stream: broker.stream,
+        subjectPrefix: broker.subjectPrefix,
+        name,
+        user: options.user,
+        password: options.pass,
+      };
     },
     async remove() {
       if (owned) return broker.destroy();
@@ -146,7 +153,12 @@ async function readWith(jsm: JetStreamManager, stream: string): Promise<StreamMe
     // A gap (a message deleted or purged) is not an error.
     const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
     if (!message) continue;
-    out.push({ seq, subject: message.subject, msgId: message.header?.get('Nats-Msg-Id') || null, event: message.json<EventEnvelope<any>>() });
+    out.push({
+      seq,
+      subject: message.subject,
+      msgId: message.header?.get('Nats-Msg-Id') || null,
+      event: message.json<EventEnvelope<any>>(),
+    });
   }
   return out;
 }

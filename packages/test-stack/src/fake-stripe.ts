@@ -73,7 +73,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     done(null, qs.parse(body as string, { depth: 10, arrayLimit: 100 }));
   });
   app.addHook('onRequest', async (request, reply) => {
-    calls.push({ method: request.method, path: new URL(request.url, 'http://fake-stripe').pathname, idempotencyKey: request.headers['idempotency-key'] as string | undefined });
+    calls.push({
+      method: request.method,
+      path: new URL(request.url, 'http://fake-stripe').pathname,
+      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+    });
     if (request.url.startsWith('/_test/')) return;
     const auth = request.headers.authorization;
     if (!auth || !/^Bearer sk_(test|live)_\S+$/.test(auth)) {
@@ -90,20 +94,40 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!body[param]) return stripeError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
     }
     const items = Array.isArray(body.line_items) ? body.line_items : [];
-    if (!items.length) return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items.', 'line_items');
+    if (!items.length)
+      return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items.', 'line_items');
     let amount = 0;
     let currency = '';
     for (const item of items) {
       const unit = Number(item?.price_data?.unit_amount);
       const quantity = Number(item?.quantity ?? 1);
-      if (!Number.isInteger(unit) || unit < 0) return stripeError(400, 'invalid_request_error', 'parameter_invalid_integer', 'Invalid integer: unit_amount', 'line_items[0][price_data][unit_amount]');
-      if (!item?.price_data?.product_data?.name) return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items[0][price_data][product_data][name].');
+      if (!Number.isInteger(unit) || unit < 0)
+        return stripeError(
+          400,
+          'invalid_request_error',
+          'parameter_invalid_integer',
+          'Invalid integer: unit_amount',
+          'line_items[0][price_data][unit_amount]',
+        );
+      if (!item?.price_data?.product_data?.name)
+        return stripeError(
+          400,
+          'invalid_request_error',
+          'parameter_missing',
+          'Missing required param: line_items[0][price_data][product_data][name].',
+        );
       amount += unit * quantity;
       currency = String(item.price_data.currency ?? '');
     }
     const expiresAt = body.expires_at ? Number(body.expires_at) : now + 24 * 3600;
     if (expiresAt < now + 30 * 60 || expiresAt > now + 24 * 3600) {
-      return stripeError(400, 'invalid_request_error', 'parameter_invalid_integer', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', 'expires_at');
+      return stripeError(
+        400,
+        'invalid_request_error',
+        'parameter_invalid_integer',
+        'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+        'expires_at',
+      );
     }
     const id = `cs_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
     const session: FakeCheckoutSession = {
@@ -163,7 +187,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return reply.status(e.status).send(e.body);
     }
     if (session.status !== 'open') {
-      const e = stripeError(400, 'invalid_request_error', 'checkout_session_not_open', 'Only Checkout Sessions with a status in ["open"] can be expired.');
+      const e = stripeError(
+        400,
+        'invalid_request_error',
+        'checkout_session_not_open',
+        'Only Checkout Sessions with a status in ["open"] can be expired.',
+      );
       return reply.status(e.status).send(e.body);
     }
     session.status = 'expired';
@@ -187,7 +216,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   };
 
   // The same hooks over HTTP, for a fake running in another process.
-  app.post('/_test/sessions/:id/complete', async (request) => view(complete((request.params as { id: string }).id, (request.body ?? {}) as object)));
+  app.post('/_test/sessions/:id/complete', async (request) =>
+    view(complete((request.params as { id: string }).id, (request.body ?? {}) as object)),
+  );
   app.post('/_test/sessions/:id/expire', async (request) => view(expire((request.params as { id: string }).id)));
 
   await app.listen({ host: '127.0.0.1', port: 0 });

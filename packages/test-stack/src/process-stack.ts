@@ -48,7 +48,9 @@ export async function startProcessStack(options: ProcessStackOptions = {}): Prom
     throw error;
   }
 
-  const landRows = services.replicas.map.length ? await db.query<{ x: number; y: number }>('SELECT "x", "y" FROM "map"."map_tiles" WHERE "is_land"') : [];
+  const landRows = services.replicas.map.length
+    ? await db.query<{ x: number; y: number }>('SELECT "x", "y" FROM "map"."map_tiles" WHERE "is_land"')
+    : [];
   return {
     ...services,
     db,

@@ -140,7 +140,13 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return app;
     },
     async close() {
-      await Promise.allSettled([world.plots.close(), world.payments.close(), world.map?.close(), world.moderation?.close(), ...extra.map((a) => a.close())]);
+      await Promise.allSettled([
+        world.plots.close(),
+        world.payments.close(),
+        world.map?.close(),
+        world.moderation?.close(),
+        ...extra.map((a) => a.close()),
+      ]);
       await fakeStripe?.close();
       await stream.remove();
       await db.drop();
@@ -160,7 +166,12 @@ export function isLandFootprint(world: Pick<World, 'land'>, x: number, y: number
 }
 
 /** Top-left corners of land squares of the given size, scanning row by row, none overlapping each other. */
-export function landSpots(world: Pick<World, 'land'>, size: number, count: number, avoid: (x: number, y: number, size: number) => boolean = () => false) {
+export function landSpots(
+  world: Pick<World, 'land'>,
+  size: number,
+  count: number,
+  avoid: (x: number, y: number, size: number) => boolean = () => false,
+) {
   const taken = new Set<string>();
   const out: Array<{ x: number; y: number }> = [];
   for (let y = 0; y + size <= 90 && out.length < count; y += size) {
@@ -184,12 +195,18 @@ let avatar: string | null = null;
 /** A small valid PNG avatar as a data URL. */
 export async function avatarDataUrl(): Promise<string> {
   avatar ??= `data:image/png;base64,${(
-    await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 40, g: 120, b: 220, alpha: 1 } } }).png().toBuffer()
+    await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 40, g: 120, b: 220, alpha: 1 } } })
+      .png()
+      .toBuffer()
   ).toString('base64')}`;
   return avatar;
 }
 
-export async function startCheckout(world: World, body: { tier: Tier; x: number; y: number }, ip?: string): Promise<LightMyRequestResponse> {
+export async function startCheckout(
+  world: World,
+  body: { tier: Tier; x: number; y: number },
+  ip?: string,
+): Promise<LightMyRequestResponse> {
   return world.payments.inject({ method: 'POST', url: '/api/create-checkout-session', payload: body, headers: viaGateway(ip) });
 }
 
@@ -204,7 +221,12 @@ export async function buyAndPay(world: World, body: { tier: Tier; x: number; y: 
   if (world.fakeStripe) {
     world.fakeStripe.complete(sessionId);
   } else {
-    const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await world.payments.inject({
+      method: 'POST',
+      url: `${url}/pay`,
+      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     if (paid.statusCode !== 303) throw new Error(`test checkout pay failed: ${paid.statusCode} ${paid.body}`);
   }
   return sessionId;
@@ -242,7 +264,11 @@ export async function publishEvent(world: World, type: string, data: unknown): P
   const nc = await connect(world.stream.connectOptions());
   try {
     const id = randomUUID();
-    await jetstream(nc).publish(`${world.stream.subjectPrefix}${type}`, JSON.stringify({ id, type, occurredAt: new Date().toISOString(), data }), { msgID: id });
+    await jetstream(nc).publish(
+      `${world.stream.subjectPrefix}${type}`,
+      JSON.stringify({ id, type, occurredAt: new Date().toISOString(), data }),
+      { msgID: id },
+    );
   } finally {
     await nc.close();
   }
@@ -270,7 +296,12 @@ export async function flagPlot(
 }
 
 /** An admin's approve/reject through the moderation app (as the gateway forwards it). */
-export async function decide(world: World, action: 'approve' | 'reject', plotId: string, admin = 'warden'): Promise<LightMyRequestResponse> {
+export async function decide(
+  world: World,
+  action: 'approve' | 'reject',
+  plotId: string,
+  admin = 'warden',
+): Promise<LightMyRequestResponse> {
   if (!world.moderation) throw new Error('moderation is not running in this world');
   return world.moderation.inject({ method: 'POST', url: `/api/admin/${action}-plot`, payload: { plotId }, headers: asAdmin(admin) });
 }

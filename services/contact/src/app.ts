@@ -17,6 +17,9 @@ export async function buildApp(env: ContactEnv): Promise<AppWithDb<PrismaClient>
     migrationsDir,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });
-  await app.register(contactRoutes, { db: app.db, rateLimit: { max: env.CONTACT_RATE_LIMIT_MAX, timeWindow: env.CONTACT_RATE_LIMIT_WINDOW_MS } });
+  await app.register(contactRoutes, {
+    db: app.db,
+    rateLimit: { max: env.CONTACT_RATE_LIMIT_MAX, timeWindow: env.CONTACT_RATE_LIMIT_WINDOW_MS },
+  });
   return app;
 }

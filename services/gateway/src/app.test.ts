@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectBus, ensureStream } from '@pixel-atlas/service-kit/nats';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  TEST_INTERNAL_TOKEN,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
@@ -55,10 +62,15 @@ beforeAll(async () => {
   // Stands in for the plots service's read API in the server-rendered pages below.
   plotsFake = Fastify();
   plotsFake.get('/api/plots/:id', async (request, reply) =>
-    (request.params as { id: string }).id === SAMPLE_PLOT.id ? SAMPLE_PLOT : reply.status(404).send({ error: { code: 'PLOT_NOT_FOUND', message: 'Plot not found' } }),
+    (request.params as { id: string }).id === SAMPLE_PLOT.id
+      ? SAMPLE_PLOT
+      : reply.status(404).send({ error: { code: 'PLOT_NOT_FOUND', message: 'Plot not found' } }),
   );
   plotsFake.get('/api/plots', async () => [SAMPLE_PLOT]);
-  plotsFake.get('/api/users/:name/plots', async (request) => ({ username: (request.params as { name: string }).name, plots: [SAMPLE_PLOT] }));
+  plotsFake.get('/api/users/:name/plots', async (request) => ({
+    username: (request.params as { name: string }).name,
+    plots: [SAMPLE_PLOT],
+  }));
   await plotsFake.listen({ port: 0, host: '127.0.0.1' });
   await echo.listen({ port: 0, host: '127.0.0.1' });
 
@@ -101,7 +113,12 @@ function sessionCookie(response: { headers: Record<string, unknown> }): string {
 
 describe('the SPA', () => {
   it('serves index.html for app routes (history fallback) and never caches it; other page paths get it with a 404', async () => {
-    for (const [url, status] of [['/', 200], ['/faq', 200], ['/claim?session_id=cs_1', 200], ['/no/such/page', 404]] as const) {
+    for (const [url, status] of [
+      ['/', 200],
+      ['/faq', 200],
+      ['/claim?session_id=cs_1', 200],
+      ['/no/such/page', 404],
+    ] as const) {
       const response = await gateway.inject(url);
       expect(response.statusCode, url).toBe(status);
       expect(response.headers['content-type']).toContain('text/html');
@@ -165,7 +182,10 @@ describe('the proxy', () => {
   it('answers 502 with a clear message when a service is down', async () => {
     const response = await gateway.inject({ method: 'POST', url: '/api/create-checkout-session', payload: {} });
     expect(response.statusCode).toBe(502);
-    expect(response.json().error).toEqual({ code: 'UPSTREAM_UNAVAILABLE', message: 'The payments service is not available right now. Please try again.' });
+    expect(response.json().error).toEqual({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: 'The payments service is not available right now. Please try again.',
+    });
   });
   it('serves one merged OpenAPI document and a browsable reference', async () => {
     const doc = (await gateway.inject('/api/openapi.json')).json();
@@ -199,7 +219,11 @@ describe('admin sign-in', () => {
     expect(me.json()).toEqual({ username: ADMIN.username });
   });
   it('answers 401 on any admin route without a session', async () => {
-    for (const [method, url] of [['GET', '/api/admin/anything'], ['POST', '/api/admin/generate-map'], ['GET', '/api/admin/me']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/admin/anything'],
+      ['POST', '/api/admin/generate-map'],
+      ['GET', '/api/admin/me'],
+    ] as const) {
       const response = await gateway.inject({ method, url, headers: { 'sec-fetch-site': 'same-origin' } });
       expect(response.statusCode, url).toBe(401);
       expect(response.json().error.code).toBe('UNAUTHENTICATED');
@@ -207,11 +231,23 @@ describe('admin sign-in', () => {
   });
   it('refuses a cross-site state-changing request even with a valid cookie (403)', async () => {
     const cookie = sessionCookie(await signIn());
-    const crossSite = await gateway.inject({ method: 'POST', url: '/api/admin/generate-map', headers: { cookie, 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await gateway.inject({
+      method: 'POST',
+      url: '/api/admin/generate-map',
+      headers: { cookie, 'sec-fetch-site': 'cross-site' },
+    });
     expect(crossSite.statusCode).toBe(403);
-    const foreignOrigin = await gateway.inject({ method: 'POST', url: '/api/admin/generate-map', headers: { cookie, origin: 'https://evil.example' } });
+    const foreignOrigin = await gateway.inject({
+      method: 'POST',
+      url: '/api/admin/generate-map',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     expect(foreignOrigin.statusCode).toBe(403);
-    const sameSite = await gateway.inject({ method: 'POST', url: '/api/admin/generate-map', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    const sameSite = await gateway.inject({
+      method: 'POST',
+      url: '/api/admin/generate-map',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
     expect(sameSite.statusCode).toBe(200);
     expect(sameSite.json().headers['x-admin-user']).toBe(ADMIN.username);
     expect(sameSite.json().headers.cookie).toBeUndefined();
@@ -293,7 +329,10 @@ describe('live updates', () => {
     const producer = await connectBus(stream.busSettings('producer-stand-in'));
     await ensureStream(producer);
     const publish = async (type: string, data: object) =>
-      producer.js.publish(producer.subject(type), JSON.stringify({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data }));
+      producer.js.publish(
+        producer.subject(type),
+        JSON.stringify({ id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), data }),
+      );
     await publish('plots.plot.claimed', { plotId: 'a1', visible: false });
     await publish('plots.plot.claimed', { plotId: 'b2', visible: true });
     await publish('map.layout.cleared', {});

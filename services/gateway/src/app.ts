@@ -52,7 +52,13 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
   // Before the proxy: its hooks (CSRF on owner edits and beacons, private headers) must cover the proxied routes.
   await app.register(ownerPagesPlugin, { distDir: env.WEB_DIST_DIR, publicOrigin: env.PUBLIC_ORIGIN });
   await app.register(proxyPlugin, {
-    upstreams: { contact: env.CONTACT_URL, map: env.MAP_URL, plots: env.PLOTS_URL, payments: env.PAYMENTS_URL, moderation: env.MODERATION_URL },
+    upstreams: {
+      contact: env.CONTACT_URL,
+      map: env.MAP_URL,
+      plots: env.PLOTS_URL,
+      payments: env.PAYMENTS_URL,
+      moderation: env.MODERATION_URL,
+    },
     internalToken: env.INTERNAL_TOKEN,
     adminCookieName: app.adminCookie.name,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,

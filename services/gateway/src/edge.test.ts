@@ -7,7 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@pixel-atlas/service-kit/env';
 import { listenOperations, type OperationsServer } from '@pixel-atlas/service-kit/server';
-import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
@@ -50,7 +57,9 @@ async function plotsReplica(name: string) {
     return { servedBy: name };
   });
   app.get('/api/plots/:id', async (request, reply) =>
-    (request.params as { id: string }).id === PLOT.id ? PLOT : reply.status(404).send({ error: { code: 'PLOT_NOT_FOUND', message: 'Plot not found' } }),
+    (request.params as { id: string }).id === PLOT.id
+      ? PLOT
+      : reply.status(404).send({ error: { code: 'PLOT_NOT_FOUND', message: 'Plot not found' } }),
   );
   app.get('/api/plots', async () => [PLOT]);
   app.get('/api/users/:name/plots', async (request) => ({ username: (request.params as { name: string }).name, plots: [PLOT] }));
@@ -64,12 +73,19 @@ beforeAll(async () => {
   db = await createTestDatabase();
   stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-edge-'));
-  await writeFile(path.join(webDir, 'index.html'), '<!doctype html><html><head><title>Pixel Atlas</title></head><body><div id="root"></div></body></html>');
+  await writeFile(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><html><head><title>Pixel Atlas</title></head><body><div id="root"></div></body></html>',
+  );
   // Answers with what arrived: the client address the gateway vouched for, and the body byte for byte.
   echo = Fastify();
   echo.removeAllContentTypeParsers();
   echo.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  echo.all('/api/*', async (request) => ({ clientIp: request.headers['x-client-ip'], contentType: request.headers['content-type'], body: request.body ?? null }));
+  echo.all('/api/*', async (request) => ({
+    clientIp: request.headers['x-client-ip'],
+    contentType: request.headers['content-type'],
+    body: request.body ?? null,
+  }));
   await echo.listen({ port: 0, host: '127.0.0.1' });
   const echoUrl = `http://127.0.0.1:${(echo.server.address() as { port: number }).port}`;
   const [a, b] = [await plotsReplica('a'), await plotsReplica('b')];
@@ -118,7 +134,15 @@ function send(
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port: options.toPort ?? port, path: urlPath, method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, agent: false },
+      {
+        host: '127.0.0.1',
+        port: options.toPort ?? port,
+        path: urlPath,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: false,
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -275,7 +299,9 @@ describe('request bodies', () => {
     const before = claimsSeen();
     const answer = await upload('/api/claim-plot', 10 * 1024 * 1024, { chunked: false });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large: at most 1.5 MB here.' } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large: at most 1.5 MB here.' },
+    });
     expect(claimsSeen()).toBe(before);
     for (const replica of plotsReplicas) expect(plots().isHealthy(replica.url), replica.url).toBe(true);
 
@@ -305,7 +331,9 @@ describe('request bodies', () => {
   it('keeps other API bodies small', async () => {
     const answer = await upload('/api/contact', 200 * 1024, { chunked: false });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large: at most 64 KB here.' } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large: at most 64 KB here.' },
+    });
   });
 
   it('forwards a body within its limit byte for byte, with its content type (webhook signatures depend on it)', async () => {

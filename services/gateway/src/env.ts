@@ -8,8 +8,15 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 /** A comma-separated list of upstream base URLs (several = replicas, spread round-robin). */
 const upstreamList = z
   .string()
-  .transform((value) => value.split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean))
-  .pipe(z.array(z.url({ protocol: /^https?$/, error: 'each upstream must be an http(s) URL' })).min(1, 'must list at least one upstream URL'));
+  .transform((value) =>
+    value
+      .split(',')
+      .map((s) => s.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(z.url({ protocol: /^https?$/, error: 'each upstream must be an http(s) URL' })).min(1, 'must list at least one upstream URL'),
+  );
 
 /** proxy-addr's names for address ranges (loopback 127/8 and ::1, RFC 1918 and fc00::/7, link-local). */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -43,67 +50,76 @@ const trustProxy = z
       });
       return z.NEVER;
     }
-    const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = entries.filter((entry) => !isProxyAddress(entry));
     if (bad.length || !entries.length) {
-      ctx.addIssue({ code: 'custom', message: `must be a hop count (e.g. 1) or a comma-separated list of proxy addresses/CIDRs; not understood: ${bad.join(', ') || value}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a hop count (e.g. 1) or a comma-separated list of proxy addresses/CIDRs; not understood: ${bad.join(', ') || value}`,
+      });
       return z.NEVER;
     }
     return entries;
   });
 
-export const envSchema = z.object({
-  ...baseEnvShape,
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  CONTACT_URL: upstreamList,
-  MAP_URL: upstreamList.optional(),
-  PLOTS_URL: upstreamList.optional(),
-  PAYMENTS_URL: upstreamList.optional(),
-  MODERATION_URL: upstreamList.optional(),
-  WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
-  SITE_NAME: z.string().min(1).default('Pixel Atlas'),
-  /**
-   * The address people use, e.g. https://atlas.example.com; https here turns on Secure __Host- cookies.
-   * Canonical URLs, og:url and the sitemap are built from it, never from the Host header: required with
-   * NODE_ENV=production; in development and tests it is http://localhost:<PORT> (see publicOriginOf).
-   */
-  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://atlas.example.com' }).optional(),
-  /** Proxies in front of the gateway whose X-Forwarded-For entries are believed: a hop count or addresses/CIDRs. */
-  TRUST_PROXY: trustProxy.default(false),
-  ADMIN_USERNAME: z.string().trim().min(1).max(100).optional(),
-  ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
-  ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
-  ADMIN_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().positive().default(8),
-  /** Requests per minute per client across the whole API (a ceiling against floods, not a product rule). */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
-  /**
-   * rel of plots' outbound links in server-rendered pages. The product sells a followed link, so the
-   * default adds no nofollow; an operator who prefers search engines' paid-link policy sets 'sponsored noopener'.
-   */
-  OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
-  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  /**
-   * The map layout and plot lists are answered from the gateway's memory for at most this long without asking
-   * their service again (events that change them expire the copy at once); 0 revalidates every request.
-   */
-  PUBLIC_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-  /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
-  LIVE_MAX_PER_CLIENT: z.coerce.number().int().positive().default(20),
-  /** Share cards (og:image PNGs) drawn at once per process (CPU-bound, ~50 ms each) and waiting; past that 503. */
-  SHARE_CARD_RENDER_CONCURRENCY: z.coerce.number().int().positive().max(16).default(1),
-  SHARE_CARD_RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
-  /** Share cards kept in memory per process (one per plot), and their total size in MiB. */
-  SHARE_CARD_CACHE_ENTRIES: z.coerce.number().int().positive().default(500),
-  SHARE_CARD_CACHE_MB: z.coerce.number().int().positive().default(64),
-}).superRefine((env, ctx) => {
-  if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['PUBLIC_ORIGIN'],
-      message: 'is required with NODE_ENV=production (the address people use, e.g. https://atlas.example.com): page links are never taken from the Host header',
-    });
-  }
-});
+export const envSchema = z
+  .object({
+    ...baseEnvShape,
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    CONTACT_URL: upstreamList,
+    MAP_URL: upstreamList.optional(),
+    PLOTS_URL: upstreamList.optional(),
+    PAYMENTS_URL: upstreamList.optional(),
+    MODERATION_URL: upstreamList.optional(),
+    WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
+    SITE_NAME: z.string().min(1).default('Pixel Atlas'),
+    /**
+     * The address people use, e.g. https://atlas.example.com; https here turns on Secure __Host- cookies.
+     * Canonical URLs, og:url and the sitemap are built from it, never from the Host header: required with
+     * NODE_ENV=production; in development and tests it is http://localhost:<PORT> (see publicOriginOf).
+     */
+    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://atlas.example.com' }).optional(),
+    /** Proxies in front of the gateway whose X-Forwarded-For entries are believed: a hop count or addresses/CIDRs. */
+    TRUST_PROXY: trustProxy.default(false),
+    ADMIN_USERNAME: z.string().trim().min(1).max(100).optional(),
+    ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+    ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
+    ADMIN_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().positive().default(8),
+    /** Requests per minute per client across the whole API (a ceiling against floods, not a product rule). */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    /**
+     * rel of plots' outbound links in server-rendered pages. The product sells a followed link, so the
+     * default adds no nofollow; an operator who prefers search engines' paid-link policy sets 'sponsored noopener'.
+     */
+    OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
+    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    /**
+     * The map layout and plot lists are answered from the gateway's memory for at most this long without asking
+     * their service again (events that change them expire the copy at once); 0 revalidates every request.
+     */
+    PUBLIC_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
+    LIVE_MAX_PER_CLIENT: z.coerce.number().int().positive().default(20),
+    /** Share cards (og:image PNGs) drawn at once per process (CPU-bound, ~50 ms each) and waiting; past that 503. */
+    SHARE_CARD_RENDER_CONCURRENCY: z.coerce.number().int().positive().max(16).default(1),
+    SHARE_CARD_RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
+    /** Share cards kept in memory per process (one per plot), and their total size in MiB. */
+    SHARE_CARD_CACHE_ENTRIES: z.coerce.number().int().positive().default(500),
+    SHARE_CARD_CACHE_MB: z.coerce.number().int().positive().default(64),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          'is required with NODE_ENV=production (the address people use, e.g. https://atlas.example.com): page links are never taken from the Host header',
+      });
+    }
+  });
 export type GatewayEnv = z.infer<typeof envSchema>;
 
 /**

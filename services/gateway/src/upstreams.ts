@@ -7,7 +7,19 @@ import type { FastifyBaseLogger } from 'fastify';
 export const ROUTE_TABLE = {
   contact: ['/api/contact'],
   map: ['/api/map-layout', '/api/admin/generate-map', '/api/admin/map-layout'],
-  plots: ['/api/plots', '/api/claim-plot', '/api/position-available', '/api/reserved-footprints', '/api/flag-plot', '/api/users', '/api/admin/link-health', '/api/manage', '/api/plot-stats', '/api/admin/top-plots', '/api/admin/plots'],
+  plots: [
+    '/api/plots',
+    '/api/claim-plot',
+    '/api/position-available',
+    '/api/reserved-footprints',
+    '/api/flag-plot',
+    '/api/users',
+    '/api/admin/link-health',
+    '/api/manage',
+    '/api/plot-stats',
+    '/api/admin/top-plots',
+    '/api/admin/plots',
+  ],
   payments: ['/api/create-checkout-session', '/api/verify-session', '/api/payments', '/api/test-checkout', '/api/prices'],
   moderation: ['/api/admin/flagged-plots', '/api/admin/approve-plot', '/api/admin/reject-plot', '/api/admin/moderation'],
 } as const;

@@ -45,7 +45,10 @@ export async function buildApp(env: ModerationEnv): Promise<BackendService<Prism
             },
             'plots.edit.submitted': async (event, tx, log) => {
               const outcome = await queueOwnerEdit({ tx, edit: event.data });
-              log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, words: event.data.screenedWords }, 'owner edit held for review');
+              log.info(
+                { plotId: event.data.plotId, editId: event.data.editId, outcome, words: event.data.screenedWords },
+                'owner edit held for review',
+              );
             },
             'plots.plot.flagged': async (event, tx, log) => {
               const outcome = await queueVisitorFlag({ tx, flag: event });
@@ -53,7 +56,12 @@ export async function buildApp(env: ModerationEnv): Promise<BackendService<Prism
             },
             // The link checker gave up on a plot's link: the owner is e-mailed (the notifier delivers it).
             'plots.link.unreachable': async (event, tx, log) => {
-              const outcome = await queueLinkUnreachableNotice({ tx, notice: event.data, siteName: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN });
+              const outcome = await queueLinkUnreachableNotice({
+                tx,
+                notice: event.data,
+                siteName: env.SITE_NAME,
+                publicOrigin: env.PUBLIC_ORIGIN,
+              });
               log.info({ plotId: event.data.plotId, outcome, failingSince: event.data.failingSince }, 'plot link unreachable');
             },
           },

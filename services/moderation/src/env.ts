@@ -7,7 +7,10 @@ export const envSchema = z.object({
   /** The product name, used in the owner e-mails. */
   SITE_NAME: z.string().min(1).default('Pixel Atlas'),
   /** The address people use (e.g. https://atlas.example.com): links in the owner e-mails. Optional. */
-  PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  PUBLIC_ORIGIN: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
   /** Words screened on top of the spec's list (comma-separated); the spec's list always applies. */
   MODERATION_EXTRA_WORDS: z.string().default(''),
   /** smtp://user:pass@host:587 or smtps://host:465 (nodemailer URL; query options such as ?ignoreTLS=true allowed).
@@ -22,7 +25,11 @@ export const envSchema = z.object({
   NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(20),
   /** First retry delay; doubles per attempt up to NOTIFY_RETRY_MAX_MS. */
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().positive().default(5_000),
-  NOTIFY_RETRY_MAX_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  NOTIFY_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60 * 1000),
   /** How often the notifier looks for due notifications (a decision also wakes it at once). */
   NOTIFY_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(2_000),
 });

@@ -42,7 +42,12 @@ export async function buildApp(env: PaymentsEnv): Promise<BackendService<PrismaC
 
   const prices = priceTable(env);
   const stripe = env.STRIPE_SECRET_KEY
-    ? createStripeClient({ secretKey: env.STRIPE_SECRET_KEY, host: env.STRIPE_API_HOST, port: env.STRIPE_API_PORT, protocol: env.STRIPE_API_PROTOCOL })
+    ? createStripeClient({
+        secretKey: env.STRIPE_SECRET_KEY,
+        host: env.STRIPE_API_HOST,
+        port: env.STRIPE_API_PORT,
+        protocol: env.STRIPE_API_PROTOCOL,
+      })
     : null;
   const testCheckout = stripe ? null : new TestCheckoutProvider(app.db);
   const provider: CheckoutProvider = stripe ? new StripeCheckoutProvider(stripe, env.PUBLIC_ORIGIN) : testCheckout!;

@@ -47,7 +47,11 @@ export const envSchema = z
     HOLD_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
     /** Checkout sessions one client may start per window: each one holds a footprint for 30 minutes. */
     CHECKOUT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
-    CHECKOUT_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+    CHECKOUT_RATE_LIMIT_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(10 * 60 * 1000),
     /** How often pending checkouts past their expiry are settled (marked expired, hold released). 0 turns it off. */
     EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   })
@@ -64,7 +68,8 @@ export const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_WEBHOOK_SECRET'],
-        message: 'is required with STRIPE_SECRET_KEY: fulfilment must not depend on the buyer\'s browser coming back (set the signing secret of the webhook endpoint /api/payments/stripe-webhook)',
+        message:
+          "is required with STRIPE_SECRET_KEY: fulfilment must not depend on the buyer's browser coming back (set the signing secret of the webhook endpoint /api/payments/stripe-webhook)",
       });
     }
   });

@@ -20,9 +20,22 @@ export function describeApi(): Promise<OpenApiDocument> {
     const provider = usedOnlyByHandlers<CheckoutProvider>('provider');
     const metrics = usedOnlyByHandlers<PaymentsMetrics>('metrics');
     const prices = { currency: 'usd' as const, cents: DEFAULT_TIER_PRICE_CENTS };
-    await app.register(checkoutRoutes, { db, provider, prices, siteName: 'unused', holdMarginSeconds: 0, rateLimit: { max: 1, timeWindow: 1 }, metrics });
+    await app.register(checkoutRoutes, {
+      db,
+      provider,
+      prices,
+      siteName: 'unused',
+      holdMarginSeconds: 0,
+      rateLimit: { max: 1, timeWindow: 1 },
+      metrics,
+    });
     await app.register(pricesRoutes, { prices });
     await app.register(stripeWebhookRoutes, { db, stripe: null, webhookSecret: null, provider, metrics });
-    await app.register(testCheckoutRoutes, { db, provider: usedOnlyByHandlers<TestCheckoutProvider>('provider'), siteName: 'unused', metrics });
+    await app.register(testCheckoutRoutes, {
+      db,
+      provider: usedOnlyByHandlers<TestCheckoutProvider>('provider'),
+      siteName: 'unused',
+      metrics,
+    });
   });
 }

@@ -31,7 +31,8 @@ const SIZES_ONLY = process.env.BENCH_SIZES_ONLY === '1';
 function wireBytes(url: string, encoding: string): Promise<number> {
   return new Promise((resolve, reject) => {
     request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
-      if (res.headers['content-encoding'] !== (encoding === 'identity' ? undefined : encoding)) reject(new Error(`${url} answered ${res.headers['content-encoding']} to ${encoding}`));
+      if (res.headers['content-encoding'] !== (encoding === 'identity' ? undefined : encoding))
+        reject(new Error(`${url} answered ${res.headers['content-encoding']} to ${encoding}`));
       let n = 0;
       res.on('data', (chunk: Buffer) => (n += chunk.length));
       res.on('end', () => resolve(n));
@@ -50,8 +51,12 @@ try {
   await writeFile(path.join(webDir, 'plots.json'), '[]');
   // The gateway, in-process like the others, loaded at run time (each service types FastifyInstance.db its own way).
   const gatewaySrc = path.resolve(import.meta.dirname, '../../gateway/src');
-  const gatewayApp: { buildApp: (env: unknown) => Promise<FastifyInstance> } = await import(pathToFileURL(path.join(gatewaySrc, 'app.ts')).href);
-  const gatewayEnv: { loadEnv: (source: Record<string, string>) => unknown } = await import(pathToFileURL(path.join(gatewaySrc, 'env.ts')).href);
+  const gatewayApp: { buildApp: (env: unknown) => Promise<FastifyInstance> } = await import(
+    pathToFileURL(path.join(gatewaySrc, 'app.ts')).href
+  );
+  const gatewayEnv: { loadEnv: (source: Record<string, string>) => unknown } = await import(
+    pathToFileURL(path.join(gatewaySrc, 'env.ts')).href
+  );
   gateway = await gatewayApp.buildApp(
     gatewayEnv.loadEnv({
       NODE_ENV: 'test',
@@ -86,7 +91,9 @@ try {
          FROM generate_series(0, $1::int - 1) AS i`,
       [count],
     );
-    await world.db.query(`INSERT INTO plots.footprints (id, x, y, size, kind, plot_id) SELECT gen_random_uuid(), x, y, 1, 'plot', id FROM plots.plots`);
+    await world.db.query(
+      `INSERT INTO plots.footprints (id, x, y, size, kind, plot_id) SELECT gen_random_uuid(), x, y, 1, 'plot', id FROM plots.plots`,
+    );
     world.plots.plotList.invalidate();
 
     const identity = await fetch(`${direct}/api/plots`, { headers: { 'accept-encoding': 'identity' } });
@@ -105,7 +112,10 @@ try {
     }
     Object.assign(sizes, spec);
     const bytes = (size: Record<string, number>, encoding: string) => `${fmt(size[encoding])} (${fmt(size[encoding] / 1024, 1)} KB)`;
-    for (const [shape, size] of [['spec', spec], ['compact', compact]] as const) {
+    for (const [shape, size] of [
+      ['spec', spec],
+      ['compact', compact],
+    ] as const) {
       wire.push({ plots: fmt(count), shape, identity: bytes(size, 'identity'), gzip: bytes(size, 'gzip'), br: bytes(size, 'br') });
     }
     const share = (encoding: string) => `${fmt((compact[encoding] / spec[encoding]) * 100, 1)}%`;
@@ -146,7 +156,10 @@ try {
   }
   console.log(`\nGET /api/plots on the wire through the gateway: the spec's list and ?format=compact, same plots, same run\n`);
   console.log(table(wire));
-  if (!SIZES_ONLY) console.log(`\nGET /api/plots — ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} CPUs shared by load generator, services and PostgreSQL\n`);
+  if (!SIZES_ONLY)
+    console.log(
+      `\nGET /api/plots — ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} CPUs shared by load generator, services and PostgreSQL\n`,
+    );
   if (!SIZES_ONLY) console.log(table(rows));
 } finally {
   await gateway?.close();

@@ -38,7 +38,14 @@ async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promi
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { count: items.length, seconds, perSecond: items.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+  return {
+    count: items.length,
+    seconds,
+    perSecond: items.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures,
+  };
 }
 
 const world = await startWorld({ listen: true, plotsEnv: { LOG_LEVEL: 'warn' }, paymentsEnv: { LOG_LEVEL: 'warn' } });
@@ -67,20 +74,49 @@ try {
   // 2. The whole purchase, over HTTP: checkout → pay → claim.
   const flows = await runBuyers(spots.slice(CLAIMS), BUYERS, async ({ x, y }) => {
     const headers = { 'content-type': 'application/json', ...viaGateway() };
-    const created = await fetch(`${payments}/api/create-checkout-session`, { method: 'POST', headers, body: JSON.stringify({ tier: 'basic', x, y }) });
+    const created = await fetch(`${payments}/api/create-checkout-session`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tier: 'basic', x, y }),
+    });
     if (created.status !== 200) throw new Error(`checkout ${created.status}: ${await created.text()}`);
     const { url, sessionId } = (await created.json()) as { url: string; sessionId: string };
-    const paid = await fetch(`${payments}${url}/pay`, { method: 'POST', headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    const paid = await fetch(`${payments}${url}/pay`, {
+      method: 'POST',
+      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
     if (paid.status !== 303) throw new Error(`pay ${paid.status}`);
-    const claimed = await fetch(`${plots}/api/claim-plot`, { method: 'POST', headers, body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { avatar_url: avatar })) });
+    const claimed = await fetch(`${plots}/api/claim-plot`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { avatar_url: avatar })),
+    });
     if (claimed.status !== 201) throw new Error(`claim ${claimed.status}: ${await claimed.text()}`);
   });
 
   console.log(
     '\n' +
       table([
-        { scenario: 'claim (POST /api/claim-plot)', buyers: BUYERS, count: claimOnly.count, 'per second': fmt(claimOnly.perSecond, 1), 'p50 ms': fmt(claimOnly.p50, 1), 'p99 ms': fmt(claimOnly.p99, 1), failures: claimOnly.failures },
-        { scenario: 'checkout → pay → claim', buyers: BUYERS, count: flows.count, 'per second': fmt(flows.perSecond, 1), 'p50 ms': fmt(flows.p50, 1), 'p99 ms': fmt(flows.p99, 1), failures: flows.failures },
+        {
+          scenario: 'claim (POST /api/claim-plot)',
+          buyers: BUYERS,
+          count: claimOnly.count,
+          'per second': fmt(claimOnly.perSecond, 1),
+          'p50 ms': fmt(claimOnly.p50, 1),
+          'p99 ms': fmt(claimOnly.p99, 1),
+          failures: claimOnly.failures,
+        },
+        {
+          scenario: 'checkout → pay → claim',
+          buyers: BUYERS,
+          count: flows.count,
+          'per second': fmt(flows.perSecond, 1),
+          'p50 ms': fmt(flows.p50, 1),
+          'p99 ms': fmt(flows.p99, 1),
+          failures: flows.failures,
+        },
       ]),
   );
   const [check] = await world.db.query<{ plots: string; overlaps: string }>(`SELECT (SELECT count(*) FROM plots.plots) AS plots,

@@ -23,7 +23,10 @@ export interface LoadResult {
  * autocannon in its own process (a load generator sharing the server's event loop would measure itself).
  * Returns the mean req/s and latency percentiles in ms.
  */
-export async function autocannon(url: string, options: { connections?: number; durationSeconds?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+export async function autocannon(
+  url: string,
+  options: { connections?: number; durationSeconds?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
   const bin = require.resolve('autocannon/autocannon.js');
   const args = [bin, '-j', '-n', '-c', String(options.connections ?? 32), '-d', String(options.durationSeconds ?? 10)];
   for (const [key, value] of Object.entries(options.headers ?? {})) args.push('-H', `${key}=${value}`);

@@ -42,7 +42,8 @@ declare module 'fastify' {
 export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClient, PlotsMetrics>> {
   const app = await createBackendService({
     name: 'plots',
-    description: 'Plots, footprints and checkout holds, screened claims, visitor flags, moderation decisions, position availability, user pages, avatars',
+    description:
+      'Plots, footprints and checkout holds, screened claims, visitor flags, moderation decisions, position availability, user pages, avatars',
     env,
     schema: SCHEMA,
     migrationsDir,
@@ -51,8 +52,10 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   });
 
   const metrics = app.serviceMetrics;
-  const plotList = new PlotListCache(() => listVisiblePlots({ db: app.db }), env.PLOT_LIST_CACHE_MAX_AGE_MS, (error) =>
-    app.log.warn({ err: error }, 'plot list rebuild failed'),
+  const plotList = new PlotListCache(
+    () => listVisiblePlots({ db: app.db }),
+    env.PLOT_LIST_CACHE_MAX_AGE_MS,
+    (error) => app.log.warn({ err: error }, 'plot list rebuild failed'),
   );
   app.decorate('plotList', plotList);
   const reserved = new ReservedFootprintsCache(() => listReservedFootprints({ db: app.db }), env.RESERVED_FOOTPRINTS_CACHE_MS);
@@ -122,7 +125,12 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
             'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx, sessionId: event.data.sessionId }),
             // Moderation's decisions: publish a held plot, or remove a rejected one (footprint freed, row kept).
             'moderation.plot.approved': async (event, tx, log) => {
-              const outcome = await approvePlot({ tx, plotId: event.data.plotId, decidedAt: event.data.decidedAt, requestId: event.requestId });
+              const outcome = await approvePlot({
+                tx,
+                plotId: event.data.plotId,
+                decidedAt: event.data.decidedAt,
+                requestId: event.requestId,
+              });
               metrics.moderationDecisions.inc({ outcome });
               log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation approval applied');
             },
@@ -133,12 +141,30 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
             },
             // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
             'moderation.edit.approved': async (event, tx, log) => {
-              const outcome = await decidePlotEdit({ tx, editId: event.data.editId, approved: true, decidedAt: event.data.decidedAt, requestId: event.requestId });
-              log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit approval applied');
+              const outcome = await decidePlotEdit({
+                tx,
+                editId: event.data.editId,
+                approved: true,
+                decidedAt: event.data.decidedAt,
+                requestId: event.requestId,
+              });
+              log.info(
+                { plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy },
+                'edit approval applied',
+              );
             },
             'moderation.edit.rejected': async (event, tx, log) => {
-              const outcome = await decidePlotEdit({ tx, editId: event.data.editId, approved: false, decidedAt: event.data.decidedAt, requestId: event.requestId });
-              log.info({ plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy }, 'edit rejection applied');
+              const outcome = await decidePlotEdit({
+                tx,
+                editId: event.data.editId,
+                approved: false,
+                decidedAt: event.data.decidedAt,
+                requestId: event.requestId,
+              });
+              log.info(
+                { plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy },
+                'edit rejection applied',
+              );
             },
           },
         },

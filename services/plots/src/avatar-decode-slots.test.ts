@@ -13,7 +13,13 @@ describe('AvatarDecodeSlots', () => {
     let peak = 0;
     let started = 0;
     let refused = 0;
-    const slots = new AvatarDecodeSlots({ concurrency: 2, maxQueue: 2, retryAfterSeconds: 3, onDecode: () => started++, onRefused: () => refused++ });
+    const slots = new AvatarDecodeSlots({
+      concurrency: 2,
+      maxQueue: 2,
+      retryAfterSeconds: 3,
+      onDecode: () => started++,
+      onRefused: () => refused++,
+    });
     const gates = Array.from({ length: 4 }, gate);
     const decode = (g: ReturnType<typeof gate>) => async () => {
       now += 1;

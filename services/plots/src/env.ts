@@ -8,9 +8,17 @@ export const envSchema = z
     NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3001),
     /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
-    AVATAR_MAX_INPUT_PIXELS: z.coerce.number().int().positive().default(4096 * 4096),
+    AVATAR_MAX_INPUT_PIXELS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(4096 * 4096),
     /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
-    HOLD_MAX_SECONDS: z.coerce.number().int().positive().default(3 * 60 * 60),
+    HOLD_MAX_SECONDS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(3 * 60 * 60),
     /**
      * Safety net for the in-memory plot list: rebuilt at most this long after it was built, even if an
      * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
@@ -36,7 +44,11 @@ export const envSchema = z
     AVATAR_DECODE_QUEUE: z.coerce.number().int().min(0).default(16),
     /** Flags per client address per window (POST /api/flag-plot), then 429. */
     FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
-    FLAG_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60 * 1000),
+    FLAG_RATE_LIMIT_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(10 * 60 * 1000),
     /** Owner-link requests (/api/manage/*) per client address per window, then 429: tokens cannot be tried fast. */
     MANAGE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
     MANAGE_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
@@ -45,7 +57,11 @@ export const envSchema = z
     /** How often the link checker looks for due links (each replica; rows are leased, so a link is checked by one). 0 turns it off. */
     LINK_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     /** How long after a check a link is checked again. */
-    LINK_CHECK_RECHECK_MS: z.coerce.number().int().positive().default(6 * 60 * 60 * 1000),
+    LINK_CHECK_RECHECK_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(6 * 60 * 60 * 1000),
     /** Links leased per round, and probed at once, per replica. */
     LINK_CHECK_BATCH_SIZE: z.coerce.number().int().positive().max(1000).default(20),
     LINK_CHECK_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
@@ -53,7 +69,11 @@ export const envSchema = z
     LINK_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
     /** A link is marked unreachable after this many failed checks in a row, spanning at least LINK_CHECK_UNREACHABLE_AFTER_MS. */
     LINK_CHECK_UNREACHABLE_AFTER_FAILURES: z.coerce.number().int().positive().default(5),
-    LINK_CHECK_UNREACHABLE_AFTER_MS: z.coerce.number().int().min(0).default(3 * 24 * 60 * 60 * 1000),
+    LINK_CHECK_UNREACHABLE_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(3 * 24 * 60 * 60 * 1000),
     /** Ports a plot link may use to be checked (comma-separated); others count as failing. */
     LINK_CHECK_ALLOWED_PORTS: z
       .string()
@@ -63,19 +83,26 @@ export const envSchema = z
     /** The product name, in the link checker's User-Agent. */
     SITE_NAME: z.string().trim().min(1).max(60).default('Pixel Atlas'),
     /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
-    PUBLIC_ORIGIN: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    PUBLIC_ORIGIN: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    ),
     /**
      * Signs the pa_visitor cookie (flags count once per visitor: an unsigned cookie is no visitor). Required in
      * production; in development and test it defaults to a value derived from INTERNAL_TOKEN.
      */
-    VISITOR_COOKIE_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional()),
+    VISITOR_COOKIE_SECRET: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (!env.VISITOR_COOKIE_SECRET && env.NODE_ENV === 'production') {
       ctx.addIssue({
         code: 'custom',
         path: ['VISITOR_COOKIE_SECRET'],
-        message: 'is required unless NODE_ENV is explicitly development or test (unset counts as production): it signs the visitor cookie that counts flags (e.g. openssl rand -hex 32)',
+        message:
+          'is required unless NODE_ENV is explicitly development or test (unset counts as production): it signs the visitor cookie that counts flags (e.g. openssl rand -hex 32)',
       });
     }
   });

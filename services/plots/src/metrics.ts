@@ -26,10 +26,14 @@ export function plotsMetrics(m: MetricFactory, db: PrismaClient) {
     plotsClaimed: m.counter({ name: 'plots_claimed_total', help: 'Plots claimed, by tier', labelNames: ['tier'] }),
     claimsScreened: m.counter({
       name: 'plots_claims_screened_total',
-      help: "New claims by who screened them (moderation, or the local floor list when moderation did not answer) and the outcome (published, held)",
+      help: 'New claims by who screened them (moderation, or the local floor list when moderation did not answer) and the outcome (published, held)',
       labelNames: ['screened_by', 'outcome'],
     }),
-    flags: m.counter({ name: 'plots_flags_total', help: 'Visitor flags: new, or repeated by the same visitor (counted once)', labelNames: ['outcome'] }),
+    flags: m.counter({
+      name: 'plots_flags_total',
+      help: 'Visitor flags: new, or repeated by the same visitor (counted once)',
+      labelNames: ['outcome'],
+    }),
     avatarDecodes: m.counter({
       name: 'plots_avatar_decodes_total',
       help: 'Avatar images decoded and re-encoded (the expensive step of a claim)',
@@ -40,7 +44,7 @@ export function plotsMetrics(m: MetricFactory, db: PrismaClient) {
     }),
     moderationDecisions: m.counter({
       name: 'plots_moderation_decisions_total',
-      help: "Moderation decisions applied to plots, by outcome (published, removed, or ignored as unknown / already removed)",
+      help: 'Moderation decisions applied to plots, by outcome (published, removed, or ignored as unknown / already removed)',
       labelNames: ['outcome'],
     }),
     statBeacons: m.counter({

@@ -28,10 +28,14 @@ describe('PlotListCache', () => {
   it('serves the last good list when a rebuild fails (database down), and fails only with nothing to serve', async () => {
     let down = false;
     const errors: unknown[] = [];
-    const cache = new PlotListCache(async () => {
-      if (down) throw new Error('connect ECONNREFUSED');
-      return [plot(1)];
-    }, 0, (error) => errors.push(error));
+    const cache = new PlotListCache(
+      async () => {
+        if (down) throw new Error('connect ECONNREFUSED');
+        return [plot(1)];
+      },
+      0,
+      (error) => errors.push(error),
+    );
     const good = await cache.get();
     down = true;
     cache.invalidate();

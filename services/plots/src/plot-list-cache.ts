@@ -68,7 +68,10 @@ export class PlotListCache {
 
   private async build(): Promise<PlotListBody> {
     const plots = await this.load();
-    const [spec, compact] = await Promise.all([encodeJson(plots), encodeJson(encodePlotListCompact(plots), { brotliQuality: COMPACT_BROTLI_QUALITY })]);
+    const [spec, compact] = await Promise.all([
+      encodeJson(plots),
+      encodeJson(encodePlotListCompact(plots), { brotliQuality: COMPACT_BROTLI_QUALITY }),
+    ]);
     return { ...spec, count: plots.length, compact, builtAt: Date.now() };
   }
 }

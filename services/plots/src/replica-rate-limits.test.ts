@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, flagPlot, landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  flagPlot,
+  landSpots,
+  startCheckout,
+  startWorld,
+  viaGateway,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 
 // Two replicas of plots and of payments over one database: a client gets the limit once between them,
 // exactly as with one replica (the counts live in each service's rate_limit_hits table, not in memory).
@@ -22,7 +32,12 @@ beforeAll(async () => {
 afterAll(async () => world?.close());
 
 const checkoutOn = (app: FastifyInstance, ip: string) =>
-  app.inject({ method: 'POST', url: '/api/create-checkout-session', payload: { tier: 'basic', ...spots.shift()! }, headers: viaGateway(ip) });
+  app.inject({
+    method: 'POST',
+    url: '/api/create-checkout-session',
+    payload: { tier: 'basic', ...spots.shift()! },
+    headers: viaGateway(ip),
+  });
 
 describe('per-client limits with two replicas of each service', () => {
   it(`flags: ${FLAG_LIMIT} requests alternating between plots replicas, then 429`, async () => {
@@ -33,7 +48,8 @@ describe('per-client limits with two replicas of each service', () => {
     const plotId = claimed.json().plot.id as string;
     const ip = '192.0.2.10';
     const statuses: number[] = [];
-    for (let i = 0; i <= FLAG_LIMIT; i += 1) statuses.push((await flagPlot(world, plotId, { ip, app: i % 2 ? plotsTwo : world.plots })).statusCode);
+    for (let i = 0; i <= FLAG_LIMIT; i += 1)
+      statuses.push((await flagPlot(world, plotId, { ip, app: i % 2 ? plotsTwo : world.plots })).statusCode);
     expect(statuses).toEqual([...Array(FLAG_LIMIT).fill(200), 429]);
     // Refused on either replica, and another client is untouched.
     expect((await flagPlot(world, plotId, { ip, app: world.plots })).statusCode).toBe(429);

@@ -49,6 +49,8 @@ export function topPlotsQuery() {
   return queryOptions({
     queryKey: [TOP_PLOTS_PATH, TOP_PLOTS_WINDOW] as const,
     queryFn: async () =>
-      topPlotsResponseSchema.catch({ days: TOP_PLOTS_WINDOW.days, plots: [] }).parse(await dataOf(api.GET(TOP_PLOTS_PATH, { params: { query: TOP_PLOTS_WINDOW } }))),
+      topPlotsResponseSchema
+        .catch({ days: TOP_PLOTS_WINDOW.days, plots: [] })
+        .parse(await dataOf(api.GET(TOP_PLOTS_PATH, { params: { query: TOP_PLOTS_WINDOW } }))),
   });
 }

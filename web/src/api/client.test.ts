@@ -20,7 +20,9 @@ describe('the API client', () => {
   it('sends JSON with a JSON content type and cookies when there is a body', async () => {
     const fetchMock = stubFetch(new Response('{"id":"c1"}', { status: 201 }));
 
-    await expect(dataOf(api.POST('/api/contact', { body: { name: 'Ada', email: 'ada@example.com', subject: 'other', message: 'Hello there' } }))).resolves.toEqual({
+    await expect(
+      dataOf(api.POST('/api/contact', { body: { name: 'Ada', email: 'ada@example.com', subject: 'other', message: 'Hello there' } })),
+    ).resolves.toEqual({
       id: 'c1',
     });
 
@@ -58,7 +60,9 @@ describe('the API client', () => {
   it('throws "<status>: <body text>" for a non-OK response', async () => {
     stubFetch(new Response('{"error":{"code":"TILE_UNAVAILABLE","message":"Taken"}}', { status: 409, statusText: 'Conflict' }));
 
-    await expect(api.POST('/api/flag-plot', { body: { plotId: 'p1' } })).rejects.toThrow('409: {"error":{"code":"TILE_UNAVAILABLE","message":"Taken"}}');
+    await expect(api.POST('/api/flag-plot', { body: { plotId: 'p1' } })).rejects.toThrow(
+      '409: {"error":{"code":"TILE_UNAVAILABLE","message":"Taken"}}',
+    );
   });
 
   it('falls back to the status text when the error body is empty', async () => {

@@ -39,7 +39,10 @@ describe('the plot list query', () => {
 
   it('fails on a compact version it does not know, and one plot is still fetched by its own URL', async () => {
     const id = plot(1).id;
-    fakeGateway({ [PLOT_LIST_ROUTE]: [() => jsonResponse({ version: 99, id: [] })], [`GET /api/plots/${id}`]: [() => jsonResponse(plot(1))] });
+    fakeGateway({
+      [PLOT_LIST_ROUTE]: [() => jsonResponse({ version: 99, id: [] })],
+      [`GET /api/plots/${id}`]: [() => jsonResponse(plot(1))],
+    });
     const client = createQueryClient();
     await expect(client.fetchQuery(plotsQuery())).rejects.toThrow('unknown version 99');
     await expect(client.fetchQuery(plotQuery(id))).resolves.toEqual(plot(1));

@@ -1,7 +1,17 @@
 import { MESSAGE_MAX, MESSAGE_WARN_ABOVE } from '@pixel-atlas/contracts/plots';
 
 /** 'n/140', turning red above 130 (ARCHITECTURE.md section 7). */
-export function CharacterCounter({ id, count, max = MESSAGE_MAX, warnAbove = MESSAGE_WARN_ABOVE }: { id?: string; count: number; max?: number; warnAbove?: number }) {
+export function CharacterCounter({
+  id,
+  count,
+  max = MESSAGE_MAX,
+  warnAbove = MESSAGE_WARN_ABOVE,
+}: {
+  id?: string;
+  count: number;
+  max?: number;
+  warnAbove?: number;
+}) {
   const warning = count > warnAbove;
   return (
     <p

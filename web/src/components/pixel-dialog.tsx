@@ -15,15 +15,18 @@ interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof D
   placement?: 'center' | 'beside-map';
 }
 
-const SHEET = 'dialog-content fixed inset-x-0 bottom-0 z-50 overflow-y-auto border-2 border-b-0 border-border bg-panel p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))] text-ink shadow-pixel md:border-b-2 md:p-6 ';
+const SHEET =
+  'dialog-content fixed inset-x-0 bottom-0 z-50 overflow-y-auto border-2 border-b-0 border-border bg-panel p-5 pb-[max(1.25rem,env(safe-area-inset-bottom))] text-ink shadow-pixel md:border-b-2 md:p-6 ';
 const PLACEMENT: Record<NonNullable<PixelDialogContentProps['placement']>, { overlay: string; content: string }> = {
   center: {
     overlay: 'bg-black/75',
-    content: 'max-h-[90dvh] md:inset-x-auto md:bottom-auto md:top-1/2 md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 ',
+    content:
+      'max-h-[90dvh] md:inset-x-auto md:bottom-auto md:top-1/2 md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 ',
   },
   'beside-map': {
     overlay: 'bg-black/40',
-    content: 'max-h-[72dvh] md:inset-x-auto md:top-1/2 md:right-4 md:bottom-auto md:left-auto md:max-h-[calc(100dvh-2rem)] md:w-[min(46rem,calc(100vw-2rem))] md:-translate-y-1/2 ',
+    content:
+      'max-h-[72dvh] md:inset-x-auto md:top-1/2 md:right-4 md:bottom-auto md:left-auto md:max-h-[calc(100dvh-2rem)] md:w-[min(46rem,calc(100vw-2rem))] md:-translate-y-1/2 ',
   },
 };
 

@@ -85,7 +85,11 @@ describe('site header', () => {
 
     const menu = screen.getByRole('navigation', { name: 'Mobile' });
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
-    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual(['About', 'FAQ', 'Contact']);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['About', 'FAQ', 'Contact']);
     expect(within(menu).getByRole('button', { name: 'Claim Your Tile' })).toBeTruthy();
 
     await user.click(within(menu).getByRole('link', { name: 'Contact' }));

@@ -1,11 +1,4 @@
-import {
-  POPULAR_TIER,
-  TIER_COLOR,
-  TIER_SIZE,
-  TIER_TAGLINE,
-  tierPlotLabel,
-  type Tier,
-} from '@pixel-atlas/contracts/tier-catalog';
+import { POPULAR_TIER, TIER_COLOR, TIER_SIZE, TIER_TAGLINE, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../features/claim/use-prices.tsx';
 import { TIER_TEXT_ON_DARK } from '../lib/tier-text-color.ts';
 import { buttonClassName } from './button-styles.ts';

@@ -13,13 +13,14 @@ export function AboutPage() {
     <PageContainer>
       <h1 className="text-lg text-gold md:text-2xl">About {SITE_NAME}</h1>
       <p className="mt-6 text-lg leading-8 text-ink-muted">
-        {SITE_NAME} is a shared fantasy map of the internet: a 90 by 90 tile world of islands, coasts and regions where
-        creators claim a plot and make it their own. It is a love letter to the pixel-ad homepages of the early 2000s, redrawn as
-        a world you can explore.
+        {SITE_NAME} is a shared fantasy map of the internet: a 90 by 90 tile world of islands, coasts and regions where creators claim a
+        plot and make it their own. It is a love letter to the pixel-ad homepages of the early 2000s, redrawn as a world you can explore.
       </p>
 
       <section aria-labelledby="about-how" className="pixel-panel mt-10 p-6">
-        <h2 id="about-how" className="text-sm text-gold">How it works</h2>
+        <h2 id="about-how" className="text-sm text-gold">
+          How it works
+        </h2>
         <ol className="mt-4 list-decimal space-y-2 pl-6 leading-7 text-ink-muted">
           <li>Pick a tier: {tierSizes}.</li>
           <li>Choose an empty land tile on the map, or let us pick a free spot for you.</li>
@@ -27,26 +28,29 @@ export function AboutPage() {
           <li>Pay securely by card, confirm your details, and your plot appears on the map.</li>
         </ol>
         <p className="mt-4 leading-7 text-ink-muted">
-          Visitors pan and zoom the map, hover plots to read their cards, open plot pages and follow links to the creators behind
-          them.
+          Visitors pan and zoom the map, hover plots to read their cards, open plot pages and follow links to the creators behind them.
         </p>
       </section>
 
       <section aria-labelledby="about-why" className="pixel-panel mt-8 p-6">
-        <h2 id="about-why" className="text-sm text-gold">Why?</h2>
+        <h2 id="about-why" className="text-sm text-gold">
+          Why?
+        </h2>
         <p className="mt-4 leading-7 text-ink-muted">
-          Feeds forget you by tomorrow. A plot on the atlas is a fixed place: a spot people can find again, next to neighbours
-          who build things too. Regions are themed by creator type, so wandering the map is a way to discover new people, not
-          just a list to scroll past.
+          Feeds forget you by tomorrow. A plot on the atlas is a fixed place: a spot people can find again, next to neighbours who build
+          things too. Regions are themed by creator type, so wandering the map is a way to discover new people, not just a list to scroll
+          past.
         </p>
       </section>
 
       <section aria-labelledby="about-lasting" className="pixel-panel mt-8 p-6">
-        <h2 id="about-lasting" className="text-sm text-gold">Built to last</h2>
+        <h2 id="about-lasting" className="text-sm text-gold">
+          Built to last
+        </h2>
         <p className="mt-4 leading-7 text-ink-muted">
-          Plots are permanent and their details are final once submitted, so the map stays a stable record rather than a
-          billboard that changes every week. Content is screened automatically, visitors can flag anything that breaks the rules,
-          and our team reviews reports, usually within 24 hours. The service aims for 99.9% uptime.
+          Plots are permanent and their details are final once submitted, so the map stays a stable record rather than a billboard that
+          changes every week. Content is screened automatically, visitors can flag anything that breaks the rules, and our team reviews
+          reports, usually within 24 hours. The service aims for 99.9% uptime.
         </p>
       </section>
 

@@ -27,9 +27,7 @@ export function AdminPage() {
         </p>
       ) : session.isError ? (
         <div role="alert" className="pixel-panel p-6">
-          <p className="text-ink">
-            {errorMessageForDisplay(session.error, 'Could not reach the administration service.')}
-          </p>
+          <p className="text-ink">{errorMessageForDisplay(session.error, 'Could not reach the administration service.')}</p>
           <button type="button" className={buttonClassName('secondary', 'sm', 'mt-4')} onClick={() => void session.refetch()}>
             Try again
           </button>
@@ -70,12 +68,7 @@ function SignedInAdmin({ admin }: { admin: AdminMe }) {
         <p className="text-ink">
           Signed in as <strong className="font-semibold text-gold">{admin.username}</strong>
         </p>
-        <button
-          type="button"
-          className={buttonClassName('secondary', 'sm')}
-          disabled={signOut.isPending}
-          onClick={() => signOut.mutate()}
-        >
+        <button type="button" className={buttonClassName('secondary', 'sm')} disabled={signOut.isPending} onClick={() => signOut.mutate()}>
           {signOut.isPending ? 'Signing out...' : 'Sign out'}
         </button>
       </div>

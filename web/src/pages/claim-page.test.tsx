@@ -339,7 +339,9 @@ describe('/claim form', () => {
 
 describe('/claim beyond this browser', () => {
   it('fills X and Y with the position the server holds for the payment when this browser has no pending claim', async () => {
-    fakeGateway({ [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 41, y: 17, used: false, plotId: null })] });
+    fakeGateway({
+      [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 41, y: 17, used: false, plotId: null })],
+    });
     renderApp(claimPath);
     expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
     expect((screen.getByLabelText('X') as HTMLInputElement).value).toBe('41');
@@ -349,7 +351,7 @@ describe('/claim beyond this browser', () => {
     expect(preview.dataset.pin).toBe('41,17');
   });
 
-  it("a session that already bought a plot says so, links the plot, offers no form, and drops a leftover pending claim", async () => {
+  it('a session that already bought a plot says so, links the plot, offers no form, and drops a leftover pending claim', async () => {
     sessionStorage.setItem('pendingClaim', JSON.stringify(pending));
     const gateway = fakeGateway({
       [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: true, plotId: PLOT_ID })],
@@ -384,7 +386,9 @@ describe('/claim beyond this browser', () => {
   }, 15_000);
 
   it('a used session whose plot was removed says so without a link', async () => {
-    fakeGateway({ [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: true, plotId: null })] });
+    fakeGateway({
+      [VERIFY]: [() => jsonResponse({ verified: true, tier: 'prime', sessionId: SESSION, x: 20, y: 25, used: true, plotId: null })],
+    });
     renderApp(claimPath);
     expect(await screen.findByText('This payment already claimed a plot')).toBeTruthy();
     expect(screen.getByText('That plot has since been removed from the map.')).toBeTruthy();

@@ -74,8 +74,7 @@ export function ContactPage() {
     <PageContainer>
       <h1 className="text-lg text-gold md:text-2xl">Contact Us</h1>
       <p className="mt-4 text-ink-muted">
-        Questions about your plot, a payment or a piece of content? Send us a message and we'll get back to you within 24-48
-        hours.
+        Questions about your plot, a payment or a piece of content? Send us a message and we'll get back to you within 24-48 hours.
       </p>
 
       <div className="mt-10 grid gap-8 md:grid-cols-[1fr_16rem]">

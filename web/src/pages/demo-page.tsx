@@ -48,7 +48,13 @@ export function DemoPage() {
 /** Circular pixel-art portrait standing in for an uploaded avatar. */
 function SampleAvatar({ color }: { color: string }) {
   return (
-    <svg role="img" aria-label="Sample avatar" viewBox="0 0 16 16" shapeRendering="crispEdges" className="size-20 shrink-0 rounded-full border-2 border-black">
+    <svg
+      role="img"
+      aria-label="Sample avatar"
+      viewBox="0 0 16 16"
+      shapeRendering="crispEdges"
+      className="size-20 shrink-0 rounded-full border-2 border-black"
+    >
       <rect width="16" height="16" fill={color} />
       <rect x="5" y="3" width="6" height="6" fill="#f4d3b0" />
       <rect x="4" y="2" width="8" height="2" fill="#5b3a1e" />

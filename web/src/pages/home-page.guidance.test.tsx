@@ -29,7 +29,10 @@ vi.mock('./home/home-map.tsx', async () => {
 
 describe('home page before the map has loaded', () => {
   it('keeps a tier chosen before the map mounted and hands it to the map, once, when it has', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    );
     render(
       <StrictMode>
         <QueryClientProvider client={createQueryClient()}>

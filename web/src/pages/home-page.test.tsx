@@ -13,7 +13,9 @@ describe('home page', () => {
 
   it('shows the map area first, then the claim section with four benefits and four tier cards', async () => {
     // Prices are the server's (GET /api/prices), not the defaults the app was built with.
-    fakeGateway({ 'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 20000 } })] });
+    fakeGateway({
+      'GET /api/prices': [() => jsonResponse({ currency: 'usd', cents: { basic: 2500, featured: 5000, prime: 7500, premium: 20000 } })],
+    });
     renderApp('/');
 
     const map = document.getElementById('atlas-map');

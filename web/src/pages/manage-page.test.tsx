@@ -9,7 +9,12 @@ import { jsonResponse, renderApp } from '../test/render-app.tsx';
 const PLOT_ID = ADA_PLOT_ID;
 const TOKEN = 'Qm9yaXMgS2FybG9mZiBwbGF5ZWQgdGhlIG1vbnN0ZXIu_-x';
 const plot = adaPlot;
-const days = Array.from({ length: 30 }, (_, i) => ({ day: `2026-11-${String(i + 1).padStart(2, '0')}`, views: i === 29 ? 7 : 1, profileOpens: 2, clicks: i === 29 ? 3 : 0 }));
+const days = Array.from({ length: 30 }, (_, i) => ({
+  day: `2026-11-${String(i + 1).padStart(2, '0')}`,
+  views: i === 29 ? 7 : 1,
+  profileOpens: 2,
+  clicks: i === 29 ? 3 : 0,
+}));
 const page: ManagePage = {
   plot: { ...plot, visible: true },
   pendingEdit: null,
@@ -23,7 +28,9 @@ describe('/manage/{token}', () => {
     fakeGateway({ [`GET ${manageRoute}`]: [() => jsonResponse(page)] });
     renderApp(`/manage/${TOKEN}`);
     expect(await screen.findByRole('heading', { level: 1, name: "Manage Ada Pixel's Plot" })).toBeTruthy();
-    expect(screen.getByTestId('stats-totals').textContent).toBe('Last 30 days: 36 page views, 60 profile opens on the map, 3 visits to your link.');
+    expect(screen.getByTestId('stats-totals').textContent).toBe(
+      'Last 30 days: 36 page views, 60 profile opens on the map, 3 visits to your link.',
+    );
     expect(screen.getByRole('img', { name: /Daily page views/ })).toBeTruthy();
     expect(screen.getByTestId('link-health').textContent).toMatch(/^We could not reach your link since .*2026 \(HTTP 503\)/);
     expect(document.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex, nofollow');
@@ -34,7 +41,9 @@ describe('/manage/{token}', () => {
   it('saves a new message and link, and says so when they wait for review', async () => {
     const gateway = fakeGateway({
       [`GET ${manageRoute}`]: [() => jsonResponse(page)],
-      [`PATCH ${manageRoute}`]: [() => jsonResponse({ plot, status: 'under_review', warning: 'Your changes are waiting for a quick review by our team.' })],
+      [`PATCH ${manageRoute}`]: [
+        () => jsonResponse({ plot, status: 'under_review', warning: 'Your changes are waiting for a quick review by our team.' }),
+      ],
     });
     renderApp(`/manage/${TOKEN}`);
     const message = (await screen.findByLabelText('Message')) as HTMLTextAreaElement;
@@ -54,7 +63,13 @@ describe('/manage/{token}', () => {
 
   it('a wrong or replaced token gets the plain refusal', async () => {
     fakeGateway({
-      [`GET ${manageRoute}`]: [() => jsonResponse({ error: { code: 'NOT_FOUND', message: 'This owner link is not valid. It may have been replaced by a newer one.' } }, { status: 404 })],
+      [`GET ${manageRoute}`]: [
+        () =>
+          jsonResponse(
+            { error: { code: 'NOT_FOUND', message: 'This owner link is not valid. It may have been replaced by a newer one.' } },
+            { status: 404 },
+          ),
+      ],
     });
     renderApp(`/manage/${TOKEN}`);
     expect(await screen.findByRole('heading', { name: 'Link Not Valid' })).toBeTruthy();

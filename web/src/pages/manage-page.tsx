@@ -46,7 +46,13 @@ export function ManagePage() {
       </PageContainer>
     );
   }
-  if (page.isError) return <ManageLinkRefused status={errorStatus(page.error)} message={errorMessageForDisplay(page.error, 'Your plot could not be loaded right now.')} />;
+  if (page.isError)
+    return (
+      <ManageLinkRefused
+        status={errorStatus(page.error)}
+        message={errorMessageForDisplay(page.error, 'Your plot could not be loaded right now.')}
+      />
+    );
   return <OwnerPage token={token} page={page.data} />;
 }
 
@@ -70,7 +76,12 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
       queryClient.removeQueries({ queryKey: managePageQuery(token).queryKey });
       navigate(`/manage/${next}`, { replace: true });
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'A new link could not be made. Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessageForDisplay(error, 'A new link could not be made. Please try again.'),
+        variant: 'destructive',
+      }),
   });
 
   return (
@@ -104,8 +115,8 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
         </h2>
         {page.pendingEdit ? (
           <p role="status" className="text-sm text-ink" data-testid="pending-edit">
-            Waiting for review: “{page.pendingEdit.message}”{page.pendingEdit.link ? ` with ${page.pendingEdit.link}` : ''}. Your plot shows its current
-            content until our team approves it.
+            Waiting for review: “{page.pendingEdit.message}”{page.pendingEdit.link ? ` with ${page.pendingEdit.link}` : ''}. Your plot shows
+            its current content until our team approves it.
           </p>
         ) : null}
         <EditContentForm key={`${plot.message}|${plot.link}`} token={token} page={page} onSaved={refresh} />
@@ -137,7 +148,12 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
           This private link
         </h2>
         <p className="text-sm text-ink">Shared it by mistake? Make a new one: this link stops working at once.</p>
-        <button type="button" className={buttonClassName('secondary', 'sm', 'w-fit')} disabled={rotate.isPending} onClick={() => rotate.mutate()}>
+        <button
+          type="button"
+          className={buttonClassName('secondary', 'sm', 'w-fit')}
+          disabled={rotate.isPending}
+          onClick={() => rotate.mutate()}
+        >
           Make a New Link
         </button>
       </section>

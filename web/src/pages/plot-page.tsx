@@ -54,7 +54,8 @@ function ClaimedOwnerLink() {
   const navigate = useNavigate();
   const state = location.state as ClaimedPlotState | null;
   if (!state?.manageToken) return null;
-  const dismiss = () => navigate(location.pathname, { replace: true, state: { ...state, manageToken: undefined } satisfies ClaimedPlotState });
+  const dismiss = () =>
+    navigate(location.pathname, { replace: true, state: { ...state, manageToken: undefined } satisfies ClaimedPlotState });
   return <OwnerLinkNotice token={state.manageToken} onDismiss={dismiss} className="mt-4" />;
 }
 

@@ -19,11 +19,22 @@ const plotA: Plot = {
   flagged: false,
   reviewed: true,
 };
-const plotB: Plot = { ...plotA, id: '22222222-2222-4222-8222-222222222222', tier: 'basic', zone: 'nexus', x: 3, y: 4, link: null, message: '' };
+const plotB: Plot = {
+  ...plotA,
+  id: '22222222-2222-4222-8222-222222222222',
+  tier: 'basic',
+  zone: 'nexus',
+  x: 3,
+  y: 4,
+  link: null,
+  message: '',
+};
 
 describe('/user/{username}', () => {
   it('decodes the name, counts the plots and shows a card per plot', async () => {
-    const gateway = fakeGateway({ 'GET /api/users/Ada%20Lovelace/plots': [() => jsonResponse({ username: 'Ada Lovelace', plots: [plotA, plotB] })] });
+    const gateway = fakeGateway({
+      'GET /api/users/Ada%20Lovelace/plots': [() => jsonResponse({ username: 'Ada Lovelace', plots: [plotA, plotB] })],
+    });
     renderApp('/user/Ada%20Lovelace');
 
     expect(screen.getByRole('heading', { level: 1, name: "Ada Lovelace's Atlas" })).toBeTruthy();

@@ -99,7 +99,12 @@ function UserPlotCard({ plot }: { plot: Plot }) {
           View Plot
         </Link>
         {link ? (
-          <OutboundLink href={link} className={buttonClassName('secondary', 'sm')} label={`Visit ${plot.display_name}'s website`} countFor={plot.id}>
+          <OutboundLink
+            href={link}
+            className={buttonClassName('secondary', 'sm')}
+            label={`Visit ${plot.display_name}'s website`}
+            countFor={plot.id}
+          >
             Visit
           </OutboundLink>
         ) : null}

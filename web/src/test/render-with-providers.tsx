@@ -6,7 +6,10 @@ import { AppProviders } from '../app-providers.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 
 /** One component with the app's providers (query client, toaster, tooltips) and a router, under StrictMode. */
-export function renderWithProviders(ui: ReactNode, { path = '/', queryClient = createQueryClient() }: { path?: string; queryClient?: QueryClient } = {}) {
+export function renderWithProviders(
+  ui: ReactNode,
+  { path = '/', queryClient = createQueryClient() }: { path?: string; queryClient?: QueryClient } = {},
+) {
   const result = render(
     <StrictMode>
       <AppProviders queryClient={queryClient}>
@@ -30,7 +33,10 @@ export function deferred<T>() {
 
 /** A 1x1 PNG as a File, for the avatar uploader. */
 export function pngFile(name = 'avatar.png', size?: number): File {
-  const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+  const bytes = Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+    (c) => c.charCodeAt(0),
+  );
   const file = new File([bytes], name, { type: 'image/png' });
   if (size !== undefined) Object.defineProperty(file, 'size', { value: size });
   return file;

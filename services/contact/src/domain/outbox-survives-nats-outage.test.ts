@@ -1,5 +1,13 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import { createTestDatabase, createTestStream, eventually, readStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  readStream,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -29,7 +37,11 @@ async function eventIdsInStream(): Promise<string[]> {
 }
 
 it('loses no contact message while NATS is down: the outbox delivers each exactly once after it returns', async () => {
-  const before = await app.inject({ method: 'POST', url: '/api/contact', payload: { name: 'Before', email: 'b@example.com', subject: 'general', message: 'one' } });
+  const before = await app.inject({
+    method: 'POST',
+    url: '/api/contact',
+    payload: { name: 'Before', email: 'b@example.com', subject: 'general', message: 'one' },
+  });
   expect(before.statusCode).toBe(201);
   await eventually(async () => (await eventIdsInStream()).length === 1);
 

@@ -1,4 +1,11 @@
-import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  TEST_INTERNAL_TOKEN,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -30,7 +37,12 @@ afterAll(async () => {
 
 const valid = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' };
 const send = (app: FastifyInstance, ip: string) =>
-  app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-client-ip': ip } });
+  app.inject({
+    method: 'POST',
+    url: '/api/contact',
+    payload: valid,
+    headers: { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-client-ip': ip },
+  });
 
 it(`two contact replicas allow one client ${LIMIT} messages between them, as one replica does; the next is 429`, async () => {
   const statuses: number[] = [];

@@ -1,4 +1,13 @@
-import { createTestDatabase, createTestStream, TEST_INTERNAL_TOKEN, eventually, readStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  TEST_INTERNAL_TOKEN,
+  eventually,
+  readStream,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';

@@ -21,7 +21,11 @@ if (!password) {
   password = await rl.question(`Password for ${username} (at least 12 characters): `);
   rl.close();
 }
-await migrate({ connectionString: databaseUrl, schema: SCHEMA, migrationsDir: path.resolve(import.meta.dirname, '../../prisma/migrations') });
+await migrate({
+  connectionString: databaseUrl,
+  schema: SCHEMA,
+  migrationsDir: path.resolve(import.meta.dirname, '../../prisma/migrations'),
+});
 const db = new PrismaClient({ adapter: createPrismaAdapter(databaseUrl, SCHEMA) });
 try {
   const { created } = await createAdminUser({ db, username, password, resetPasswordIfExists: true });

@@ -10,7 +10,12 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export async function createAdminSession(options: { db: PrismaClient; userId: string; clientIp: string | null; userAgent: string | null }): Promise<string> {
+export async function createAdminSession(options: {
+  db: PrismaClient;
+  userId: string;
+  clientIp: string | null;
+  userAgent: string | null;
+}): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await options.db.adminSession.create({
     data: { id: tokenHash(token), userId: options.userId, clientIp: options.clientIp, userAgent: options.userAgent?.slice(0, 300) ?? null },

@@ -16,7 +16,8 @@ export const ADMIN_PASSWORD_MIN = 12;
 export async function createAdminUser({ db, username, password, resetPasswordIfExists = false }: CreateAdminUserOptions) {
   const name = username.trim();
   if (!name) throw new AppError('VALIDATION_FAILED', 'Username is required');
-  if (password.length < ADMIN_PASSWORD_MIN) throw new AppError('VALIDATION_FAILED', `Password must be at least ${ADMIN_PASSWORD_MIN} characters`);
+  if (password.length < ADMIN_PASSWORD_MIN)
+    throw new AppError('VALIDATION_FAILED', `Password must be at least ${ADMIN_PASSWORD_MIN} characters`);
   const existing = await db.adminUser.findUnique({ where: { username: name } });
   if (existing && !resetPasswordIfExists) return { user: existing, created: false };
   const passwordHash = await hashPassword(password);

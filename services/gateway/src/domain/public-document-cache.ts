@@ -132,7 +132,13 @@ export class PublicDocumentCache {
       current.generation = generation;
       return current;
     }
-    const entry: Entry = { etag: answer.etag, cacheControl: answer.cacheControl, variants: { [encoding]: variant }, fetchedAt: this.now(), generation };
+    const entry: Entry = {
+      etag: answer.etag,
+      cacheControl: answer.cacheControl,
+      variants: { [encoding]: variant },
+      fetchedAt: this.now(),
+      generation,
+    };
     this.entries.set(document, entry);
     return entry;
   }

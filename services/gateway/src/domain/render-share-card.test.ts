@@ -3,7 +3,12 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AVATAR_FRAME, renderShareCard, type ShareCardInput } from './render-share-card.ts';
 
-const tiles = Array.from({ length: 90 * 90 }, (_, i) => ({ x: i % 90, y: Math.floor(i / 90), zone_value: 1 + (i % 13), is_land: (i % 90) > 20 }));
+const tiles = Array.from({ length: 90 * 90 }, (_, i) => ({
+  x: i % 90,
+  y: Math.floor(i / 90),
+  zone_value: 1 + (i % 13),
+  is_land: i % 90 > 20,
+}));
 const input = (overrides: Partial<ShareCardInput> = {}): ShareCardInput => ({
   plot: { id: 'p1', display_name: `O'Brien & <Sons>`, tier: 'premium', x: 2, y: 86, region_name: null },
   avatarPng: null,

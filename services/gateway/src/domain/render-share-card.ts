@@ -98,7 +98,8 @@ class TerrainMap {
   private readonly byIndex: Array<CardTile | undefined> = [];
 
   constructor(tiles: CardTile[] | null) {
-    for (const tile of tiles ?? []) if (tile.x >= 0 && tile.y >= 0 && tile.x < GRID_SIZE && tile.y < GRID_SIZE) this.byIndex[tile.y * GRID_SIZE + tile.x] = tile;
+    for (const tile of tiles ?? [])
+      if (tile.x >= 0 && tile.y >= 0 && tile.x < GRID_SIZE && tile.y < GRID_SIZE) this.byIndex[tile.y * GRID_SIZE + tile.x] = tile;
   }
 
   tile(x: number, y: number): CardTile | undefined {
@@ -151,7 +152,10 @@ function paintTile(canvas: Canvas, terrain: TerrainMap, tx: number, ty: number, 
     for (let i = 0; i < 4; i++) dot(Math.floor(hash(tx, ty, 10 + i) * SPRITE), Math.floor(hash(tx, ty, 20 + i) * SPRITE), speck);
   } else if (kind === 'forest') {
     // Two little trees: a light crown over a dark trunk.
-    for (const [cx, cy] of [[1, 1], [4, 3]] as const) {
+    for (const [cx, cy] of [
+      [1, 1],
+      [4, 3],
+    ] as const) {
       dot(cx + 1, cy, palette.forestLight);
       dot(cx, cy + 1, palette.forestLight);
       dot(cx + 1, cy + 1, palette.forestLight);
@@ -252,7 +256,8 @@ export async function renderShareCard(input: ShareCardInput): Promise<Buffer> {
       paintTile(canvas, terrain, tx, ty, left, top);
     }
   }
-  const inView = (x: number, y: number, side: number) => x + side > originX - 1 && y + side > originY - 1 && x < originX + CARD_WIDTH / TILE_PX + 1 && y < originY + CARD_HEIGHT / TILE_PX + 1;
+  const inView = (x: number, y: number, side: number) =>
+    x + side > originX - 1 && y + side > originY - 1 && x < originX + CARD_WIDTH / TILE_PX + 1 && y < originY + CARD_HEIGHT / TILE_PX + 1;
   for (const other of input.neighbours) {
     const otherTier = normalizeTier(other.tier);
     if (other.id === input.plot.id || !inView(other.x, other.y, TIER_SIZE[otherTier])) continue;
@@ -277,7 +282,10 @@ export async function renderShareCard(input: ShareCardInput): Promise<Buffer> {
   const layers: OverlayOptions[] = [];
   if (input.avatarPng) {
     const avatar = (size: number) =>
-      sharp(input.avatarPng!, { limitInputPixels: 1024 * 1024 }).resize(size, size, { kernel: 'nearest', fit: 'cover' }).png().toBuffer();
+      sharp(input.avatarPng!, { limitInputPixels: 1024 * 1024 })
+        .resize(size, size, { kernel: 'nearest', fit: 'cover' })
+        .png()
+        .toBuffer();
     layers.push({ input: await avatar(inner), left: frame.x + frame.border, top: frame.y + frame.border });
     const onMap = side - 16;
     if (spot.left + 8 >= 0 && spot.top + 8 >= 0 && spot.left + 8 + onMap <= CARD_WIDTH && spot.top + 8 + onMap <= CARD_HEIGHT) {

@@ -29,7 +29,13 @@ const classesOf = (html: string) => [...html.matchAll(/class="([^"]*)"/g)].flatM
 
 function webSources(dir: string): string {
   return readdirSync(dir, { withFileTypes: true })
-    .map((entry) => (entry.isDirectory() ? webSources(path.join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? readFileSync(path.join(dir, entry.name), 'utf8') : ''))
+    .map((entry) =>
+      entry.isDirectory()
+        ? webSources(path.join(dir, entry.name))
+        : /\.tsx?$/.test(entry.name)
+          ? readFileSync(path.join(dir, entry.name), 'utf8')
+          : '',
+    )
     .join('\n');
 }
 

@@ -139,9 +139,7 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
   const zone = zoneName(plot.zone);
   const tierLabel = tierPlotLabel(plot.tier);
   const description = plot.message || `A ${tierLabel} at (${plot.x}, ${plot.y}) in ${zone} on ${options.siteName}.`;
-  const link = plot.link
-    ? `<p><a href="${escapeHtml(plot.link)}" rel="${escapeHtml(options.linkRel)}">Visit Website</a></p>`
-    : '';
+  const link = plot.link ? `<p><a href="${escapeHtml(plot.link)}" rel="${escapeHtml(options.linkRel)}">Visit Website</a></p>` : '';
   return {
     title: `${plot.display_name}'s Plot - ${options.siteName}`,
     description,
@@ -183,7 +181,9 @@ export function userPageMeta(username: string, plots: Plot[], options: { origin:
     )
     .join('');
   // The card of their biggest plot (the oldest among equals): what they would most likely show.
-  const showcase = [...plots].sort((a, b) => TIER_SIZE[normalizeTier(b.tier)] - TIER_SIZE[normalizeTier(a.tier)] || a.created_at.localeCompare(b.created_at))[0];
+  const showcase = [...plots].sort(
+    (a, b) => TIER_SIZE[normalizeTier(b.tier)] - TIER_SIZE[normalizeTier(a.tier)] || a.created_at.localeCompare(b.created_at),
+  )[0];
   return {
     title: `${username}'s Atlas - ${options.siteName}`,
     image: showcase ? shareCardImage(showcase, options) : undefined,

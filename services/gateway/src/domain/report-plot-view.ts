@@ -8,7 +8,12 @@ import type { UpstreamPool } from '../upstreams.ts';
  * with the visitor's user agent (plots drops obvious bots). Fire and forget: a page never waits for a count, and
  * a lost count is only a count. The app does not count a page it takes over from this one (it would count twice).
  */
-export function reportPlotView(options: { pool: UpstreamPool | undefined; internalToken: string; request: FastifyRequest; plotId: string }): void {
+export function reportPlotView(options: {
+  pool: UpstreamPool | undefined;
+  internalToken: string;
+  request: FastifyRequest;
+  plotId: string;
+}): void {
   const { pool, request } = options;
   const userAgent = request.headers['user-agent'];
   if (!pool || request.method !== 'GET' || isObviousBot(userAgent)) return;

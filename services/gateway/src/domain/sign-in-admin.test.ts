@@ -15,7 +15,12 @@ beforeAll(async () => {
   db = await createTestDatabase();
   stream = await createTestStream();
   gateway = await buildApp(
-    loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: 'http://127.0.0.1:9', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }),
+    loadEnv({
+      ...testServiceEnv(db, stream),
+      CONTACT_URL: 'http://127.0.0.1:9',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    }),
   );
   await gateway.ready();
 });
@@ -31,7 +36,13 @@ beforeEach(async () => {
 });
 
 const login = (password: string, remoteAddress: string, username = ADMIN.username) =>
-  gateway.inject({ method: 'POST', url: '/api/admin/login', payload: { username, password }, remoteAddress, headers: { 'sec-fetch-site': 'same-origin' } });
+  gateway.inject({
+    method: 'POST',
+    url: '/api/admin/login',
+    payload: { username, password },
+    remoteAddress,
+    headers: { 'sec-fetch-site': 'same-origin' },
+  });
 
 /** signInAdmin with a password check that counts its calls. */
 function counted() {
@@ -43,7 +54,8 @@ function counted() {
   const attempt = (options: { password: string; clientIp: string; now?: Date; username?: string; policy?: typeof LOGIN_THROTTLE }) =>
     signInAdmin({ db: prisma(), username: options.username ?? ADMIN.username, userAgent: null, verify, ...options }).then(
       () => 'ok' as const,
-      (error: { code?: string; retryAfterSeconds?: number }) => (error.code === 'RATE_LIMITED' ? (`wait ${error.retryAfterSeconds}` as const) : error.code),
+      (error: { code?: string; retryAfterSeconds?: number }) =>
+        error.code === 'RATE_LIMITED' ? (`wait ${error.retryAfterSeconds}` as const) : error.code,
     );
   return { attempt, calls: () => calls };
 }
@@ -66,13 +78,18 @@ describe('admin sign-in throttling', () => {
     const refused = await login(ADMIN.password, '203.0.113.67');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.json().error).toEqual({ code: 'RATE_LIMITED', message: 'Too many failed sign-in attempts. Please try again in 1 second.' });
+    expect(refused.json().error).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many failed sign-in attempts. Please try again in 1 second.',
+    });
     expect(refused.headers['set-cookie']).toBeUndefined();
   });
 
   it('checks at most the free attempts when 20 wrong guesses arrive at once from one address', async () => {
     const { attempt, calls } = counted();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt({ password: `parallel-${i}-guess`, clientIp: '203.0.113.68' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt({ password: `parallel-${i}-guess`, clientIp: '203.0.113.68' })),
+    );
     expect(calls()).toBe(LOGIN_THROTTLE.freeAttemptsPerClient);
     expect(results.filter((r) => r === 'INVALID_CREDENTIALS')).toHaveLength(LOGIN_THROTTLE.freeAttemptsPerClient);
     expect(results.filter((r) => r === 'wait 1')).toHaveLength(20 - LOGIN_THROTTLE.freeAttemptsPerClient);
@@ -101,9 +118,12 @@ describe('admin sign-in throttling', () => {
     const capped = { ...LOGIN_THROTTLE, freeAttemptsPerClient: 1, maxDelaySeconds: 5 };
     const t1 = t0 + 10_000;
     let last: string | undefined;
-    for (let i = 0; i < 12; i++) last = await attempt({ password: 'x-wrong-wrong', clientIp: '203.0.113.71', now: new Date(t1 + i * 6000), policy: capped });
+    for (let i = 0; i < 12; i++)
+      last = await attempt({ password: 'x-wrong-wrong', clientIp: '203.0.113.71', now: new Date(t1 + i * 6000), policy: capped });
     expect(last).toBe('INVALID_CREDENTIALS');
-    expect(await attempt({ password: 'x-wrong-wrong', clientIp: '203.0.113.71', now: new Date(t1 + 11 * 6000 + 1), policy: capped })).toBe('wait 5');
+    expect(await attempt({ password: 'x-wrong-wrong', clientIp: '203.0.113.71', now: new Date(t1 + 11 * 6000 + 1), policy: capped })).toBe(
+      'wait 5',
+    );
   });
 
   it('stops a botnet at the hourly ceiling per username, for known and unknown names alike', async () => {
@@ -112,7 +132,10 @@ describe('admin sign-in throttling', () => {
     const now = new Date('2026-11-24T12:00:00Z');
     for (const username of [ADMIN.username, 'nobody-here']) {
       const before = calls();
-      for (let i = 0; i < 10; i++) expect(await attempt({ username, password: 'botnet-guess', clientIp: `192.0.2.${i + 1}`, now, policy })).toBe('INVALID_CREDENTIALS');
+      for (let i = 0; i < 10; i++)
+        expect(await attempt({ username, password: 'botnet-guess', clientIp: `192.0.2.${i + 1}`, now, policy })).toBe(
+          'INVALID_CREDENTIALS',
+        );
       expect(await attempt({ username, password: ADMIN.password, clientIp: '192.0.2.200', now, policy })).toBe('wait 3600');
       expect(calls() - before).toBe(10);
     }

@@ -61,7 +61,10 @@ export function clientBucket(ip: string): string {
   const headParts = head ? head.split(':') : [];
   const tailParts = tail ? tail.split(':') : [];
   const groups = tail === undefined ? headParts : [...headParts, ...Array(8 - headParts.length - tailParts.length).fill('0'), ...tailParts];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -133,7 +136,12 @@ class Refused extends Error {
  * upsert locks its row, so concurrent attempts on any replica queue and see each other's counts; a
  * refusal by the username's ceiling rolls back the client's reservation too.
  */
-async function reserveAttempt(db: PrismaClient, keys: { pair: string; user: string }, now: Date, policy: LoginThrottlePolicy): Promise<void> {
+async function reserveAttempt(
+  db: PrismaClient,
+  keys: { pair: string; user: string },
+  now: Date,
+  policy: LoginThrottlePolicy,
+): Promise<void> {
   const forgetBefore = new Date(now.getTime() - policy.forgetAfterMinutes * 60_000);
   const windowStart = new Date(now.getTime() - 3_600_000);
   try {
@@ -152,7 +160,13 @@ async function reserveAttempt(db: PrismaClient, keys: { pair: string; user: stri
         const [row] = await tx.$queryRawUnsafe<[{ locked_until: Date }]>(`SELECT "locked_until" FROM ${TABLE} WHERE "key" = $1`, keys.pair);
         throw new Refused(row.locked_until);
       }
-      const forUser = await tx.$queryRawUnsafe<Array<{ failures: number }>>(RESERVE_FOR_USERNAME, keys.user, now, windowStart, policy.maxAttemptsPerUsernamePerHour);
+      const forUser = await tx.$queryRawUnsafe<Array<{ failures: number }>>(
+        RESERVE_FOR_USERNAME,
+        keys.user,
+        now,
+        windowStart,
+        policy.maxAttemptsPerUsernamePerHour,
+      );
       if (!forUser.length) {
         const [row] = await tx.$queryRawUnsafe<[{ window_start: Date }]>(`SELECT "window_start" FROM ${TABLE} WHERE "key" = $1`, keys.user);
         throw new Refused(new Date(row.window_start.getTime() + 3_600_000));
@@ -170,6 +184,8 @@ async function reserveAttempt(db: PrismaClient, keys: { pair: string; user: stri
  */
 export async function pruneLoginThrottle(options: { db: PrismaClient; now?: Date }): Promise<number> {
   const now = options.now ?? new Date();
-  const { count } = await options.db.loginThrottle.deleteMany({ where: { lastAttemptAt: { lt: new Date(now.getTime() - 2 * 3_600_000) } } });
+  const { count } = await options.db.loginThrottle.deleteMany({
+    where: { lastAttemptAt: { lt: new Date(now.getTime() - 2 * 3_600_000) } },
+  });
   return count;
 }

@@ -39,11 +39,14 @@ afterAll(async () => {
 /** Over a real socket with the path byte for byte as written (inject() would normalise it first). */
 function send(method: string, rawPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method, path: rawPath, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const request = http.request(
+      { host: '127.0.0.1', port, method, path: rawPath, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     request.on('error', reject);
     request.end(method === 'GET' ? undefined : '{}');
   });

@@ -17,7 +17,10 @@ export const apiDocsPlugin = fp(
           }
         }),
       );
-      cached = mergeOpenApi([app.swagger() as unknown as OpenApiDoc, ...docs.filter((d): d is OpenApiDoc => d !== null)], `${opts.siteName} API`);
+      cached = mergeOpenApi(
+        [app.swagger() as unknown as OpenApiDoc, ...docs.filter((d): d is OpenApiDoc => d !== null)],
+        `${opts.siteName} API`,
+      );
       return cached;
     };
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => refresh());

@@ -102,7 +102,12 @@ export const liveUpdatesPlugin = fp(
         return reply
           .status(429)
           .header('retry-after', '30')
-          .send({ error: { code: 'RATE_LIMITED', message: 'Too many live update connections from your address. Close another tab and try again.' } });
+          .send({
+            error: {
+              code: 'RATE_LIMITED',
+              message: 'Too many live update connections from your address. Close another tab and try again.',
+            },
+          });
       }
       perClient.set(address, held + 1);
       let released = false;

@@ -61,7 +61,10 @@ describe('an owner edit through the gateway', () => {
     controller.abort();
     // What an open map fetches on that message.
     const list = (await (await fetch(`${base}/api/plots`)).json()) as Array<{ id: string; message: string; link: string }>;
-    expect(list.find((p) => p.id === plotId)).toMatchObject({ message: 'Now on the analytical engine', link: 'https://engine.example.org/' });
+    expect(list.find((p) => p.id === plotId)).toMatchObject({
+      message: 'Now on the analytical engine',
+      link: 'https://engine.example.org/',
+    });
 
     const page = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } })).text();
     expect(page).toContain('Now on the analytical engine');
@@ -81,10 +84,18 @@ describe('an owner edit through the gateway', () => {
     expect(await page.text()).toContain('<div id="root">');
 
     const crossSite = { ...sameOrigin, 'sec-fetch-site': 'cross-site' };
-    const forged = await fetch(`${base}/api/manage/${token}`, { method: 'PATCH', headers: crossSite, body: JSON.stringify({ message: 'pwned', link: '' }) });
+    const forged = await fetch(`${base}/api/manage/${token}`, {
+      method: 'PATCH',
+      headers: crossSite,
+      body: JSON.stringify({ message: 'pwned', link: '' }),
+    });
     expect(forged.status).toBe(403);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('CROSS_SITE_REQUEST');
-    const beacon = await fetch(`${base}/api/plot-stats`, { method: 'POST', headers: crossSite, body: JSON.stringify({ plotId, kind: 'click' }) });
+    const beacon = await fetch(`${base}/api/plot-stats`, {
+      method: 'POST',
+      headers: crossSite,
+      body: JSON.stringify({ plotId, kind: 'click' }),
+    });
     expect(beacon.status).toBe(403);
     const wrong = await fetch(`${base}/api/manage/${'x'.repeat(43)}`);
     expect(wrong.status).toBe(404);
@@ -94,7 +105,9 @@ describe('an owner edit through the gateway', () => {
   it('counts a server-rendered view once for a browser, never for a crawler, and the app beacon through the gateway', async () => {
     const { plotId, token } = await claimedPlot();
     await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } });
-    await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } });
+    await fetch(`${base}/plot/${plotId}`, {
+      headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+    });
     const beacon = await fetch(`${base}/api/plot-stats`, {
       method: 'POST',
       // What navigator.sendBeacon sends for a string body.
@@ -103,7 +116,9 @@ describe('an owner edit through the gateway', () => {
     });
     expect(beacon.status).toBe(204);
     const today = await eventually(async () => {
-      const page = (await (await fetch(`${base}/api/manage/${token}`)).json()) as { stats: { days: Array<{ views: number; clicks: number }> } };
+      const page = (await (await fetch(`${base}/api/manage/${token}`)).json()) as {
+        stats: { days: Array<{ views: number; clicks: number }> };
+      };
       const days = page.stats.days;
       const last = days.at(-1);
       return last?.views === 1 && last.clicks === 1 ? last : null;

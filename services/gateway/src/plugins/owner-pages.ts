@@ -41,7 +41,8 @@ export const ownerPagesPlugin = fp(
     const shell = ['app.html', 'index.html'].find((name) => existsSync(path.join(opts.distDir, name)));
     app.get('/manage/:token', { schema: { hide: true } }, async (_request, reply) => {
       // reply.sendFile comes from the SPA plugin's static files, registered once the web app is built.
-      if (!shell) return reply.status(503).type('text/plain').send('The web app is not built yet. Run `npm run build -w @pixel-atlas/web`.');
+      if (!shell)
+        return reply.status(503).type('text/plain').send('The web app is not built yet. Run `npm run build -w @pixel-atlas/web`.');
       return reply.sendFile(shell);
     });
   },

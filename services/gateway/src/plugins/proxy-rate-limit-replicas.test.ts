@@ -23,7 +23,13 @@ beforeAll(async () => {
   upstream.get('/api/map-layout', async () => ({ ok: true }));
   await upstream.listen({ port: 0, host: '127.0.0.1' });
   const mapUrl = `http://127.0.0.1:${(upstream.server.address() as { port: number }).port}`;
-  const env = loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: mapUrl, MAP_URL: mapUrl, WEB_DIST_DIR: webDir, RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+  const env = loadEnv({
+    ...testServiceEnv(db, stream),
+    CONTACT_URL: mapUrl,
+    MAP_URL: mapUrl,
+    WEB_DIST_DIR: webDir,
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+  });
   for (let i = 0; i < 2; i += 1) {
     const gateway = await buildApp(env);
     await gateway.ready();

@@ -29,7 +29,9 @@ beforeAll(async () => {
   stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
   const [a, b, c] = [await replica('a'), await replica('b'), await replica('c')];
-  gateway = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: urlOf(a), MAP_URL: [a, b, c].map(urlOf).join(','), WEB_DIST_DIR: webDir }));
+  gateway = await buildApp(
+    loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: urlOf(a), MAP_URL: [a, b, c].map(urlOf).join(','), WEB_DIST_DIR: webDir }),
+  );
   await gateway.ready();
 });
 

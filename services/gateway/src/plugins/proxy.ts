@@ -29,7 +29,15 @@ export interface ProxyOptions {
 
 const SPOOFABLE_HEADERS = Object.values(INTERNAL_HEADERS);
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'UND_ERR_SOCKET', 'FST_REPLY_FROM_GATEWAY_TIMEOUT']);
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'FST_REPLY_FROM_GATEWAY_TIMEOUT',
+]);
 
 function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code;
@@ -106,7 +114,9 @@ export const proxyPlugin = fp(
       timeoutMs: opts.timeoutMs,
     });
     // Every replica hears every change itself (a plain subscription, as the live map does).
-    const changes = ['plots.>', 'map.layout.>'].map((subject) => app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }));
+    const changes = ['plots.>', 'map.layout.>'].map((subject) =>
+      app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }),
+    );
     const serveCachedDocument = async (request: FastifyRequest, reply: FastifyReply) => {
       const document = PublicDocumentCache.documentFor(request.method, request.url);
       if (!document) return;

@@ -85,8 +85,7 @@ async function eventually(check: () => Promise<boolean>, ms = 5000) {
   }
 }
 
-const announce = (type: string) =>
-  operator.publish(`${stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId: 'p' } }));
+const announce = (type: string) => operator.publish(`${stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId: 'p' } }));
 
 describe('the public documents answered from the gateway', () => {
   it('a crowd reading the plot list costs its service one request per encoding, with the service bytes and ETag', async () => {
@@ -126,7 +125,13 @@ describe('the public documents answered from the gateway', () => {
 
   it('without any event, a copy is revalidated with the service after its maximum age (a 304 keeps the bytes)', async () => {
     let now = 0;
-    const cache = new PublicDocumentCache({ pickUpstream: () => urlOf(map.app), internalToken: 'x', maxAgeMs: 1000, timeoutMs: 5000, now: () => now });
+    const cache = new PublicDocumentCache({
+      pickUpstream: () => urlOf(map.app),
+      internalToken: 'x',
+      maxAgeMs: 1000,
+      timeoutMs: 5000,
+      now: () => now,
+    });
     const context = { requestId: 'r', clientIp: '198.51.100.250' };
     const { requests, conditional } = map.state;
     const first = await cache.get('/api/map-layout', 'br', context);

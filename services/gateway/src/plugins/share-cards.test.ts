@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 async function solidPng(r: number, g: number, b: number): Promise<string> {
-  const png = await sharp({ create: { width: 96, height: 96, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 96, height: 96, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
@@ -124,7 +126,9 @@ describe('share cards', () => {
     });
     const second = await cardOf(changedPage);
     expect(second.png.equals(first.png)).toBe(false);
-    expect(await pixelAt(second.png, AVATAR_FRAME.x + AVATAR_FRAME.size / 2, AVATAR_FRAME.y + AVATAR_FRAME.size / 2)).toEqual([230, 40, 200]);
+    expect(await pixelAt(second.png, AVATAR_FRAME.x + AVATAR_FRAME.size / 2, AVATAR_FRAME.y + AVATAR_FRAME.size / 2)).toEqual([
+      230, 40, 200,
+    ]);
     expect(await renders()).toBe(2);
 
     // An address with a stale version gets the current card, cached briefly only.

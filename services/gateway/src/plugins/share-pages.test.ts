@@ -66,7 +66,13 @@ beforeAll(async () => {
   await plotsFake.listen({ port: 0, host: '127.0.0.1' });
   const plotsUrl = `http://127.0.0.1:${(plotsFake.server.address() as { port: number }).port}`;
   gateway = await buildApp(
-    loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: 'http://127.0.0.1:9', PLOTS_URL: plotsUrl, WEB_DIST_DIR: webDir, RATE_LIMIT_PER_MINUTE: '40' }),
+    loadEnv({
+      ...testServiceEnv(db, stream),
+      CONTACT_URL: 'http://127.0.0.1:9',
+      PLOTS_URL: plotsUrl,
+      WEB_DIST_DIR: webDir,
+      RATE_LIMIT_PER_MINUTE: '40',
+    }),
   );
   await gateway.ready();
 });
@@ -133,7 +139,10 @@ describe('server-rendered pages with $ patterns in user text', () => {
       const address = `10.9.9.${nextAddress++ % 250}`;
       const statuses: number[] = [];
       for (let i = 0; i < 41; i++) statuses.push((await get(url, address)).statusCode);
-      expect(statuses.slice(0, 40).every((s) => s === 200), url).toBe(true);
+      expect(
+        statuses.slice(0, 40).every((s) => s === 200),
+        url,
+      ).toBe(true);
       const refused = await get(url, address);
       expect(refused.statusCode, url).toBe(429);
       expect(refused.headers['retry-after']).toBeDefined();
@@ -145,5 +154,6 @@ describe('server-rendered pages with $ patterns in user text', () => {
 
 it('uses a shell shaped like the built one', async () => {
   const built = await readFile(path.resolve(import.meta.dirname, '../../../../web/index.html'), 'utf8').catch(() => null);
-  if (built) for (const marker of ['<title>', '<meta name="description"', '</head>', '<div id="root"></div>']) expect(SHELL).toContain(marker);
+  if (built)
+    for (const marker of ['<title>', '<meta name="description"', '</head>', '<div id="root"></div>']) expect(SHELL).toContain(marker);
 });

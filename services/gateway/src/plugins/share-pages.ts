@@ -46,7 +46,8 @@ export const sharePagesPlugin = fp(
       return shell;
     };
     const rateLimit = { max: opts.rateLimitPerMinute, timeWindow: 60_000 };
-    const origin = (request: FastifyRequest) => (opts.publicOrigin ? new URL(opts.publicOrigin).origin : `${request.protocol}://${request.host}`);
+    const origin = (request: FastifyRequest) =>
+      opts.publicOrigin ? new URL(opts.publicOrigin).origin : `${request.protocol}://${request.host}`;
 
     async function fromPlots<T>(request: FastifyRequest, url: string): Promise<{ status: number; body: T | null }> {
       const pool = app.upstreams.get('plots');
@@ -82,19 +83,26 @@ export const sharePagesPlugin = fp(
       return sendPage(reply, null, status === 404 || status === 400 ? 404 : 200);
     });
 
-    app.get<{ Params: { username: string } }>('/user/:username', { schema: { hide: true }, config: { rateLimit } }, async (request, reply) => {
-      const username = request.params.username;
-      // No name outside the claim rules can have plots: answer at once, without a call upstream.
-      if (!isPossibleDisplayName(username)) return sendPage(reply, notFoundPageMeta({ siteName: opts.siteName }), 404);
-      const { body } = await fromPlots<{ username: string; plots: Plot[] }>(request, `/api/users/${encodeURIComponent(username)}/plots`);
-      if (!body) return sendPage(reply, null, 200);
-      return sendPage(reply, userPageMeta(username, body.plots, { origin: origin(request), siteName: opts.siteName, linkRel }), 200);
-    });
+    app.get<{ Params: { username: string } }>(
+      '/user/:username',
+      { schema: { hide: true }, config: { rateLimit } },
+      async (request, reply) => {
+        const username = request.params.username;
+        // No name outside the claim rules can have plots: answer at once, without a call upstream.
+        if (!isPossibleDisplayName(username)) return sendPage(reply, notFoundPageMeta({ siteName: opts.siteName }), 404);
+        const { body } = await fromPlots<{ username: string; plots: Plot[] }>(request, `/api/users/${encodeURIComponent(username)}/plots`);
+        if (!body) return sendPage(reply, null, 200);
+        return sendPage(reply, userPageMeta(username, body.plots, { origin: origin(request), siteName: opts.siteName, linkRel }), 200);
+      },
+    );
 
     app.get('/sitemap.xml', { schema: { hide: true }, config: { rateLimit } }, async (request, reply) => {
       const { body } = await fromPlots<Plot[]>(request, '/api/plots');
       if (!body) return reply.status(503).type('text/plain').send('The sitemap is not available right now.');
-      return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(renderSitemap(origin(request), body));
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(renderSitemap(origin(request), body));
     });
 
     app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) => {

@@ -68,7 +68,10 @@ describe('hashed assets', () => {
   it('are split by screen: the admin, claim, legal, contact and demo screens are chunks of their own', () => {
     const chunks = readdirSync(path.join(distDir, 'assets')).filter((name) => name.endsWith('.js'));
     for (const screen of ['admin-page', 'claim-page', 'terms-page', 'privacy-page', 'contact-page', 'demo-page']) {
-      expect(chunks.some((name) => name.startsWith(`${screen}-`)), screen).toBe(true);
+      expect(
+        chunks.some((name) => name.startsWith(`${screen}-`)),
+        screen,
+      ).toBe(true);
     }
   });
 });
@@ -132,14 +135,25 @@ describe('screens without data of their own', () => {
 });
 
 describe('the route table', () => {
-  it.each(['/', '/claim', '/claim?session_id=cs_test_1', '/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11', '/user/Ada%20Pixel', '/about', '/faq/', '/FAQ', '/contact', '/terms', '/privacy', '/demo', '/admin'])(
-    '%s is a screen of the app: 200',
-    async (url) => {
-      const response = await get(url);
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/text\/html/);
-    },
-  );
+  it.each([
+    '/',
+    '/claim',
+    '/claim?session_id=cs_test_1',
+    '/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11',
+    '/user/Ada%20Pixel',
+    '/about',
+    '/faq/',
+    '/FAQ',
+    '/contact',
+    '/terms',
+    '/privacy',
+    '/demo',
+    '/admin',
+  ])('%s is a screen of the app: 200', async (url) => {
+    const response = await get(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+  });
 
   it.each(['/no-such-page', '/plots', '/admin/extra/deep', '/claim/x', '/user', '/plot/a/b', '/about-us?x=1'])(
     "%s is outside it: HTTP 404 with the app's shell (the SPA shows its 404 screen), never cached",

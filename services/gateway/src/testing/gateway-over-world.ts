@@ -22,7 +22,9 @@ export interface GatewayOverWorld {
  * The real gateway, listening, in front of the real plots, payments, moderation and map services of a plots test
  * world (own database and stream); contact points nowhere. `web` are the files of its web folder.
  */
-export async function startGatewayOverWorld(options: { env?: Record<string, string>; web?: Record<string, string> } = {}): Promise<GatewayOverWorld> {
+export async function startGatewayOverWorld(
+  options: { env?: Record<string, string>; web?: Record<string, string> } = {},
+): Promise<GatewayOverWorld> {
   const world = await startWorld({ listen: true });
   const webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-gateway-'));
   for (const [name, text] of Object.entries(options.web ?? { 'index.html': TEST_SHELL })) await writeFile(path.join(webDir, name), text);

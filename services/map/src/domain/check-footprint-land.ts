@@ -9,5 +9,9 @@ import { footprintIsLand, regionAt } from './land-mask.ts';
 export async function checkFootprintLand({ cache, footprint }: { cache: LayoutCache; footprint: Footprint }) {
   const layout = await cache.get();
   if (!layout) return { mapExists: false, land: false, regionName: null };
-  return { mapExists: true, land: footprintIsLand(layout.landMask, footprint), regionName: regionAt(layout.regions, footprint.x, footprint.y) };
+  return {
+    mapExists: true,
+    land: footprintIsLand(layout.landMask, footprint),
+    regionName: regionAt(layout.regions, footprint.x, footprint.y),
+  };
 }

@@ -62,7 +62,9 @@ describe('generateLayout', () => {
 
   it.each(SEEDS)('has some inland water (lakes, straits or channels) besides the ocean (%s)', (seed) => {
     const { tiles } = layoutFor(seed);
-    const inlandWater = tiles.filter((tile) => !tile.is_land && Math.min(tile.x, tile.y, GRID_SIZE - 1 - tile.x, GRID_SIZE - 1 - tile.y) > 15);
+    const inlandWater = tiles.filter(
+      (tile) => !tile.is_land && Math.min(tile.x, tile.y, GRID_SIZE - 1 - tile.x, GRID_SIZE - 1 - tile.y) > 15,
+    );
     expect(inlandWater.length).toBeGreaterThan(20);
   });
 
@@ -82,7 +84,12 @@ describe('generateLayout', () => {
         if (owner[index] !== value) continue;
         const x = index % GRID_SIZE;
         const y = Math.floor(index / GRID_SIZE);
-        for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+        for (const [dx, dy] of [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+        ] as const) {
           const neighbour = owner[(y + dy) * GRID_SIZE + x + dx];
           expect(neighbour === 0 || neighbour === value, `${name} touches region ${neighbour} at ${x},${y}`).toBe(true);
         }

@@ -27,6 +27,13 @@ describe('grid graph helpers', () => {
     );
     expect(path).toHaveLength(1);
     expect((path?.[0] ?? -1) % size).toBe(2);
-    expect(shortestPathBetween(size, (index) => index === 0, (index) => index === 4, () => false)).toBeNull();
+    expect(
+      shortestPathBetween(
+        size,
+        (index) => index === 0,
+        (index) => index === 4,
+        () => false,
+      ),
+    ).toBeNull();
   });
 });

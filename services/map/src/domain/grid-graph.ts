@@ -12,13 +12,7 @@ export const FOUR_NEIGHBOURS: ReadonlyArray<readonly [number, number]> = [
   [0, -1],
 ];
 
-export const EIGHT_NEIGHBOURS: ReadonlyArray<readonly [number, number]> = [
-  ...FOUR_NEIGHBOURS,
-  [1, 1],
-  [1, -1],
-  [-1, 1],
-  [-1, -1],
-];
+export const EIGHT_NEIGHBOURS: ReadonlyArray<readonly [number, number]> = [...FOUR_NEIGHBOURS, [1, 1], [1, -1], [-1, 1], [-1, -1]];
 
 export function distanceToEdge(x: number, y: number, size: number): number {
   return Math.min(x, y, size - 1 - x, size - 1 - y);

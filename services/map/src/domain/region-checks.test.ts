@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { countDisjointSquares, isRegionContiguous } from './region-checks.ts';
 
 function grid(rows: string[]): number[] {
-  return rows.join('').split('').map((cell) => (cell === '.' ? 0 : Number(cell)));
+  return rows
+    .join('')
+    .split('')
+    .map((cell) => (cell === '.' ? 0 : Number(cell)));
 }
 
 describe('region checks', () => {
@@ -17,16 +20,7 @@ describe('region checks', () => {
   });
 
   it('counts non-overlapping squares that lie wholly inside the region', () => {
-    const owner = grid([
-      '11111111',
-      '11111111',
-      '11111112',
-      '11111111',
-      '11110000',
-      '11110000',
-      '11110000',
-      '11110000',
-    ]);
+    const owner = grid(['11111111', '11111111', '11111112', '11111111', '11110000', '11110000', '11110000', '11110000']);
     // Top-left 4x4 and bottom-left 4x4 fit; the top-right one is spoiled by the 2.
     expect(countDisjointSquares(owner, 8, 1, 4)).toBe(2);
     expect(countDisjointSquares(owner, 8, 2, 1)).toBe(1);

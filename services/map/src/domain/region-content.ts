@@ -52,8 +52,7 @@ export const REGION_CONTENT: Record<RegionName, RegionContent> = {
   },
   'Pixel Plains': {
     audience: 'Pixel artists, indie game developers, sprite animators and retro gaming fans.',
-    description:
-      'Sunlit plains drawn sixteen pixels at a time, where every hill was placed by hand and the save points never run out.',
+    description: 'Sunlit plains drawn sixteen pixels at a time, where every hill was placed by hand and the save points never run out.',
     notableLocations: ['Sprite Sheet Fields', 'The 8-Bit Obelisk', 'Palette Pond', 'Save Point Inn'],
   },
   'Edu Archipelago': {

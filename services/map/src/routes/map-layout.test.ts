@@ -2,7 +2,15 @@ import { gunzipSync } from 'node:zlib';
 import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  TEST_INTERNAL_TOKEN,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -61,10 +69,16 @@ describe('the map layout', () => {
   });
 
   it('answers the land query over NATS: water is never claimable', async () => {
-    const { tiles } = (await app.inject('/api/map-layout')).json() as { tiles: Array<{ x: number; y: number; is_land: boolean; zone_name: string }> };
+    const { tiles } = (await app.inject('/api/map-layout')).json() as {
+      tiles: Array<{ x: number; y: number; is_land: boolean; zone_name: string }>;
+    };
     const landTile = tiles.find((t) => t.is_land)!;
     // The reply names the region of the footprint's top-left tile (plots stores it on the plot).
-    expect(await query(bus, footprintIsLandQuery, { x: landTile.x, y: landTile.y, size: 1 })).toEqual({ mapExists: true, land: true, regionName: landTile.zone_name });
+    expect(await query(bus, footprintIsLandQuery, { x: landTile.x, y: landTile.y, size: 1 })).toEqual({
+      mapExists: true,
+      land: true,
+      regionName: landTile.zone_name,
+    });
     expect(await query(bus, footprintIsLandQuery, { x: 0, y: 0, size: 1 })).toEqual({ mapExists: true, land: false, regionName: null });
     expect(await query(bus, footprintIsLandQuery, { x: 88, y: 88, size: 4 })).toEqual({ mapExists: true, land: false, regionName: null });
     // Every land tile's region is the one the layout shows for it.
@@ -75,7 +89,9 @@ describe('the map layout', () => {
 
   it('refuses generate and clear without an admin (401) and generate while a map exists (409, nothing changes)', async () => {
     expect((await app.inject({ method: 'POST', url: '/api/admin/generate-map' })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'DELETE', url: '/api/admin/map-layout', headers: { 'x-admin-user': 'forged' } })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'DELETE', url: '/api/admin/map-layout', headers: { 'x-admin-user': 'forged' } })).statusCode).toBe(
+      401,
+    );
     const before = (await app.inject('/api/map-layout')).headers.etag;
     const conflict = await app.inject({ method: 'POST', url: '/api/admin/generate-map', headers: asAdmin });
     expect(conflict.statusCode).toBe(409);
@@ -90,7 +106,10 @@ describe('the map layout', () => {
     expect(await app.db.mapTile.count()).toBe(0);
     expect((await app.inject('/api/map-layout')).statusCode).toBe(404);
     await eventually(async () => (await replica.inject('/api/map-layout')).statusCode === 404);
-    expect((await app.inject('/api/map-layout')).json().error).toEqual({ code: 'MAP_NOT_AVAILABLE', message: 'The map is not available right now.' });
+    expect((await app.inject('/api/map-layout')).json().error).toEqual({
+      code: 'MAP_NOT_AVAILABLE',
+      message: 'The map is not available right now.',
+    });
     expect(await query(bus, footprintIsLandQuery, { x: 40, y: 40, size: 1 })).toEqual({ mapExists: false, land: false, regionName: null });
 
     const generated = await app.inject({ method: 'POST', url: '/api/admin/generate-map', headers: asAdmin });

@@ -7,7 +7,9 @@ describe('composeOwnerEmail', () => {
   it('tells the owner an approved plot is live, with its link when the site address is known', () => {
     const email = composeOwnerEmail({ decision: 'approved', plot, siteName: 'Pixel Atlas', publicOrigin: 'https://atlas.example/' });
     expect(email.subject).toBe("Your plot 'Ada' is now live on Pixel Atlas");
-    expect(email.text).toContain("approved it. It is now live on Pixel Atlas: https://atlas.example/plot/6f1c1d0e-7a52-4c1e-9d0b-0d7f4f2a9b11");
+    expect(email.text).toContain(
+      'approved it. It is now live on Pixel Atlas: https://atlas.example/plot/6f1c1d0e-7a52-4c1e-9d0b-0d7f4f2a9b11',
+    );
     expect(email.text).toContain('(12, 34)');
   });
 

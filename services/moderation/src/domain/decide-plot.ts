@@ -35,49 +35,52 @@ export interface DecidePlotResult {
  */
 export async function decidePlot({ db, plotId, editId, decision, admin, requestId, site }: DecidePlotOptions): Promise<DecidePlotResult> {
   const which = editId ? { kind: 'edit', editId } : { kind: 'plot' };
-  return db.$transaction(async (tx) => {
-    await lockPlot(tx, plotId);
-    const item = await tx.reviewItem.findFirst({ where: { plotId, ...which, status: 'pending' } });
-    if (!item) {
-      const reviewed = await tx.reviewItem.count({ where: { plotId, ...which } });
-      throw reviewed ? new AppError('ALREADY_DECIDED', ALREADY_DECIDED_MESSAGE) : new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
-    }
-    const decidedAt = new Date();
-    const updated = await tx.reviewItem.updateMany({
-      where: { id: item.id, status: 'pending' },
-      data: { status: decision, decidedAt, decidedBy: admin, updatedAt: decidedAt },
-    });
-    if (updated.count !== 1) throw new AppError('ALREADY_DECIDED', ALREADY_DECIDED_MESSAGE);
+  return db.$transaction(
+    async (tx) => {
+      await lockPlot(tx, plotId);
+      const item = await tx.reviewItem.findFirst({ where: { plotId, ...which, status: 'pending' } });
+      if (!item) {
+        const reviewed = await tx.reviewItem.count({ where: { plotId, ...which } });
+        throw reviewed ? new AppError('ALREADY_DECIDED', ALREADY_DECIDED_MESSAGE) : new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
+      }
+      const decidedAt = new Date();
+      const updated = await tx.reviewItem.updateMany({
+        where: { id: item.id, status: 'pending' },
+        data: { status: decision, decidedAt, decidedBy: admin, updatedAt: decidedAt },
+      });
+      if (updated.count !== 1) throw new AppError('ALREADY_DECIDED', ALREADY_DECIDED_MESSAGE);
 
-    const audit = await tx.moderationAudit.create({
-      data: { plotId, reviewItemId: item.id, decision, admin, decidedAt, snapshot: toFlaggedPlot(item), requestId },
-    });
-    if (item.editId) {
-      // An owner's edit: plots applies or drops it; the plot itself and its owner's e-mail are not concerned.
+      const audit = await tx.moderationAudit.create({
+        data: { plotId, reviewItemId: item.id, decision, admin, decidedAt, snapshot: toFlaggedPlot(item), requestId },
+      });
+      if (item.editId) {
+        // An owner's edit: plots applies or drops it; the plot itself and its owner's e-mail are not concerned.
+        await enqueueEvent({
+          tx,
+          schema: SCHEMA,
+          type: decision === 'approved' ? 'moderation.edit.approved' : 'moderation.edit.rejected',
+          requestId,
+          data: { plotId, editId: item.editId, decidedBy: admin, decidedAt: decidedAt.toISOString() },
+        });
+        return { plotId, decision, decidedAt: decidedAt.toISOString(), notificationQueued: false };
+      }
       await enqueueEvent({
         tx,
         schema: SCHEMA,
-        type: decision === 'approved' ? 'moderation.edit.approved' : 'moderation.edit.rejected',
+        type: decision === 'approved' ? 'moderation.plot.approved' : 'moderation.plot.rejected',
         requestId,
-        data: { plotId, editId: item.editId, decidedBy: admin, decidedAt: decidedAt.toISOString() },
+        data: { plotId, decidedBy: admin, decidedAt: decidedAt.toISOString() },
       });
-      return { plotId, decision, decidedAt: decidedAt.toISOString(), notificationQueued: false };
-    }
-    await enqueueEvent({
-      tx,
-      schema: SCHEMA,
-      type: decision === 'approved' ? 'moderation.plot.approved' : 'moderation.plot.rejected',
-      requestId,
-      data: { plotId, decidedBy: admin, decidedAt: decidedAt.toISOString() },
-    });
 
-    const contact = await tx.plotContact.findUnique({ where: { plotId } });
-    if (contact) {
-      const email = composeOwnerEmail({ decision, plot: item, siteName: site.name, publicOrigin: site.publicOrigin });
-      await tx.notification.create({
-        data: { plotId, auditId: audit.id, email: contact.notificationEmail, kind: decision, subject: email.subject, body: email.text },
-      });
-    }
-    return { plotId, decision, decidedAt: decidedAt.toISOString(), notificationQueued: Boolean(contact) };
-  }, { timeout: 15_000, maxWait: 10_000 });
+      const contact = await tx.plotContact.findUnique({ where: { plotId } });
+      if (contact) {
+        const email = composeOwnerEmail({ decision, plot: item, siteName: site.name, publicOrigin: site.publicOrigin });
+        await tx.notification.create({
+          data: { plotId, auditId: audit.id, email: contact.notificationEmail, kind: decision, subject: email.subject, body: email.text },
+        });
+      }
+      return { plotId, decision, decidedAt: decidedAt.toISOString(), notificationQueued: Boolean(contact) };
+    },
+    { timeout: 15_000, maxWait: 10_000 },
+  );
 }

@@ -1,10 +1,24 @@
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
-import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
-import { adminHeaders, plotSnapshot, publish, screenedClaimEvent, startSmtpServer, type TestSmtpServer } from '../testing/moderation-world.ts';
+import {
+  adminHeaders,
+  plotSnapshot,
+  publish,
+  screenedClaimEvent,
+  startSmtpServer,
+  type TestSmtpServer,
+} from '../testing/moderation-world.ts';
 import { retryDelayMs } from './deliver-notifications.ts';
 
 let db: TestDatabase;

@@ -65,7 +65,10 @@ export async function deliverDueNotifications(options: DeliverNotificationsOptio
     const context = { notificationId: row.id, plotId: row.plot_id, kind: row.kind, attempt: row.attempts };
     if (!mailer) {
       await db.notification.update({ where: { id: row.id }, data: { status: 'logged', lastError: null } });
-      log.info({ ...context, to: row.email, subject: row.subject, text: row.body }, 'owner notification recorded (SMTP_URL not set, so not e-mailed)');
+      log.info(
+        { ...context, to: row.email, subject: row.subject, text: row.body },
+        'owner notification recorded (SMTP_URL not set, so not e-mailed)',
+      );
       onOutcome?.('logged');
       continue;
     }

@@ -21,7 +21,11 @@ export async function listAuditLog({ db, limit }: ListAuditLogOptions): Promise<
       decidedAt: row.decidedAt.toISOString(),
       snapshot: row.snapshot as unknown as FlaggedPlot,
       notification: notification
-        ? { status: notification.status as NonNullable<ModerationAuditEntry['notification']>['status'], attempts: notification.attempts, lastError: notification.lastError }
+        ? {
+            status: notification.status as NonNullable<ModerationAuditEntry['notification']>['status'],
+            attempts: notification.attempts,
+            lastError: notification.lastError,
+          }
         : null,
     };
   });

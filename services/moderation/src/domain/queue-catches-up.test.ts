@@ -1,9 +1,24 @@
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import { connectBus, ensureStream, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminHeaders, claimedEvent, flaggedEvent, plotSnapshot, publish, screenedClaimEvent, streamEvents } from '../testing/moderation-world.ts';
+import {
+  adminHeaders,
+  claimedEvent,
+  flaggedEvent,
+  plotSnapshot,
+  publish,
+  screenedClaimEvent,
+  streamEvents,
+} from '../testing/moderation-world.ts';
 
 // The moderation service runs as a real process (as in production) so it can be stopped and killed
 // while plots keeps publishing; JetStream holds the events, the durable consumer resumes, the inbox
@@ -58,7 +73,8 @@ it('catches up with every event published while it was stopped, none applied twi
   const screened = Array.from({ length: 10 }, (_, i) => plotSnapshot({ displayName: `Drug Store ${i}` }));
   for (const plot of screened) await send(screenedClaimEvent(plot, ['drug'], `owner${plot.x}@example.com`));
   const flaggedPlots = Array.from({ length: 3 }, (_, i) => plotSnapshot({ displayName: `Flagged ${i}` }));
-  for (const plot of flaggedPlots) for (let count = 1; count <= 10; count++) await send(flaggedEvent(plot, count, count % 2 ? null : 'Spam'));
+  for (const plot of flaggedPlots)
+    for (let count = 1; count <= 10; count++) await send(flaggedEvent(plot, count, count % 2 ? null : 'Spam'));
   const clean = plotSnapshot({ displayName: 'Clean' });
   await send(claimedEvent(clean));
   // A relay that crashed after publishing re-publishes: same event id, another message id.
@@ -67,9 +83,12 @@ it('catches up with every event published while it was stopped, none applied twi
 
   moderation = await startServiceProcess('moderation', env);
   await eventually(async () => (await inboxCount()) === 1 + published.length, 30_000);
-  for (const plot of screened) expect(await reviews(plot.plotId)).toEqual([{ status: 'pending', flag_count: 0, reasons: ['drug'], source: 'screen' }]);
+  for (const plot of screened)
+    expect(await reviews(plot.plotId)).toEqual([{ status: 'pending', flag_count: 0, reasons: ['drug'], source: 'screen' }]);
   for (const plot of flaggedPlots) {
-    expect(await reviews(plot.plotId)).toEqual([{ status: 'pending', flag_count: 10, reasons: ['Flagged by a visitor', 'Spam'], source: 'visitor' }]);
+    expect(await reviews(plot.plotId)).toEqual([
+      { status: 'pending', flag_count: 10, reasons: ['Flagged by a visitor', 'Spam'], source: 'visitor' },
+    ]);
   }
   expect(await reviews(clean.plotId)).toEqual([]);
   const [contacts] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.plot_contacts`);
@@ -82,7 +101,9 @@ it('catches up with every event published while it was stopped, none applied twi
     body: JSON.stringify({ plotId: screened[0].plotId }),
   });
   expect(response.status).toBe(200);
-  const approved = await eventually(async () => (await streamEvents(bus, 'moderation.plot.approved')).find((e) => e.data.plotId === screened[0].plotId));
+  const approved = await eventually(async () =>
+    (await streamEvents(bus, 'moderation.plot.approved')).find((e) => e.data.plotId === screened[0].plotId),
+  );
   expect(approved.data.decidedBy).toBe('night-shift');
 });
 

@@ -1,5 +1,12 @@
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
-import { createTestDatabase, createTestStream, eventually, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -59,7 +66,9 @@ describe('plots.link.unreachable', () => {
     expect(mail.subject).toBe("The link on your plot 'Grace' seems to be down");
     expect(mail.text).toContain('https://grace.example/cobol');
     expect(mail.text).toContain(`https://atlas.example/plot/${plot.plotId}`);
-    expect(mail.text).toContain('It has not answered since Fri, 20 Nov 2026: 12 checks in a row failed (the last one: connection refused).');
+    expect(mail.text).toContain(
+      'It has not answered since Fri, 20 Nov 2026: 12 checks in a row failed (the last one: connection refused).',
+    );
     expect(mail.text).toContain('Your plot keeps the link');
     const rows = await eventually(async () => {
       const found = await app.db.notification.findMany({ where: { plotId: plot.plotId } });

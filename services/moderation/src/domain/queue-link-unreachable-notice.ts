@@ -40,12 +40,24 @@ export interface QueueLinkUnreachableNoticeOptions extends LinkUnreachableEmailO
  * delivers it after the commit, like decision e-mails). Without an address there is no one to tell: the owner
  * page and the admin's link-health list still show it.
  */
-export async function queueLinkUnreachableNotice({ tx, notice, siteName, publicOrigin }: QueueLinkUnreachableNoticeOptions): Promise<'queued' | 'no-address'> {
+export async function queueLinkUnreachableNotice({
+  tx,
+  notice,
+  siteName,
+  publicOrigin,
+}: QueueLinkUnreachableNoticeOptions): Promise<'queued' | 'no-address'> {
   const contact = await tx.plotContact.findUnique({ where: { plotId: notice.plotId } });
   if (!contact) return 'no-address';
   const email = composeLinkUnreachableEmail({ notice, siteName, publicOrigin });
   await tx.notification.create({
-    data: { plotId: notice.plotId, auditId: null, email: contact.notificationEmail, kind: 'link-unreachable', subject: email.subject, body: email.text },
+    data: {
+      plotId: notice.plotId,
+      auditId: null,
+      email: contact.notificationEmail,
+      kind: 'link-unreachable',
+      subject: email.subject,
+      body: email.text,
+    },
   });
   return 'queued';
 }

@@ -24,7 +24,9 @@ describe('screenContent', () => {
 
   it('matches whole words, not substrings (ARCHITECTURE.md section 7): "Contest", "Skillful" and "Essex" pass', () => {
     expect(screenContent({ texts: ['The Contest', 'Skillful'], words: floor })).toEqual({ flagged: false, words: [] });
-    expect(screenContent({ texts: ['Essex Skill School', 'Latest Android builds'], linkHost: 'scunthorpe.gov.uk', words: floor }).flagged).toBe(false);
+    expect(
+      screenContent({ texts: ['Essex Skill School', 'Latest Android builds'], linkHost: 'scunthorpe.gov.uk', words: floor }).flagged,
+    ).toBe(false);
     expect(screenContent({ texts: ['I make sextants', 'Chloe'], words: floor }).flagged).toBe(false);
     expect(screenContent({ texts: ['Essex walks', 'no sex please'], words: floor }).words).toEqual(['sex']);
   });
@@ -41,10 +43,17 @@ describe('screenContent', () => {
   });
 
   it("screens the link's host", () => {
-    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'free-PORN.example', words: floor })).toEqual({ flagged: true, words: ['porn'] });
-    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.cheap-drugs.example/a/b?c=1', words: floor }).words).toEqual(['drug']);
+    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'free-PORN.example', words: floor })).toEqual({
+      flagged: true,
+      words: ['porn'],
+    });
+    expect(
+      screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.cheap-drugs.example/a/b?c=1', words: floor }).words,
+    ).toEqual(['drug']);
     // The host's labels are words: a pharmacy's 'drugstore' is not the word 'drug' (it was under the substring rule).
-    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.drugstore.example/a/b?c=1', words: floor }).flagged).toBe(false);
+    expect(screenContent({ texts: ['Ada', 'Clean words'], linkHost: 'https://www.drugstore.example/a/b?c=1', words: floor }).flagged).toBe(
+      false,
+    );
   });
 
   it('decodes international host names, so a look-alike host is screened too', () => {
@@ -63,7 +72,10 @@ describe('screenContent', () => {
   });
 
   it('lets clean content through', () => {
-    expect(screenContent({ texts: ['Ada Lovelace', 'Notes on the analytical engine'], linkHost: 'ada.example', words: floor })).toEqual({ flagged: false, words: [] });
+    expect(screenContent({ texts: ['Ada Lovelace', 'Notes on the analytical engine'], linkHost: 'ada.example', words: floor })).toEqual({
+      flagged: false,
+      words: [],
+    });
     expect(screenContent({ texts: ['', null, undefined], linkHost: null, words: floor })).toEqual({ flagged: false, words: [] });
   });
 

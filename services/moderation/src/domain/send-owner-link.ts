@@ -11,7 +11,11 @@ export type OwnerLinkDelivery = z.output<typeof sendOwnerLinkCommand.reply>['del
 export const OWNER_LINK_PLACEHOLDER = '[private owner link: sent, not kept]';
 
 /** The e-mail with the owner's private link. Pure. Without PUBLIC_ORIGIN the link is the path on the site. */
-export function composeOwnerLinkEmail(options: { request: SendOwnerLinkRequest; siteName: string; publicOrigin?: string }): { subject: string; text: (link: string) => string; link: string } {
+export function composeOwnerLinkEmail(options: { request: SendOwnerLinkRequest; siteName: string; publicOrigin?: string }): {
+  subject: string;
+  text: (link: string) => string;
+  link: string;
+} {
   const { request, siteName } = options;
   const origin = options.publicOrigin?.replace(/\/+$/, '') ?? '';
   return {
@@ -73,6 +77,9 @@ export async function sendOwnerLink(options: {
       sentAt: delivery === 'sent' ? new Date() : null,
     },
   });
-  options.log.info({ plotId: request.plotId, delivery }, delivery === 'not-configured' ? 'owner link not e-mailed: SMTP_URL is not set' : 'owner link e-mail');
+  options.log.info(
+    { plotId: request.plotId, delivery },
+    delivery === 'not-configured' ? 'owner link not e-mailed: SMTP_URL is not set' : 'owner link e-mail',
+  );
   return { delivery };
 }

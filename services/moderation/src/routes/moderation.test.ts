@@ -1,12 +1,28 @@
 import { screenContentQuery } from '@pixel-atlas/contracts/queries';
 import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { createTestDatabase, createTestStream, eventually, TEST_INTERNAL_TOKEN, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import {
+  createTestDatabase,
+  createTestStream,
+  eventually,
+  TEST_INTERNAL_TOKEN,
+  testServiceEnv,
+  type TestDatabase,
+  type TestStream,
+} from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { describeApi } from '../openapi.ts';
-import { adminHeaders, claimedEvent, flaggedEvent, plotSnapshot, publish, screenedClaimEvent, streamEvents } from '../testing/moderation-world.ts';
+import {
+  adminHeaders,
+  claimedEvent,
+  flaggedEvent,
+  plotSnapshot,
+  publish,
+  screenedClaimEvent,
+  streamEvents,
+} from '../testing/moderation-world.ts';
 
 let db: TestDatabase;
 let stream: TestStream;
@@ -17,7 +33,9 @@ beforeAll(async () => {
   db = await createTestDatabase();
   stream = await createTestStream();
   // No SMTP_URL: owner notifications are recorded as 'logged'.
-  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), MODERATION_EXTRA_WORDS: 'casino, Crypto-Giveaway', NOTIFY_POLL_INTERVAL_MS: '200' }));
+  app = await buildApp(
+    loadEnv({ ...testServiceEnv(db, stream), MODERATION_EXTRA_WORDS: 'casino, Crypto-Giveaway', NOTIFY_POLL_INTERVAL_MS: '200' }),
+  );
   await app.ready();
   bus = await connectBus(stream.busSettings('moderation-test'));
 });
@@ -55,7 +73,15 @@ async function queuedPlot(words = ['sex'], email: string | null = null) {
 
 describe('the review queue', () => {
   it('takes in a screened claim with the words as reasons and the snapshot the admin needs', async () => {
-    const plot = plotSnapshot({ displayName: 'Damn Test Shop', message: 'We sell kill switches', link: 'https://shop.example', tier: 'prime', zone: 'startup', x: 40, y: 41 });
+    const plot = plotSnapshot({
+      displayName: 'Damn Test Shop',
+      message: 'We sell kill switches',
+      link: 'https://shop.example',
+      tier: 'prime',
+      zone: 'startup',
+      x: 40,
+      y: 41,
+    });
     const event = screenedClaimEvent(plot, ['test', 'damn', 'kill'], 'owner@example.com');
     await publish(bus, event);
     await handled(event.id);
@@ -77,7 +103,9 @@ describe('the review queue', () => {
       edit_id: null,
       current: null,
     });
-    expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({ notificationEmail: 'owner@example.com' });
+    expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({
+      notificationEmail: 'owner@example.com',
+    });
   });
 
   it('leaves a clean claim out of the queue (but keeps the address the buyer left)', async () => {
@@ -87,7 +115,9 @@ describe('the review queue', () => {
     await handled(event.id);
     expect((await flaggedPlots()).map((p) => p.id)).not.toContain(plot.plotId);
     expect(await app.db.reviewItem.count({ where: { plotId: plot.plotId } })).toBe(0);
-    expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({ notificationEmail: 'grace@example.com' });
+    expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({
+      notificationEmail: 'grace@example.com',
+    });
   });
 
   it('gathers 50 flags from 50 visitors into one pending review with flag_count 50, and hides nothing itself', async () => {
@@ -138,7 +168,11 @@ describe('the review queue', () => {
     const later = flaggedEvent(plot, 2, 'Rude');
     await publish(bus, later);
     await handled(later.id);
-    await eventually(async () => /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} [1-9]/.test(await app.metrics.metrics()), 15_000);
+    await eventually(
+      async () =>
+        /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} [1-9]/.test(await app.metrics.metrics()),
+      15_000,
+    );
     expect(await app.db.inboxEvent.count({ where: { eventId: flag.id } })).toBe(1);
     const items = await app.db.reviewItem.findMany({ where: { plotId: plot.plotId } });
     expect(items).toHaveLength(1);
@@ -162,7 +196,9 @@ describe('approve and reject', () => {
     expect(body).toEqual({ plotId: plot.plotId, decision: 'approved', decidedAt: expect.any(String) });
     expect((await flaggedPlots()).map((p) => p.id)).not.toContain(plot.plotId);
 
-    const event = await eventually(async () => (await streamEvents(bus, 'moderation.plot.approved')).find((e) => e.data.plotId === plot.plotId));
+    const event = await eventually(async () =>
+      (await streamEvents(bus, 'moderation.plot.approved')).find((e) => e.data.plotId === plot.plotId),
+    );
     expect(event.data).toEqual({ plotId: plot.plotId, decidedBy: 'alice', decidedAt: body.decidedAt });
 
     const audit = await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } });
@@ -175,9 +211,13 @@ describe('approve and reject', () => {
     const response = await decide('reject', plot.plotId, 'bob');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ plotId: plot.plotId, decision: 'rejected' });
-    const event = await eventually(async () => (await streamEvents(bus, 'moderation.plot.rejected')).find((e) => e.data.plotId === plot.plotId));
+    const event = await eventually(async () =>
+      (await streamEvents(bus, 'moderation.plot.rejected')).find((e) => e.data.plotId === plot.plotId),
+    );
     expect(event.data.decidedBy).toBe('bob');
-    expect(await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([expect.objectContaining({ decision: 'rejected', admin: 'bob' })]);
+    expect(await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([
+      expect.objectContaining({ decision: 'rejected', admin: 'bob' }),
+    ]);
   });
 
   it('answers 409 to a second decision and changes nothing', async () => {
@@ -192,7 +232,10 @@ describe('approve and reject', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await streamEvents(bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId)).toHaveLength(1);
     expect(await app.db.moderationAudit.count({ where: { plotId: plot.plotId } })).toBe(1);
-    expect(await app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({ status: 'approved', decidedBy: 'warden' });
+    expect(await app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({
+      status: 'approved',
+      decidedBy: 'warden',
+    });
   });
 
   it('answers 404 for a plot it has never seen, 400 for a malformed id', async () => {
@@ -200,7 +243,12 @@ describe('approve and reject', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toEqual({ code: 'PLOT_NOT_FOUND', message: 'Plot not found' });
     expect((await decide('reject', '0b4f7d38-1f0e-4b8e-9a55-8d8a7a1c2e3f')).statusCode).toBe(404);
-    const malformed = await app.inject({ method: 'POST', url: '/api/admin/approve-plot', payload: { plotId: 'nope' }, headers: adminHeaders() });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/api/admin/approve-plot',
+      payload: { plotId: 'nope' },
+      headers: adminHeaders(),
+    });
     expect(malformed.statusCode).toBe(400);
   });
 
@@ -212,9 +260,19 @@ describe('approve and reject', () => {
       { method: 'POST' as const, url: '/api/admin/approve-plot', headers: {}, payload: { plotId: plot.plotId } },
       // The admin header without the internal token is ignored: nobody can claim to be an admin directly.
       { method: 'POST' as const, url: '/api/admin/reject-plot', headers: { 'x-admin-user': 'forged' }, payload: { plotId: plot.plotId } },
-      { method: 'POST' as const, url: '/api/admin/approve-plot', headers: { 'x-internal-token': 'wrong-token-0123456789', 'x-admin-user': 'forged' }, payload: { plotId: plot.plotId } },
+      {
+        method: 'POST' as const,
+        url: '/api/admin/approve-plot',
+        headers: { 'x-internal-token': 'wrong-token-0123456789', 'x-admin-user': 'forged' },
+        payload: { plotId: plot.plotId },
+      },
       // The token alone (a visitor's request through the gateway) is not an admin either.
-      { method: 'POST' as const, url: '/api/admin/approve-plot', headers: { 'x-internal-token': TEST_INTERNAL_TOKEN }, payload: { plotId: plot.plotId } },
+      {
+        method: 'POST' as const,
+        url: '/api/admin/approve-plot',
+        headers: { 'x-internal-token': TEST_INTERNAL_TOKEN },
+        payload: { plotId: plot.plotId },
+      },
     ];
     for (const attempt of attempts) {
       const response = await app.inject(attempt);
@@ -230,7 +288,9 @@ describe('approve and reject', () => {
       const responses = await Promise.all([decide('approve', plot.plotId, 'alice'), decide('reject', plot.plotId, 'bob')]);
       expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       const winner = responses.find((r) => r.statusCode === 200)!.json();
-      expect(await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([expect.objectContaining({ decision: winner.decision })]);
+      expect(await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([
+        expect.objectContaining({ decision: winner.decision }),
+      ]);
       await eventually(async () => (await streamEvents(bus, 'moderation.')).some((e) => e.data.plotId === plot.plotId));
       const events = (await streamEvents(bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId);
       expect(events.map((e) => e.type)).toEqual([`moderation.plot.${winner.decision}`]);
@@ -255,17 +315,18 @@ describe('approve and reject', () => {
     expect((await flaggedPlots()).find((p) => p.id === approved.plotId)).toMatchObject({ source: 'visitor', flag_count: 2 });
     // The new review is decided on its own.
     expect((await decide('reject', approved.plotId, 'carol')).statusCode).toBe(200);
-    expect((await app.db.moderationAudit.findMany({ where: { plotId: approved.plotId }, orderBy: { decidedAt: 'asc' } })).map((a) => a.decision)).toEqual([
-      'approved',
-      'rejected',
-    ]);
+    expect(
+      (await app.db.moderationAudit.findMany({ where: { plotId: approved.plotId }, orderBy: { decidedAt: 'asc' } })).map((a) => a.decision),
+    ).toEqual(['approved', 'rejected']);
 
     const rejected = await queuedPlot(['porn']);
     expect((await decide('reject', rejected.plotId)).statusCode).toBe(200);
     const lateFlag = flaggedEvent(rejected, 3);
     await publish(bus, lateFlag);
     await handled(lateFlag.id);
-    expect(await app.db.reviewItem.findMany({ where: { plotId: rejected.plotId } })).toEqual([expect.objectContaining({ status: 'rejected' })]);
+    expect(await app.db.reviewItem.findMany({ where: { plotId: rejected.plotId } })).toEqual([
+      expect.objectContaining({ status: 'rejected' }),
+    ]);
     expect((await flaggedPlots()).map((p) => p.id)).not.toContain(rejected.plotId);
   });
 
@@ -276,7 +337,12 @@ describe('approve and reject', () => {
       const found = await app.db.notification.findFirst({ where: { plotId: plot.plotId } });
       return found?.status === 'logged' ? found : null;
     });
-    expect(row).toMatchObject({ email: 'owner@example.com', kind: 'approved', subject: "Your plot 'Sexy Pixels' is now live on Pixel Atlas", attempts: 1 });
+    expect(row).toMatchObject({
+      email: 'owner@example.com',
+      kind: 'approved',
+      subject: "Your plot 'Sexy Pixels' is now live on Pixel Atlas",
+      attempts: 1,
+    });
     // A plot whose buyer left no address gets no notification row.
     const silent = await queuedPlot(['damn']);
     expect((await decide('reject', silent.plotId)).statusCode).toBe(200);
@@ -292,7 +358,12 @@ describe('approve and reject', () => {
     expect(response.statusCode).toBe(200);
     const { entries } = response.json();
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toMatchObject({ plotId: second.plotId, decision: 'approved', admin: 'erin', snapshot: { id: second.plotId, reasons: ['fuck'] } });
+    expect(entries[0]).toMatchObject({
+      plotId: second.plotId,
+      decision: 'approved',
+      admin: 'erin',
+      snapshot: { id: second.plotId, reasons: ['fuck'] },
+    });
     expect(entries[0].notification).toMatchObject({ status: expect.stringMatching(/pending|logged/) });
     expect(entries[1]).toMatchObject({ plotId: first.plotId, decision: 'rejected', admin: 'dora', notification: null });
     expect(new Date(entries[0].decidedAt) >= new Date(entries[1].decidedAt)).toBe(true);
@@ -304,19 +375,31 @@ describe('the content screen over NATS', () => {
   it('answers another connection: the spec list, the extra words, the link host', async () => {
     const other = await connectBus(stream.busSettings('plots-like-client'));
     try {
-      expect(await query(other, screenContentQuery, { texts: ['Ada', 'Clean notes'], linkHost: 'ada.example' })).toEqual({ flagged: false, words: [] });
-      expect(await query(other, screenContentQuery, { texts: ['TEST shop', 'Kill it'], linkHost: null })).toEqual({ flagged: true, words: ['test', 'kill'] });
-      expect(await query(other, screenContentQuery, { texts: ['Lucky', 'Join the crypto-giveaway'], linkHost: 'big-casino.example' })).toEqual({
+      expect(await query(other, screenContentQuery, { texts: ['Ada', 'Clean notes'], linkHost: 'ada.example' })).toEqual({
+        flagged: false,
+        words: [],
+      });
+      expect(await query(other, screenContentQuery, { texts: ['TEST shop', 'Kill it'], linkHost: null })).toEqual({
+        flagged: true,
+        words: ['test', 'kill'],
+      });
+      expect(
+        await query(other, screenContentQuery, { texts: ['Lucky', 'Join the crypto-giveaway'], linkHost: 'big-casino.example' }),
+      ).toEqual({
         flagged: true,
         words: ['casino', 'crypto-giveaway'],
       });
       // Whole words after normalisation, the browser's own function: 'Essex' passes, 'sеx' with a Cyrillic е does not.
-      expect(await query(other, screenContentQuery, { texts: ['Essex Skill School', 'Casinos? s\u0435x'], linkHost: 'latest.example' })).toEqual({
+      expect(
+        await query(other, screenContentQuery, { texts: ['Essex Skill School', 'Casinos? s\u0435x'], linkHost: 'latest.example' }),
+      ).toEqual({
         flagged: true,
         words: ['sex', 'casino'],
       });
       await expect(query(other, screenContentQuery, { texts: 'not a list' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-      await expect(query(other, screenContentQuery, { texts: ['x'.repeat(2001)], linkHost: null })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      await expect(query(other, screenContentQuery, { texts: ['x'.repeat(2001)], linkHost: null })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
     } finally {
       await other.nc.drain();
     }
@@ -338,7 +421,12 @@ describe('operations', () => {
   it('documents its API in OpenAPI', async () => {
     const doc = (await app.inject('/openapi.json')).json();
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/admin/flagged-plots', '/api/admin/approve-plot', '/api/admin/reject-plot', '/api/admin/moderation/audit']),
+      expect.arrayContaining([
+        '/api/admin/flagged-plots',
+        '/api/admin/approve-plot',
+        '/api/admin/reject-plot',
+        '/api/admin/moderation/audit',
+      ]),
     );
     expect(JSON.stringify(doc)).toContain('FlaggedPlot');
     expect(doc.paths, 'the public document is built from describeApi()').toEqual((await describeApi()).paths);

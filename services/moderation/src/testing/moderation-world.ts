@@ -11,7 +11,10 @@ export function adminHeaders(admin = 'warden'): Record<string, string> {
   return { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': admin };
 }
 
-type Snapshot = Pick<EventData<'plots.plot.claimed'>, 'plotId' | 'displayName' | 'zone' | 'tier' | 'x' | 'y' | 'message' | 'link' | 'createdAt'>;
+type Snapshot = Pick<
+  EventData<'plots.plot.claimed'>,
+  'plotId' | 'displayName' | 'zone' | 'tier' | 'x' | 'y' | 'message' | 'link' | 'createdAt'
+>;
 
 let nextX = 0;
 /** A plot as plots' events describe it (a fresh id and position unless given). */
@@ -33,7 +36,13 @@ export function plotSnapshot(overrides: Partial<Snapshot> = {}): Snapshot {
 
 /** An event envelope exactly as an outbox relay writes it, its data checked against the contract. */
 export function envelope<T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope<EventData<T>> {
-  return { id: randomUUID(), type, occurredAt: occurredAt.toISOString(), requestId: `req-${randomUUID()}`, data: EVENTS[type].parse(data) as EventData<T> };
+  return {
+    id: randomUUID(),
+    type,
+    occurredAt: occurredAt.toISOString(),
+    requestId: `req-${randomUUID()}`,
+    data: EVENTS[type].parse(data) as EventData<T>,
+  };
 }
 
 export function claimedEvent(plot: Snapshot, extra: Partial<EventData<'plots.plot.claimed'>> = {}) {

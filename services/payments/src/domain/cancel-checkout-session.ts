@@ -36,7 +36,7 @@ export async function releaseHoldNow(bus: EventBus, holdId: string, log: Fastify
   try {
     await query(bus, releaseHoldCommand, { holdId });
   } catch (error) {
-    log.warn({ err: error, holdId }, 'could not release a footprint hold now; the expiry event or the hold\'s own expiry frees it');
+    log.warn({ err: error, holdId }, "could not release a footprint hold now; the expiry event or the hold's own expiry frees it");
   }
 }
 
@@ -62,7 +62,10 @@ export async function cancelCheckoutSession(options: CancelCheckoutSessionOption
   }
 
   const cancelled = await db.$transaction(async (tx) => {
-    const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: 'pending' }, data: { status: 'cancelled', cancelledAt: new Date() } });
+    const { count } = await tx.payment.updateMany({
+      where: { id: payment.id, status: 'pending' },
+      data: { status: 'cancelled', cancelledAt: new Date() },
+    });
     if (count === 0) return false;
     await enqueueEvent({ tx, schema: SCHEMA, type: 'payments.checkout.expired', requestId: options.requestId, data: { sessionId } });
     return true;
@@ -71,7 +74,10 @@ export async function cancelCheckoutSession(options: CancelCheckoutSessionOption
   if (!cancelled) return fresh.status === 'paid' ? { state: 'kept', payment: fresh } : { state: 'ended', payment: fresh };
   await releaseHoldNow(bus, payment.holdId, log);
   options.metrics.checkoutsCancelled.inc({ reason: options.reason });
-  log.info({ sessionId, reason: options.reason, x: payment.x, y: payment.y, tier: payment.tier }, 'checkout cancelled and its hold released');
+  log.info(
+    { sessionId, reason: options.reason, x: payment.x, y: payment.y, tier: payment.tier },
+    'checkout cancelled and its hold released',
+  );
   return { state: 'cancelled', payment: fresh };
 }
 

@@ -13,7 +13,8 @@ import type { CheckoutProvider } from '../providers/provider.ts';
 import { cancelClientCheckouts } from './cancel-checkout-session.ts';
 
 export const PAYMENT_START_FAILED = 'Failed to start payment process. Please try again.';
-export const SUPERSEDED_MESSAGE = 'Another checkout was started from your connection at the same time. Please use that one, or start again.';
+export const SUPERSEDED_MESSAGE =
+  'Another checkout was started from your connection at the same time. Please use that one, or start again.';
 
 /** Where the provider sends a buyer who gives up: payments cancels the session and frees the spot at once. */
 export const CANCEL_PATH = '/api/payments/checkout-cancel';
@@ -119,7 +120,9 @@ export async function createCheckoutSession(options: CreateCheckoutSessionOption
     // give the spot back and let them start again (the unused provider session just expires).
     log.error({ err: error, sessionId: session.id, holdId }, 'could not record the checkout session');
     await releaseHold(bus, holdId, log);
-    await db.payment.updateMany({ where: { stripeSessionId: session.id, status: 'pending' }, data: { status: 'expired', expiredAt: new Date() } }).catch(() => 0);
+    await db.payment
+      .updateMany({ where: { stripeSessionId: session.id, status: 'pending' }, data: { status: 'expired', expiredAt: new Date() } })
+      .catch(() => 0);
     throw new AppError('UPSTREAM_UNAVAILABLE', PAYMENT_START_FAILED);
   }
 

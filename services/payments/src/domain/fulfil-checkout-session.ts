@@ -86,9 +86,17 @@ export async function fulfilCheckoutSession(options: FulfilCheckoutSessionOption
 
   if (session.status === 'complete' && session.paymentStatus === 'paid') {
     const metadataTier = session.metadata.tier;
-    if (session.amountTotal !== payment.amount || session.currency?.toLowerCase() !== payment.currency || (metadataTier && metadataTier !== payment.tier)) {
+    if (
+      session.amountTotal !== payment.amount ||
+      session.currency?.toLowerCase() !== payment.currency ||
+      (metadataTier && metadataTier !== payment.tier)
+    ) {
       log.error(
-        { sessionId, expected: { amount: payment.amount, currency: payment.currency, tier: payment.tier }, got: { amount: session.amountTotal, currency: session.currency, tier: metadataTier } },
+        {
+          sessionId,
+          expected: { amount: payment.amount, currency: payment.currency, tier: payment.tier },
+          got: { amount: session.amountTotal, currency: session.currency, tier: metadataTier },
+        },
         'checkout session paid with the wrong amount, currency or tier: not honoured',
       );
       return { state: 'mismatch', payment };

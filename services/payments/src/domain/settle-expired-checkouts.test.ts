@@ -17,7 +17,9 @@ const sweepOn = (app: World['payments']) =>
 
 /** Stripe calls about one session (retrieve, expire, …), whatever the method. */
 const callsAbout = (sessionId: string) =>
-  world.fakeStripe!.calls.filter((call) => call.path.startsWith(`/v1/checkout/sessions/${sessionId}`)).map((call) => `${call.method} ${call.path}`);
+  world
+    .fakeStripe!.calls.filter((call) => call.path.startsWith(`/v1/checkout/sessions/${sessionId}`))
+    .map((call) => `${call.method} ${call.path}`);
 
 /** A checkout whose session Stripe has expired and whose expiry we have passed, as the sweep finds it. */
 async function expiredCheckout(): Promise<string> {
@@ -44,7 +46,9 @@ describe('expiry sweep with two payments replicas', () => {
       expect(calls.filter((call) => call === `GET /v1/checkout/sessions/${id}`)).toHaveLength(1);
       expect(new Set(calls).size).toBe(calls.length);
     }
-    const statuses = await world.db.query<{ status: string }>(`SELECT status FROM payments.payments WHERE stripe_session_id = ANY($1)`, [sessionIds]);
+    const statuses = await world.db.query<{ status: string }>(`SELECT status FROM payments.payments WHERE stripe_session_id = ANY($1)`, [
+      sessionIds,
+    ]);
     expect(statuses.map((row) => row.status)).toEqual(sessionIds.map(() => 'expired'));
   });
 

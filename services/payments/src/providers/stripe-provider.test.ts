@@ -1,16 +1,7 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { STRIPE_WEBHOOK_SECRET } from '@pixel-atlas/test-stack/fake-stripe';
-import {
-  claim,
-  claimBody,
-  landSpots,
-  startCheckout,
-  startWorld,
-  streamEvents,
-  waterTile,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, waterTile, type World } from '@pixel-atlas/test-stack/world';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -29,7 +20,8 @@ const fake = () => world.fakeStripe!;
 const payment = (sessionId: string) => world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
 const holdOf = async (sessionId: string) =>
   (await world.db.query(`SELECT hold_id FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
-const verifiedEvents = async (sessionId: string) => (await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId);
+const verifiedEvents = async (sessionId: string) =>
+  (await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId);
 
 async function checkout(tier: 'basic' | 'featured' | 'prime' | 'premium' = 'basic') {
   const spot = nextSpot();
@@ -38,7 +30,10 @@ async function checkout(tier: 'basic' | 'featured' | 'prime' | 'premium' = 'basi
   return { ...(response.json() as { url: string; sessionId: string }), spot };
 }
 
-async function webhook(event: Record<string, unknown>, { secret = STRIPE_WEBHOOK_SECRET, signature }: { secret?: string; signature?: string | null } = {}) {
+async function webhook(
+  event: Record<string, unknown>,
+  { secret = STRIPE_WEBHOOK_SECRET, signature }: { secret?: string; signature?: string | null } = {},
+) {
   const payload = JSON.stringify(event);
   const header = signature === undefined ? signer.webhooks.generateTestHeaderString({ payload, secret }) : signature;
   return world.payments.inject({
@@ -117,7 +112,13 @@ describe('Stripe Checkout through the real SDK (local fake of the API)', () => {
     expect(await payment(sessionId)).toMatchObject({ status: 'paid' });
     const events = await eventually(async () => ((await verifiedEvents(sessionId)).length ? verifiedEvents(sessionId) : null));
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({ sessionId, tier: 'prime', amountCents: 7500, currency: 'usd', footprint: { x: spot.x, y: spot.y, size: 3 } });
+    expect(events[0].data).toEqual({
+      sessionId,
+      tier: 'prime',
+      amountCents: 7500,
+      currency: 'usd',
+      footprint: { x: spot.x, y: spot.y, size: 3 },
+    });
   });
 
   it('verify: complete but unpaid (delayed payment method) → false', async () => {
@@ -156,7 +157,12 @@ describe('Stripe webhook (signed)', () => {
     expect((await payment(sessionId)).status).toBe('paid');
     const paidAt = (await payment(sessionId)).paidAt;
     // The same event redelivered, and another notice for the same session, in parallel.
-    const again = await Promise.all([webhook(event), webhook(event), webhook(fake().event('checkout.session.completed', sessionId)), verify(sessionId)]);
+    const again = await Promise.all([
+      webhook(event),
+      webhook(event),
+      webhook(fake().event('checkout.session.completed', sessionId)),
+      verify(sessionId),
+    ]);
     expect(again.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect((await payment(sessionId)).paidAt).toEqual(paidAt);
     await eventually(async () => (await verifiedEvents(sessionId)).length === 1);
@@ -231,7 +237,12 @@ describe('Stripe webhook (signed)', () => {
     const { sessionId } = await checkout();
     const other = await webhook({ ...fake().event('checkout.session.completed', sessionId), type: 'payment_intent.created' });
     expect(other.json()).toEqual({ received: true, ignored: true });
-    const unknown = await webhook({ id: 'evt_x', object: 'event', type: 'checkout.session.completed', data: { object: { id: 'cs_test_unknown' } } });
+    const unknown = await webhook({
+      id: 'evt_x',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { id: 'cs_test_unknown' } },
+    });
     expect(unknown.statusCode).toBe(200);
     expect(unknown.json()).toEqual({ received: true, ignored: true });
   });
@@ -244,7 +255,15 @@ describe('crash between creating the Stripe session and storing the payment', ()
     await world.payments.db.payment.delete({ where: { id: stored.id } });
     fake().complete(sessionId);
     expect((await webhook(fake().event('checkout.session.completed', sessionId))).json()).toEqual({ received: true, ignored: false });
-    expect(await payment(sessionId)).toMatchObject({ status: 'paid', tier: 'featured', amount: 5000, holdId: stored.holdId, x: stored.x, y: stored.y, size: 2 });
+    expect(await payment(sessionId)).toMatchObject({
+      status: 'paid',
+      tier: 'featured',
+      amount: 5000,
+      holdId: stored.holdId,
+      x: stored.x,
+      y: stored.y,
+      size: 2,
+    });
     await eventually(async () => (await verifiedEvents(sessionId)).length === 1);
   });
 });
@@ -260,7 +279,8 @@ describe('fulfilment without webhook or browser', () => {
 });
 
 describe('holds end early with Stripe: cancel_url and a newer checkout from the same client', () => {
-  const cancel = (sessionId: string) => world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}` });
+  const cancel = (sessionId: string) =>
+    world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}` });
 
   it('a newer checkout from the same address expires the older Stripe session and releases its hold', async () => {
     const ip = '198.51.100.201';

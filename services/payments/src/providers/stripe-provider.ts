@@ -78,7 +78,8 @@ export class StripeCheckoutProvider implements CheckoutProvider {
     try {
       session = await this.stripe.checkout.sessions.retrieve(id);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.statusCode === 404)) return null;
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.statusCode === 404))
+        return null;
       throw error;
     }
     return {

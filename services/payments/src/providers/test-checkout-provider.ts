@@ -55,7 +55,10 @@ export class TestCheckoutProvider implements CheckoutProvider {
 
   /** The session as it stands now (an open session past its expiry is expired first). */
   async get(id: string): Promise<TestCheckoutSession | null> {
-    await this.db.testCheckoutSession.updateMany({ where: { id, status: 'open', expiresAt: { lte: new Date() } }, data: { status: 'expired' } });
+    await this.db.testCheckoutSession.updateMany({
+      where: { id, status: 'open', expiresAt: { lte: new Date() } },
+      data: { status: 'expired' },
+    });
     return this.db.testCheckoutSession.findUnique({ where: { id } });
   }
 

@@ -1,5 +1,15 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  landSpots,
+  startCheckout,
+  startWorld,
+  streamEvents,
+  viaGateway,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Holding land without paying: one open hold per client, and Cancel frees the spot at once (test checkout).
@@ -30,7 +40,12 @@ const holdOfSession = async (sessionId: string) =>
 const payment = (sessionId: string) => world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
 const testSession = (sessionId: string) => world.payments.db.testCheckoutSession.findUniqueOrThrow({ where: { id: sessionId } });
 const pay = (url: string) =>
-  world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+  world.payments.inject({
+    method: 'POST',
+    url: `${url}/pay`,
+    headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
 
 /** The Cancel link of the test checkout page, followed the way a browser does. */
 async function cancelFromPage(url: string) {
@@ -59,7 +74,9 @@ describe('one open hold per client', () => {
     // The first spot is free for anyone at once.
     expect((await startCheckout(world, { tier: 'featured', ...a }, freshIp())).statusCode).toBe(200);
     // payments.checkout.expired is still emitted for the superseded session (plots' durable way to drop the hold).
-    await eventually(async () => (await streamEvents(world, 'payments.checkout.expired')).some((e) => e.data.sessionId === first.sessionId));
+    await eventually(async () =>
+      (await streamEvents(world, 'payments.checkout.expired')).some((e) => e.data.sessionId === first.sessionId),
+    );
   });
 
   it('the same client choosing the same spot again gets it (its own old hold is released first)', async () => {
@@ -120,7 +137,11 @@ describe('GET /api/payments/checkout-cancel (the cancel URL)', () => {
   it('cancel of a paid session keeps everything: still paid, hold kept, 303 to /claim, the claim succeeds', async () => {
     const spot = nextSpot();
     const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
-    const response = await world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}`, headers: viaGateway() });
+    const response = await world.payments.inject({
+      method: 'GET',
+      url: `/api/payments/checkout-cancel?session_id=${sessionId}`,
+      headers: viaGateway(),
+    });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe(`/claim?session_id=${sessionId}`);
     expect(await payment(sessionId)).toMatchObject({ status: 'paid', cancelledAt: null });

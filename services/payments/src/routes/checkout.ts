@@ -1,5 +1,9 @@
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
-import { createCheckoutSessionRequestSchema, createCheckoutSessionResponseSchema, verifySessionResponseSchema } from '@pixel-atlas/contracts/payments';
+import {
+  createCheckoutSessionRequestSchema,
+  createCheckoutSessionResponseSchema,
+  verifySessionResponseSchema,
+} from '@pixel-atlas/contracts/payments';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-const getPrices = (headers: Record<string, string> = {}) => world.payments.inject({ method: 'GET', url: '/api/prices', headers: { ...viaGateway(), ...headers } });
+const getPrices = (headers: Record<string, string> = {}) =>
+  world.payments.inject({ method: 'GET', url: '/api/prices', headers: { ...viaGateway(), ...headers } });
 
 describe('GET /api/prices', () => {
   it('serves the configured price table: overrides where TIER_PRICES_CENTS sets them, defaults elsewhere', async () => {
@@ -25,7 +26,10 @@ describe('GET /api/prices', () => {
   it('is what a checkout charges', async () => {
     const { cents } = (await getPrices()).json() as { cents: Record<string, number> };
     const [basicSpot, premiumSpot] = landSpots(world, 4, 2);
-    for (const [tier, spot] of [['basic', basicSpot], ['premium', premiumSpot]] as const) {
+    for (const [tier, spot] of [
+      ['basic', basicSpot],
+      ['premium', premiumSpot],
+    ] as const) {
       const created = await startCheckout(world, { tier, ...spot });
       expect(created.statusCode).toBe(200);
       const payment = await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: created.json().sessionId } });

@@ -93,7 +93,11 @@ export function renderTestCheckoutPage(siteName: string, session: TestCheckoutSe
   const id = encodeURIComponent(session.id);
   if (session.status === 'complete') {
     const claim = session.successUrl.replace('{CHECKOUT_SESSION_ID}', id);
-    return page(siteName, 'Test checkout: paid', `<h1>This order is already paid (test mode)</h1>${order(session)}<p><a href="${escapeHtml(claim)}">Continue to claim your plot</a></p>`);
+    return page(
+      siteName,
+      'Test checkout: paid',
+      `<h1>This order is already paid (test mode)</h1>${order(session)}<p><a href="${escapeHtml(claim)}">Continue to claim your plot</a></p>`,
+    );
   }
   if (session.status === 'expired') return renderTestCheckoutExpired(siteName, session);
   return page(

@@ -23,10 +23,12 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-const count = async (sql: string, params: unknown[] = []) => Number((await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, params))[0].n);
-const holds = () => world.db.query<{ x: number; y: number; size: number; hold_id: string; session_id: string | null; expires_at: Date }>(
-  `SELECT x, y, size, hold_id, session_id, expires_at FROM plots.footprints WHERE kind = 'hold' ORDER BY created_at`,
-);
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, params))[0].n);
+const holds = () =>
+  world.db.query<{ x: number; y: number; size: number; hold_id: string; session_id: string | null; expires_at: Date }>(
+    `SELECT x, y, size, hold_id, session_id, expires_at FROM plots.footprints WHERE kind = 'hold' ORDER BY created_at`,
+  );
 let spotIndex = 0;
 /** Fresh, non-overlapping land spots for each case (4×4 cells fit every tier). */
 const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
@@ -40,7 +42,16 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
     expect(sessionId).toMatch(/^cs_test_pa_/);
     expect(url).toBe(`/api/test-checkout/${sessionId}`);
     const payment = await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
-    expect(payment).toMatchObject({ tier: 'prime', amount: DEFAULT_TIER_PRICE_CENTS.prime, currency: 'usd', status: 'pending', x: spot.x, y: spot.y, size: 3, plotId: null });
+    expect(payment).toMatchObject({
+      tier: 'prime',
+      amount: DEFAULT_TIER_PRICE_CENTS.prime,
+      currency: 'usd',
+      status: 'pending',
+      x: spot.x,
+      y: spot.y,
+      size: 3,
+      plotId: null,
+    });
     const [hold] = (await holds()).filter((h) => h.session_id === sessionId);
     expect(hold).toMatchObject({ x: spot.x, y: spot.y, size: 3, hold_id: payment.holdId });
     // The hold outlives the checkout session (30 min + slack) by the margin.
@@ -56,10 +67,26 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
   });
 
   it.each([
-    ['water', () => ({ tier: 'basic' as const, ...waterTile(world) }), 400, 'INVALID_LOCATION', 'You can only claim plots on land, not in water. Please choose another location.'],
-    ['over the edge of the grid', () => ({ tier: 'premium' as const, x: 88, y: 40 }), 400, 'INVALID_LOCATION', 'This plot would not fit inside the map there. Please choose another location.'],
+    [
+      'water',
+      () => ({ tier: 'basic' as const, ...waterTile(world) }),
+      400,
+      'INVALID_LOCATION',
+      'You can only claim plots on land, not in water. Please choose another location.',
+    ],
+    [
+      'over the edge of the grid',
+      () => ({ tier: 'premium' as const, x: 88, y: 40 }),
+      400,
+      'INVALID_LOCATION',
+      'This plot would not fit inside the map there. Please choose another location.',
+    ],
   ])('refuses %s before any checkout session exists', async (_name, body, status, code, message) => {
-    const before = { payments: await count('payments.payments'), sessions: await count('payments.test_checkout_sessions'), holds: (await holds()).length };
+    const before = {
+      payments: await count('payments.payments'),
+      sessions: await count('payments.test_checkout_sessions'),
+      holds: (await holds()).length,
+    };
     const response = await startCheckout(world, body());
     expect(response.statusCode).toBe(status);
     expect(response.json().error).toMatchObject({ code, message });
@@ -87,8 +114,18 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
   });
 
   it('validates the body (tier enum, coordinates inside the grid)', async () => {
-    for (const body of [{ tier: 'gold', x: 10, y: 10 }, { tier: 'basic', x: -1, y: 10 }, { tier: 'basic', x: 10, y: 90 }, { tier: 'basic', x: 1.5, y: 3 }]) {
-      const response = await world.payments.inject({ method: 'POST', url: '/api/create-checkout-session', payload: body, headers: viaGateway() });
+    for (const body of [
+      { tier: 'gold', x: 10, y: 10 },
+      { tier: 'basic', x: -1, y: 10 },
+      { tier: 'basic', x: 10, y: 90 },
+      { tier: 'basic', x: 1.5, y: 3 },
+    ]) {
+      const response = await world.payments.inject({
+        method: 'POST',
+        url: '/api/create-checkout-session',
+        payload: body,
+        headers: viaGateway(),
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('VALIDATION_FAILED');
     }
@@ -120,9 +157,13 @@ describe('test checkout page and pay flow', () => {
     expect(page.body).toContain('2×2 tiles');
     expect(page.body).toContain(`(${spot.x}, ${spot.y})`);
     expect(page.body).toContain('$50');
-    expect(page.body).toMatch(new RegExp(`<form method="post" action="${url}/pay"><button type="submit">Pay \\(test mode\\)</button></form>`));
+    expect(page.body).toMatch(
+      new RegExp(`<form method="post" action="${url}/pay"><button type="submit">Pay \\(test mode\\)</button></form>`),
+    );
     // Cancel goes to payments' cancel URL: the session ends and the spot is free at once (checkout-cancel.test.ts).
-    expect(page.body).toContain(`<a href="/api/payments/checkout-cancel?session_id=${encodeURIComponent(url.split('/').pop()!)}">Cancel</a>`);
+    expect(page.body).toContain(
+      `<a href="/api/payments/checkout-cancel?session_id=${encodeURIComponent(url.split('/').pop()!)}">Cancel</a>`,
+    );
     expect(page.body).not.toMatch(/<script/i);
     // The site's look: its night background and gold, the pixel font inlined (no asset of the web build), and the
     // one style block allowed by its hash, not by 'unsafe-inline'.
@@ -142,7 +183,12 @@ describe('test checkout page and pay flow', () => {
     const unpaid = await world.payments.inject({ method: 'GET', url: `/api/verify-session/${sessionId}`, headers: viaGateway() });
     expect(unpaid.json()).toMatchObject({ verified: false, tier: 'basic', sessionId });
 
-    const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await world.payments.inject({
+      method: 'POST',
+      url: `${url}/pay`,
+      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(`/claim?session_id=${sessionId}`);
     const payment = await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
@@ -153,14 +199,25 @@ describe('test checkout page and pay flow', () => {
     expect(verified.statusCode).toBe(200);
     expect(verified.json()).toMatchObject({ verified: true, tier: 'basic', sessionId });
     // Paying again changes nothing and still sends the buyer on.
-    const again = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const again = await world.payments.inject({
+      method: 'POST',
+      url: `${url}/pay`,
+      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(again.statusCode).toBe(303);
     const events = await eventually(async () => {
       const found = (await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId);
       return found.length ? found : null;
     });
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({ sessionId, tier: 'basic', amountCents: 2500, currency: 'usd', footprint: { x: spot.x, y: spot.y, size: 1 } });
+    expect(events[0].data).toEqual({
+      sessionId,
+      tier: 'basic',
+      amountCents: 2500,
+      currency: 'usd',
+      footprint: { x: spot.x, y: spot.y, size: 1 },
+    });
     // The page now says it is paid.
     expect((await world.payments.inject({ method: 'GET', url })).body).toContain('already paid');
   });
@@ -169,7 +226,12 @@ describe('test checkout page and pay flow', () => {
     const spot = nextSpot();
     const { url, sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json();
     await world.payments.db.testCheckoutSession.update({ where: { id: sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await world.payments.inject({
+      method: 'POST',
+      url: `${url}/pay`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(paid.statusCode).toBe(410);
     expect(paid.body).toContain('This checkout session has expired');
     expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).status).toBe('expired');
@@ -196,7 +258,12 @@ describe('test checkout page and pay flow', () => {
     await world.payments.db.testCheckoutSession.update({ where: { id: sessionId }, data: { expiresAt: past } });
     await world.payments.db.payment.update({ where: { stripeSessionId: sessionId }, data: { expiresAt: past } });
     const { settleExpiredCheckouts } = await import('../domain/settle-expired-checkouts.ts');
-    const settled = await settleExpiredCheckouts({ db: world.payments.db, provider: world.payments.checkoutProvider, log: world.payments.log, metrics: world.payments.serviceMetrics });
+    const settled = await settleExpiredCheckouts({
+      db: world.payments.db,
+      provider: world.payments.checkoutProvider,
+      log: world.payments.log,
+      metrics: world.payments.serviceMetrics,
+    });
     expect(settled).toBeGreaterThanOrEqual(1);
     world.payments.outbox.kick();
     expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).status).toBe('expired');
@@ -218,7 +285,9 @@ describe('used sessions and payment records', () => {
 
     // A removed plot (plots.plot.removed, emitted when moderation rejects it) unlinks: never deletes.
     await publishEvent(world, 'plots.plot.removed', { plotId, sessionId, reason: 'rejected' });
-    await eventually(async () => (await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).plotId === null);
+    await eventually(
+      async () => (await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).plotId === null,
+    );
     const payment = await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
     expect(payment.status).toBe('paid');
     expect(await world.payments.db.usedSession.count({ where: { sessionId } })).toBe(1);
@@ -235,22 +304,40 @@ describe('used sessions and payment records', () => {
     const { sessionEntitlementQuery } = await import('@pixel-atlas/contracts/queries');
     const spot = nextSpot();
     const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
-    expect(await query(world.plots.bus, sessionEntitlementQuery, { sessionId })).toEqual({ sessionId, paid: true, tier: 'featured', footprint: { x: spot.x, y: spot.y, size: 2 } });
+    expect(await query(world.plots.bus, sessionEntitlementQuery, { sessionId })).toEqual({
+      sessionId,
+      paid: true,
+      tier: 'featured',
+      footprint: { x: spot.x, y: spot.y, size: 2 },
+    });
     const pending = (await startCheckout(world, { tier: 'basic', ...nextSpot() })).json().sessionId;
     expect(await query(world.plots.bus, sessionEntitlementQuery, { sessionId: pending })).toMatchObject({ paid: false, tier: 'basic' });
-    await expect(query(world.plots.bus, sessionEntitlementQuery, { sessionId: 'cs_test_unknown' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    await expect(query(world.plots.bus, sessionEntitlementQuery, { sessionId: 'cs_test_unknown' })).rejects.toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+    });
   });
 });
 
 describe('configuration', () => {
-  const base = { NODE_ENV: 'test', DATABASE_URL: 'postgresql://x@localhost/db', NATS_URL: 'nats://localhost:4222', INTERNAL_TOKEN: 'x'.repeat(20) };
+  const base = {
+    NODE_ENV: 'test',
+    DATABASE_URL: 'postgresql://x@localhost/db',
+    NATS_URL: 'nats://localhost:4222',
+    INTERNAL_TOKEN: 'x'.repeat(20),
+  };
   it('refuses the test checkout in production, naming the problem', () => {
-    expect(() => loadEnv({ ...base, NODE_ENV: 'production' })).toThrow(/STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test/);
-    expect(() => loadEnv({ ...base, NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).not.toThrow();
+    expect(() => loadEnv({ ...base, NODE_ENV: 'production' })).toThrow(
+      /STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test/,
+    );
+    expect(() =>
+      loadEnv({ ...base, NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }),
+    ).not.toThrow();
   });
   it('an unset NODE_ENV means production rules: no free test checkout; only explicit development or test allow it', () => {
     const { NODE_ENV: _unset, ...withoutNodeEnv } = base;
-    expect(() => loadEnv(withoutNodeEnv)).toThrow(/STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test \(unset counts as production\)/);
+    expect(() => loadEnv(withoutNodeEnv)).toThrow(
+      /STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test \(unset counts as production\)/,
+    );
     expect(() => loadEnv({ ...withoutNodeEnv, NODE_ENV: '' })).toThrow(/NODE_ENV/);
     expect(loadEnv({ ...withoutNodeEnv, STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).NODE_ENV).toBe('production');
     expect(loadEnv({ ...base, NODE_ENV: 'development' }).STRIPE_SECRET_KEY).toBeUndefined();
@@ -262,11 +349,15 @@ describe('configuration', () => {
     const root = path.resolve(import.meta.dirname, '../../../..');
     // Nothing inherited: no NODE_ENV, no Stripe keys (vitest itself sets NODE_ENV=test in this process).
     const { NODE_ENV: _unset, ...withoutNodeEnv } = base;
-    const run = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'services/payments/src/server.ts')], {
-      env: { PATH: process.env.PATH, ...withoutNodeEnv },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'services/payments/src/server.ts')],
+      {
+        env: { PATH: process.env.PATH, ...withoutNodeEnv },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(run.status).toBe(78);
     expect(run.stderr).toMatch(/STRIPE_SECRET_KEY: is required unless NODE_ENV is explicitly development or test/);
   });

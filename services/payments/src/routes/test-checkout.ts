@@ -5,12 +5,7 @@ import { z } from 'zod';
 import { payTestCheckout } from '../domain/pay-test-checkout.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
 import { TEST_CHECKOUT_PATH, type TestCheckoutProvider } from '../providers/test-checkout-provider.ts';
-import {
-  TEST_CHECKOUT_CSP,
-  renderTestCheckoutExpired,
-  renderTestCheckoutNotFound,
-  renderTestCheckoutPage,
-} from './test-checkout-page.ts';
+import { TEST_CHECKOUT_CSP, renderTestCheckoutExpired, renderTestCheckoutNotFound, renderTestCheckoutPage } from './test-checkout-page.ts';
 import type { PrismaClient } from '../db.ts';
 
 const params = z.object({ sessionId: z.string().min(1).max(255) });
@@ -35,7 +30,9 @@ export async function testCheckoutRoutes(
   opts: { db: PrismaClient; provider: TestCheckoutProvider; siteName: string; metrics: PaymentsMetrics },
 ) {
   // The pay button posts an empty urlencoded form: accept it (in this scope only) and ignore the body.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
+    done(null, {}),
+  );
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(

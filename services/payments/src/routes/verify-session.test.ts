@@ -1,6 +1,16 @@
 import { verifySessionResponseSchema } from '@pixel-atlas/contracts/payments';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, landSpots, publishEvent, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  landSpots,
+  publishEvent,
+  startCheckout,
+  startWorld,
+  viaGateway,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let world: World;
@@ -21,10 +31,26 @@ describe('GET /api/verify-session/:id beyond verified/tier', () => {
   it('gives the held position of a checkout, paid or not, so another browser can fill it in', async () => {
     const spot = nextSpot();
     const { sessionId } = (await startCheckout(world, { tier: 'featured', ...spot })).json();
-    expect(await verify(sessionId)).toEqual({ verified: false, tier: 'featured', sessionId, x: spot.x, y: spot.y, used: false, plotId: null });
+    expect(await verify(sessionId)).toEqual({
+      verified: false,
+      tier: 'featured',
+      sessionId,
+      x: spot.x,
+      y: spot.y,
+      used: false,
+      plotId: null,
+    });
     const paidSpot = nextSpot();
     const paid = await buyAndPay(world, { tier: 'prime', ...paidSpot });
-    expect(await verify(paid)).toEqual({ verified: true, tier: 'prime', sessionId: paid, x: paidSpot.x, y: paidSpot.y, used: false, plotId: null });
+    expect(await verify(paid)).toEqual({
+      verified: true,
+      tier: 'prime',
+      sessionId: paid,
+      x: paidSpot.x,
+      y: paidSpot.y,
+      used: false,
+      plotId: null,
+    });
   });
 
   it('says a session that bought a plot is used, with the plot; after the plot is removed, still used but with no plot', async () => {

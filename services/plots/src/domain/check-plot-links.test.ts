@@ -162,7 +162,12 @@ const schedule: LinkCheckSchedule = {
 
 /** A prober allowed to reach the tests' own server on 127.0.0.1 (and only it: 127.0.0.2 stays refused). */
 function testProber(): LinkProber {
-  return new LinkProber({ userAgent: USER_AGENT, timeoutMs: TIMEOUT_MS, allowedPorts: [site.port, privateSite.port, downPort], allowedNetworks: ['127.0.0.1/32'] });
+  return new LinkProber({
+    userAgent: USER_AGENT,
+    timeoutMs: TIMEOUT_MS,
+    allowedPorts: [site.port, privateSite.port, downPort],
+    allowedNetworks: ['127.0.0.1/32'],
+  });
 }
 
 /** Runs rounds until nothing is due at `at`, as the background loop would. */
@@ -181,9 +186,27 @@ describe('address policy', () => {
       expect(isAllowedAddress(address), address).toBe(true);
     }
     const refused = [
-      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1',
-      '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1',
-      '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::1', 'not an address',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '64:ff9b::a00:1',
+      '2002:a00:1::1',
+      'not an address',
     ];
     for (const address of refused) expect(isAllowedAddress(address), address).toBe(false);
   });
@@ -215,7 +238,12 @@ describe('the link checker against local servers', () => {
 
     const health = async (id: string) => linkHealthSchema.parse(await getLinkHealth({ db: app.db, plotId: id }));
     for (const id of [ids.up, ids.hop, ids.noHead, ids.big]) {
-      expect(await health(id)).toMatchObject({ status: 'ok', lastError: null, lastOkAt: expect.any(String), lastCheckedAt: expect.any(String) });
+      expect(await health(id)).toMatchObject({
+        status: 'ok',
+        lastError: null,
+        lastOkAt: expect.any(String),
+        lastCheckedAt: expect.any(String),
+      });
     }
     expect(await health(ids.notFound)).toMatchObject({ status: 'failing', lastError: 'HTTP 404', lastOkAt: null });
     expect(await health(ids.serverError)).toMatchObject({ status: 'failing', lastError: 'HTTP 500' });
@@ -223,7 +251,10 @@ describe('the link checker against local servers', () => {
     expect(await health(ids.loop)).toMatchObject({ status: 'failing', lastError: 'too many redirects' });
     expect(await health(ids.down)).toMatchObject({ status: 'failing', lastError: 'connection refused' });
     expect(await health(ids.privateAddress)).toMatchObject({ status: 'failing', lastError: 'refused: 127.0.0.2 is not a public address' });
-    expect(await health(ids.redirectToPrivate)).toMatchObject({ status: 'failing', lastError: 'refused: 127.0.0.2 is not a public address' });
+    expect(await health(ids.redirectToPrivate)).toMatchObject({
+      status: 'failing',
+      lastError: 'refused: 127.0.0.2 is not a public address',
+    });
     expect(await health(ids.otherPort)).toMatchObject({ status: 'failing', lastError: 'refused: port 8' });
     expect(await health(ids.hidden)).toMatchObject({ status: 'unchecked', lastCheckedAt: null });
     expect(await health(ids.noLink)).toMatchObject({ status: 'unchecked' });
@@ -248,7 +279,9 @@ describe('the link checker against local servers', () => {
     const start = new Date(Date.now() + 10 * DAY);
     const at = (days: number) => new Date(start.getTime() + days * DAY);
     const unreachableEvents = async () =>
-      (await app.db.outboxEvent.findMany({ where: { subject: 'plots.link.unreachable' } })).filter((row) => (row.payload as any).data.plotId === id);
+      (await app.db.outboxEvent.findMany({ where: { subject: 'plots.link.unreachable' } })).filter(
+        (row) => (row.payload as any).data.plotId === id,
+      );
 
     await checkAll(prober, at(0));
     await checkAll(prober, at(1));
@@ -310,7 +343,13 @@ describe('the link checker against local servers', () => {
     const checkedBy = [0, 0];
     const run = async (index: number) => {
       for (;;) {
-        const checked = await checkPlotLinks({ db: app.db, prober: replicas[index]!, schedule: small, workerId: `replica-${index}`, now: () => at });
+        const checked = await checkPlotLinks({
+          db: app.db,
+          prober: replicas[index]!,
+          schedule: small,
+          workerId: `replica-${index}`,
+          now: () => at,
+        });
         checkedBy[index] += checked;
         if (checked === 0) return;
       }
@@ -332,7 +371,12 @@ describe('the checker as the service runs it (no allowed networks: the productio
   it('never connects to loopback, a name resolving to it, or a private address, and the admin sees them failing', async () => {
     const target = await startSite('127.0.0.1');
     const service = await buildApp(
-      loadEnv({ ...testServiceEnv(db, stream), LINK_CHECK_INTERVAL_MS: '100', LINK_CHECK_TIMEOUT_MS: '2000', LINK_CHECK_ALLOWED_PORTS: `80,443,${target.port}` }),
+      loadEnv({
+        ...testServiceEnv(db, stream),
+        LINK_CHECK_INTERVAL_MS: '100',
+        LINK_CHECK_TIMEOUT_MS: '2000',
+        LINK_CHECK_ALLOWED_PORTS: `80,443,${target.port}`,
+      }),
     );
     try {
       const ids = [
@@ -347,7 +391,8 @@ describe('the checker as the service runs it (no allowed networks: the productio
         const all = await Promise.all(ids.map((plotId) => getLinkHealth({ db: app.db, plotId })));
         return all.every((h) => h.lastCheckedAt) && all;
       }, 15_000);
-      for (const h of healths) expect(h).toMatchObject({ status: 'failing', lastError: expect.stringMatching(/^refused: .* is not a public address$/) });
+      for (const h of healths)
+        expect(h).toMatchObject({ status: 'failing', lastError: expect.stringMatching(/^refused: .* is not a public address$/) });
       expect(target.connections).toBe(0);
 
       const listed = await service.inject({
@@ -358,7 +403,14 @@ describe('the checker as the service runs it (no allowed networks: the productio
       const links = listed.json().links as Array<{ plotId: string; status: string }>;
       for (const id of ids) expect(links.find((l) => l.plotId === id)?.status).toBe('failing');
       expect((await service.inject({ url: '/api/admin/link-health' })).statusCode).toBe(401);
-      expect((await service.inject({ url: '/api/admin/link-health?status=bogus', headers: { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': 'admin' } })).statusCode).toBe(400);
+      expect(
+        (
+          await service.inject({
+            url: '/api/admin/link-health?status=bogus',
+            headers: { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': 'admin' },
+          })
+        ).statusCode,
+      ).toBe(400);
       const metrics = await service.inject('/metrics');
       expect(metrics.body).toMatch(/plots_link_checks_total\{status="failing"[^}]*\} [1-9]/);
     } finally {
@@ -370,13 +422,21 @@ describe('the checker as the service runs it (no allowed networks: the productio
 
 describe('two replicas of the service', () => {
   it('check each link once between them, never the same one twice', async () => {
-    const env = loadEnv({ ...testServiceEnv(db, stream), LINK_CHECK_INTERVAL_MS: '50', LINK_CHECK_BATCH_SIZE: '5', LINK_CHECK_TIMEOUT_MS: '2000' });
+    const env = loadEnv({
+      ...testServiceEnv(db, stream),
+      LINK_CHECK_INTERVAL_MS: '50',
+      LINK_CHECK_BATCH_SIZE: '5',
+      LINK_CHECK_TIMEOUT_MS: '2000',
+    });
     const replicas = [await buildApp(env), await buildApp(env)];
     // Names under .invalid never resolve: every check fails at once, without a connection anywhere.
     const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => plotLinkingTo(`https://replica-${i}.invalid/`)));
     try {
       await Promise.all(replicas.map((replica) => replica.ready()));
-      await eventually(async () => (await app.db.linkCheck.count({ where: { plotId: { in: ids }, lastCheckedAt: { not: null } } })) === ids.length, 15_000);
+      await eventually(
+        async () => (await app.db.linkCheck.count({ where: { plotId: { in: ids }, lastCheckedAt: { not: null } } })) === ids.length,
+        15_000,
+      );
       // A few more rounds of both: nothing is due again for 6 hours.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const rows = await app.db.linkCheck.findMany({ where: { plotId: { in: ids } } });

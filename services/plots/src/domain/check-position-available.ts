@@ -22,7 +22,13 @@ interface Blocker {
  * around it), then a plot under review, then a hold. A hidden plot is never named: its owner has not been
  * published, and neither has the plot.
  */
-export async function checkPositionAvailable(options: { db: PrismaClient; bus: EventBus; x: number; y: number; tier?: Tier }): Promise<PositionAvailable> {
+export async function checkPositionAvailable(options: {
+  db: PrismaClient;
+  bus: EventBus;
+  x: number;
+  y: number;
+  tier?: Tier;
+}): Promise<PositionAvailable> {
   const footprint = { x: options.x, y: options.y, size: TIER_SIZE[options.tier ?? 'basic'] };
   if (!footprintInsideGrid(footprint)) return { available: false, reason: 'out_of_grid' };
   const [blocker] = await options.db.$queryRawUnsafe<Blocker[]>(

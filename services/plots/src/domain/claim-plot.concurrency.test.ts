@@ -65,10 +65,16 @@ describe('200 concurrent claims of overlapping footprints from different paid se
     const area = landArea(world, 4);
     const targets = Array.from({ length: 10 }, (_, i) => ({ x: area.x + (i % 4), y: area.y + Math.floor(i / 4) }));
     const allocate = allocator(world, [area]);
-    const sessions = await inBatches(Array.from({ length: 200 }, (_, i) => i), 8, async () => buyAndPay(world, { tier: 'basic', ...allocate(1) }));
+    const sessions = await inBatches(
+      Array.from({ length: 200 }, (_, i) => i),
+      8,
+      async () => buyAndPay(world, { tier: 'basic', ...allocate(1) }),
+    );
     expect(new Set(sessions).size).toBe(200);
 
-    const bodies = await Promise.all(sessions.map((sessionId, i) => claimBody(sessionId, 'basic', targets[i % 10].x, targets[i % 10].y, { display_name: `Buyer ${i}` })));
+    const bodies = await Promise.all(
+      sessions.map((sessionId, i) => claimBody(sessionId, 'basic', targets[i % 10].x, targets[i % 10].y, { display_name: `Buyer ${i}` })),
+    );
     const results = await Promise.all(bodies.map((body) => claim(world, body)));
 
     const statuses = results.map((r) => r.statusCode);
@@ -93,18 +99,26 @@ describe('200 concurrent claims of overlapping footprints from different paid se
     const tiers: Tier[] = ['basic', 'featured', 'prime', 'premium'];
     // Deterministic pseudo-random positions (no flaky seeds): every footprint inside the area.
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const buyers = Array.from({ length: 200 }, (_, i) => {
       const tier = tiers[i % 4];
       const size = TIER_SIZE[tier];
-      return { tier, target: { x: area.x + Math.floor(random() * (10 - size + 1)), y: area.y + Math.floor(random() * (10 - size + 1)), size } };
+      return {
+        tier,
+        target: { x: area.x + Math.floor(random() * (10 - size + 1)), y: area.y + Math.floor(random() * (10 - size + 1)), size },
+      };
     });
     const sessions = await inBatches(buyers, 8, async (b) => buyAndPay(world, { tier: b.tier, ...allocate(TIER_SIZE[b.tier]) }));
-    const bodies = await Promise.all(buyers.map((b, i) => claimBody(sessions[i], b.tier, b.target.x, b.target.y, { display_name: `Mixed ${i}` })));
+    const bodies = await Promise.all(
+      buyers.map((b, i) => claimBody(sessions[i], b.tier, b.target.x, b.target.y, { display_name: `Mixed ${i}` })),
+    );
     const results = await Promise.all(bodies.map((body) => claim(world, body)));
 
     const statuses = results.map((r) => r.statusCode);
-    expect(statuses.every((s) => s === 201 || s === 409), JSON.stringify(results.filter((r) => r.statusCode !== 201 && r.statusCode !== 409).map((r) => r.body))).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      JSON.stringify(results.filter((r) => r.statusCode !== 201 && r.statusCode !== 409).map((r) => r.body)),
+    ).toBe(true);
     const winners = buyers.filter((_, i) => statuses[i] === 201).map((b) => b.target);
     const losers = buyers.filter((_, i) => statuses[i] === 409).map((b) => b.target);
     expect(winners.length).toBeGreaterThan(1);

@@ -73,7 +73,12 @@ async function paidTier(options: ClaimPlotOptions): Promise<Tier> {
   const { db, bus, claim } = options;
   const local = await db.entitlement.findUnique({ where: { sessionId: claim.stripeSessionId } });
   if (local && isTier(local.tier)) return local.tier;
-  const remote = await query(bus, sessionEntitlementQuery, { sessionId: claim.stripeSessionId }, { timeoutMs: options.entitlementTimeoutMs });
+  const remote = await query(
+    bus,
+    sessionEntitlementQuery,
+    { sessionId: claim.stripeSessionId },
+    { timeoutMs: options.entitlementTimeoutMs },
+  );
   if (!remote.paid || !remote.tier) throw new AppError('PAYMENT_REQUIRED', PAYMENT_NOT_COMPLETED_MESSAGE);
   await recordEntitlement({ db, entitlement: { sessionId: claim.stripeSessionId, tier: remote.tier, footprint: remote.footprint } });
   return remote.tier;
@@ -127,7 +132,12 @@ function replayOrRefuse(existing: ExistingPlot, claim: ClaimPlotInput): ClaimPlo
     existing.message === claim.message &&
     (existing.link ?? null) === (claim.link ?? null);
   if (!same) throw new AppError('SESSION_ALREADY_USED', SESSION_ALREADY_USED_MESSAGE);
-  return { plot: toPlotDto(existing), warning: existing.visible ? undefined : UNDER_REVIEW_WARNING, created: false, tier: existing.tier as Tier };
+  return {
+    plot: toPlotDto(existing),
+    warning: existing.visible ? undefined : UNDER_REVIEW_WARNING,
+    created: false,
+    tier: existing.tier as Tier,
+  };
 }
 
 /**
@@ -258,7 +268,15 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promi
     try {
       const plot = await insert();
       options.log.info(
-        { plotId: plot.id, tier, x: plot.x, y: plot.y, sessionId: claim.stripeSessionId, visible: screening.visible, screenedBy: screening.screenedBy },
+        {
+          plotId: plot.id,
+          tier,
+          x: plot.x,
+          y: plot.y,
+          sessionId: claim.stripeSessionId,
+          visible: screening.visible,
+          screenedBy: screening.screenedBy,
+        },
         screening.visible ? 'plot claimed' : 'plot claimed and held for review',
       );
       return {

@@ -1,7 +1,16 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import {
+  claim,
+  claimBody,
+  landSpots,
+  startCheckout,
+  startWorld,
+  streamEvents,
+  viaGateway,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 
 // This file's own nats-server: stopping it disturbs nobody else.
 let nats: TestNatsServer;
@@ -21,7 +30,12 @@ it('NATS down between payment and claim: the payment is recorded, the claim fail
 
   await nats.stop();
   // Paying needs no broker: the payment and its payments.payment.verified event wait in the outbox.
-  const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay`, headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+  const paid = await world.payments.inject({
+    method: 'POST',
+    url: `${url}/pay`,
+    headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
   expect(paid.statusCode).toBe(303);
   expect((await world.payments.inject(`/api/verify-session/${sessionId}`)).json()).toMatchObject({ verified: true });
   // A claim now cannot reach the map or payments: a clean 5xx and nothing written.
@@ -38,6 +52,9 @@ it('NATS down between payment and claim: the payment is recorded, the claim fail
     return response.statusCode === 201 ? response : null;
   }, 20_000);
   expect(after.json().plot).toMatchObject({ x: spot.x, y: spot.y, tier: 'basic' });
-  await eventually(async () => (await world.db.query(`SELECT 1 FROM payments.used_sessions WHERE session_id = $1`, [sessionId])).length === 1, 20_000);
+  await eventually(
+    async () => (await world.db.query(`SELECT 1 FROM payments.used_sessions WHERE session_id = $1`, [sessionId])).length === 1,
+    20_000,
+  );
   expect((await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId)).toHaveLength(1);
 });

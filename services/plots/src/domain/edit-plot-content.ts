@@ -49,17 +49,30 @@ export async function editPlotContent(options: EditPlotContentOptions): Promise<
   if (link !== current.link) changed.push('link');
   if (!changed.length) {
     // Asking for what is already live withdraws a held edit: the owner changed their mind.
-    await db.plotEdit.updateMany({ where: { plotId: current.id, status: 'pending' }, data: { status: 'superseded', decidedAt: new Date() } });
+    await db.plotEdit.updateMany({
+      where: { plotId: current.id, status: 'pending' },
+      data: { status: 'superseded', decidedAt: new Date() },
+    });
     return { plot: toPlotDto(current), status: 'unchanged' };
   }
 
   // The name was judged when the plot was claimed and cannot change: only what the owner wrote now is screened.
-  const screening = await screenClaimContent({ bus: options.bus, displayName: '', message, link, timeoutMs: options.screenTimeoutMs, log: options.log });
+  const screening = await screenClaimContent({
+    bus: options.bus,
+    displayName: '',
+    message,
+    link,
+    timeoutMs: options.screenTimeoutMs,
+    log: options.log,
+  });
 
   return db.$transaction(async (tx) => {
     // One owner edit at a time per plot: the row lock orders concurrent edits, the newest wins.
     await tx.$executeRawUnsafe(`SELECT 1 FROM "${SCHEMA}"."plots" WHERE "id" = $1::uuid FOR UPDATE`, current.id);
-    await tx.plotEdit.updateMany({ where: { plotId: current.id, status: 'pending' }, data: { status: 'superseded', decidedAt: new Date() } });
+    await tx.plotEdit.updateMany({
+      where: { plotId: current.id, status: 'pending' },
+      data: { status: 'superseded', decidedAt: new Date() },
+    });
     if (screening.visible) {
       const plot = await updatePlotContent({ tx, plotId: current.id, data: { message, link }, changed, requestId: options.requestId });
       return { plot: toPlotDto(plot), status: 'applied' as const, screenedBy: screening.screenedBy };
@@ -77,6 +90,11 @@ export async function editPlotContent(options: EditPlotContentOptions): Promise<
         screenedWords: screening.screenedWords,
       },
     });
-    return { plot: toPlotDto(current), status: 'under_review' as const, warning: EDIT_UNDER_REVIEW_WARNING, screenedBy: screening.screenedBy };
+    return {
+      plot: toPlotDto(current),
+      status: 'under_review' as const,
+      warning: EDIT_UNDER_REVIEW_WARNING,
+      screenedBy: screening.screenedBy,
+    };
   });
 }

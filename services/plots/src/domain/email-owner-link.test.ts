@@ -24,7 +24,10 @@ afterAll(async () => {
 it('e-mails the owner link once to the address left at claim, and keeps the token nowhere but its hash', async () => {
   const [spot, other] = landSpots(world, 1, 2);
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const claimed = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Mail Mabel', notification_email: 'mabel@example.com' }));
+  const claimed = await claim(
+    world,
+    await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Mail Mabel', notification_email: 'mabel@example.com' }),
+  );
   expect(claimed.statusCode, claimed.body).toBe(201);
   const { plot, manage_token: token } = claimed.json() as { plot: { id: string }; manage_token: string };
 
@@ -34,7 +37,10 @@ it('e-mails the owner link once to the address left at claim, and keeps the toke
   // The link in the e-mail opens the owner page.
   expect((await world.plots.inject(`/api/manage/${token}`)).statusCode).toBe(200);
 
-  const [row] = await world.db.query<Record<string, unknown>>(`SELECT kind, status, body FROM moderation.notifications WHERE plot_id = $1`, [plot.id]);
+  const [row] = await world.db.query<Record<string, unknown>>(
+    `SELECT kind, status, body FROM moderation.notifications WHERE plot_id = $1`,
+    [plot.id],
+  );
   expect(row).toMatchObject({ kind: 'owner-link', status: 'sent' });
   expect(row.body).toContain('[private owner link: sent, not kept]');
   const everywhere = JSON.stringify([
@@ -44,7 +50,9 @@ it('e-mails the owner link once to the address left at claim, and keeps the toke
     await streamEvents(world),
   ]);
   expect(everywhere).not.toContain(token);
-  const [hashed] = await world.db.query<{ token_hash: string }>(`SELECT token_hash FROM plots.plot_manage_tokens WHERE plot_id = $1`, [plot.id]);
+  const [hashed] = await world.db.query<{ token_hash: string }>(`SELECT token_hash FROM plots.plot_manage_tokens WHERE plot_id = $1`, [
+    plot.id,
+  ]);
   expect(hashed.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
 
   // Without an address: no e-mail.

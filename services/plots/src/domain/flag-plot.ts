@@ -40,7 +40,15 @@ export interface Visitor {
   cookieHash: string;
 }
 
-export function visitorFor({ cookie, issuedCookie, clientIp }: { cookie: string | null; issuedCookie: string | null; clientIp: string }): Visitor {
+export function visitorFor({
+  cookie,
+  issuedCookie,
+  clientIp,
+}: {
+  cookie: string | null;
+  issuedCookie: string | null;
+  clientIp: string;
+}): Visitor {
   if (cookie) return { key: `cookie:${sha256(cookie)}`, cookieHash: sha256(cookie) };
   if (!issuedCookie) throw new Error('a cookieless flag needs the cookie issued with its response');
   return { key: `ip:${clientIp}`, cookieHash: sha256(issuedCookie) };

@@ -2,7 +2,15 @@ import { STATS_DAYS, type PlotStats } from '@pixel-atlas/contracts/stats';
 import { SCHEMA, type PrismaClient } from '../db.ts';
 
 /** The last STATS_DAYS UTC days of one plot, oldest first, with every day present (zeros where nothing happened). */
-export async function getPlotStats({ db, plotId, days = STATS_DAYS }: { db: PrismaClient; plotId: string; days?: number }): Promise<PlotStats> {
+export async function getPlotStats({
+  db,
+  plotId,
+  days = STATS_DAYS,
+}: {
+  db: PrismaClient;
+  plotId: string;
+  days?: number;
+}): Promise<PlotStats> {
   const rows = await db.$queryRawUnsafe<Array<{ day: string; views: number; profile_opens: number; clicks: number }>>(
     `SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
             coalesce(s."views", 0)::int AS views, coalesce(s."profile_opens", 0)::int AS profile_opens, coalesce(s."clicks", 0)::int AS clicks

@@ -40,11 +40,14 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
   assertInsideGrid(footprint);
   await assertLand(bus, footprint);
   try {
-    await db.$transaction(async (tx) => {
-      await lockFootprintArea(tx, footprint);
-      await deleteExpiredHoldsUnder(tx, footprint);
-      await tx.footprint.create({ data: { ...footprint, kind: 'hold', holdId, tier, expiresAt } });
-    }, { maxWait: 10_000, timeout: 10_000 });
+    await db.$transaction(
+      async (tx) => {
+        await lockFootprintArea(tx, footprint);
+        await deleteExpiredHoldsUnder(tx, footprint);
+        await tx.footprint.create({ data: { ...footprint, kind: 'hold', holdId, tier, expiresAt } });
+      },
+      { maxWait: 10_000, timeout: 10_000 },
+    );
   } catch (error) {
     if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
     if (isUniqueViolation(error, 'footprints_hold_id_key')) return { held: true };

@@ -34,7 +34,11 @@ it('tells the owner once by e-mail when the link is unreachable, and shows it to
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
   const claimed = await claim(
     world,
-    await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Lost Link', link: 'https://lost-link.invalid/home', notification_email: 'lost@example.com' }),
+    await claimBody(sessionId, 'basic', spot.x, spot.y, {
+      display_name: 'Lost Link',
+      link: 'https://lost-link.invalid/home',
+      notification_email: 'lost@example.com',
+    }),
   );
   expect(claimed.statusCode, claimed.body).toBe(201);
   const plotId = claimed.json().plot.id as string;

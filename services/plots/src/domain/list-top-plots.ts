@@ -4,7 +4,9 @@ import { SCHEMA, type PrismaClient } from '../db.ts';
 
 /** The admin's top plots over the last `days` UTC days: most viewed first, then most clicked; public plots only. */
 export async function listTopPlots({ db, days, limit }: { db: PrismaClient; days: number; limit: number }): Promise<TopPlots> {
-  const rows = await db.$queryRawUnsafe<Array<{ plot_id: string; display_name: string; tier: string; views: number; profile_opens: number; clicks: number }>>(
+  const rows = await db.$queryRawUnsafe<
+    Array<{ plot_id: string; display_name: string; tier: string; views: number; profile_opens: number; clicks: number }>
+  >(
     `SELECT p."id" AS plot_id, p."display_name", p."tier",
             sum(s."views")::int AS views, sum(s."profile_opens")::int AS profile_opens, sum(s."clicks")::int AS clicks
        FROM "${SCHEMA}"."plot_daily_stats" s

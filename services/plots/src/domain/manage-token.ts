@@ -21,7 +21,10 @@ export const MANAGED_PLOT_SELECT = { ...PLOT_PUBLIC_SELECT, visible: true, remov
 export type ManagedPlot = NonNullable<Awaited<ReturnType<typeof findPlotByManageToken>>>;
 
 async function findPlotByManageToken(db: PrismaClient | Tx, tokenHash: string) {
-  const row = await db.plotManageToken.findUnique({ where: { tokenHash }, select: { tokenHash: true, plot: { select: MANAGED_PLOT_SELECT } } });
+  const row = await db.plotManageToken.findUnique({
+    where: { tokenHash },
+    select: { tokenHash: true, plot: { select: MANAGED_PLOT_SELECT } },
+  });
   return row;
 }
 

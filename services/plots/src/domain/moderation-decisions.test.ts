@@ -33,20 +33,32 @@ type PlotDto = { id: string; x: number; y: number; display_name: string; flagged
 async function claimed(overrides: Record<string, unknown> = {}, tier: 'basic' | 'featured' = 'basic') {
   const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier, ...spot });
-  const response = await claim(world, await claimBody(sessionId, tier, spot.x, spot.y, { display_name: 'Clean Name', message: 'Nothing to see', ...overrides }));
+  const response = await claim(
+    world,
+    await claimBody(sessionId, tier, spot.x, spot.y, { display_name: 'Clean Name', message: 'Nothing to see', ...overrides }),
+  );
   expect(response.statusCode).toBe(201);
   return { ...(response.json() as { plot: PlotDto; warning?: string }), sessionId, spot };
 }
 
-const ids = async (app: FastifyInstance = world.plots) => (await app.inject('/api/plots')).json().map((p: { id: string }) => p.id) as string[];
+const ids = async (app: FastifyInstance = world.plots) =>
+  (await app.inject('/api/plots')).json().map((p: { id: string }) => p.id) as string[];
 const eventsFor = async (type: string, plotId: string) => (await streamEvents(world, type)).filter((e) => e.data.plotId === plotId);
 const queued = async (plotId: string) => (await flaggedPlots(world)).find((p) => p.id === plotId);
 const plotRow = async (plotId: string) =>
-  (await world.db.query<Record<string, any>>(`SELECT visible, flagged, reviewed, removed_at, region_name FROM plots.plots WHERE id = $1`, [plotId]))[0];
+  (
+    await world.db.query<Record<string, any>>(`SELECT visible, flagged, reviewed, removed_at, region_name FROM plots.plots WHERE id = $1`, [
+      plotId,
+    ])
+  )[0];
 
 describe('screening at claim time (moderation answers over NATS)', () => {
   it('a claim with a listed word is created hidden with the warning, absent from every public read, and in the review queue', async () => {
-    const { plot, warning, sessionId, spot } = await claimed({ display_name: 'Drug Deals Daily', message: 'Fresh every day', notification_email: 'owner@example.com' });
+    const { plot, warning, sessionId, spot } = await claimed({
+      display_name: 'Drug Deals Daily',
+      message: 'Fresh every day',
+      notification_email: 'owner@example.com',
+    });
     expect(warning).toBe(UNDER_REVIEW_WARNING);
     expect(plot).toMatchObject({ display_name: 'Drug Deals Daily', flagged: true, reviewed: false });
 
@@ -57,7 +69,10 @@ describe('screening at claim time (moderation answers over NATS)', () => {
     expect((await world.plots.inject(`/api/plots/${plot.id}/avatar`)).statusCode).toBe(404);
     expect((await world.plots.inject(`/api/users/${encodeURIComponent('Drug Deals Daily')}/plots`)).json().plots).toEqual([]);
     // Hidden, but the land is the buyer's: nobody else can buy it.
-    expect((await world.plots.inject(`/api/position-available?x=${spot.x}&y=${spot.y}`)).json()).toEqual({ available: false, reason: 'review' });
+    expect((await world.plots.inject(`/api/position-available?x=${spot.x}&y=${spot.y}`)).json()).toEqual({
+      available: false,
+      reason: 'review',
+    });
     expect(await plotRow(plot.id)).toMatchObject({ visible: false, flagged: true, reviewed: false, removed_at: null });
 
     const [event] = await eventually(async () => {
@@ -67,10 +82,19 @@ describe('screening at claim time (moderation answers over NATS)', () => {
     expect(event.data).toMatchObject({ sessionId, visible: false, screenedWords: ['drug'], notificationEmail: 'owner@example.com' });
     const review = await eventually(() => queued(plot.id), 15_000);
     expect(review).toMatchObject({ display_name: 'Drug Deals Daily', source: 'screen', reasons: ['drug'], flag_count: 0 });
-    expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claims_screened_total\{screened_by="moderation",outcome="held",service="plots"\} 1/);
+    expect((await world.plots.inject('/metrics')).body).toMatch(
+      /plots_claims_screened_total\{screened_by="moderation",outcome="held",service="plots"\} 1/,
+    );
 
     // The same claim sent again (a lost response) still tells the buyer it is under review.
-    const replay = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Drug Deals Daily', message: 'Fresh every day', notification_email: 'owner@example.com' }));
+    const replay = await claim(
+      world,
+      await claimBody(sessionId, 'basic', spot.x, spot.y, {
+        display_name: 'Drug Deals Daily',
+        message: 'Fresh every day',
+        notification_email: 'owner@example.com',
+      }),
+    );
     expect(replay.statusCode).toBe(200);
     expect(replay.json()).toEqual({ plot, warning: UNDER_REVIEW_WARNING });
   });
@@ -94,7 +118,10 @@ describe('screening at claim time (moderation answers over NATS)', () => {
 
   it('stores the region of the top-left tile on the plot and returns it', async () => {
     const { plot, spot } = await claimed({}, 'featured');
-    const [tile] = await world.db.query<{ zone_name: string }>(`SELECT zone_name FROM map.map_tiles WHERE x = $1 AND y = $2`, [spot.x, spot.y]);
+    const [tile] = await world.db.query<{ zone_name: string }>(`SELECT zone_name FROM map.map_tiles WHERE x = $1 AND y = $2`, [
+      spot.x,
+      spot.y,
+    ]);
     expect(tile.zone_name).not.toBe('Water');
     expect(plot.region_name).toBe(tile.zone_name);
     expect((await plotRow(plot.id)).region_name).toBe(tile.zone_name);
@@ -161,9 +188,13 @@ async function redeliver(event: { id: string; type: string; data: unknown }) {
   const { jetstream } = await import('@nats-io/jetstream');
   const nc = await connect(world.stream.connectOptions());
   try {
-    await jetstream(nc).publish(`${world.stream.subjectPrefix}${event.type}`, JSON.stringify({ ...event, occurredAt: new Date().toISOString() }), {
-      msgID: randomUUID(),
-    });
+    await jetstream(nc).publish(
+      `${world.stream.subjectPrefix}${event.type}`,
+      JSON.stringify({ ...event, occurredAt: new Date().toISOString() }),
+      {
+        msgID: randomUUID(),
+      },
+    );
   } finally {
     await nc.close();
   }
@@ -176,7 +207,13 @@ describe('moderation.plot.rejected', () => {
     expect((await flagPlot(world, plot.id, { ip: '198.19.1.1', reason: 'Scam' })).statusCode).toBe(200);
     await eventually(() => queued(plot.id), 15_000);
     // payments linked the payment to the plot when it heard plots.plot.claimed
-    const payment = async () => (await world.db.query<{ plot_id: string | null; status: string }>(`SELECT plot_id, status FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0];
+    const payment = async () =>
+      (
+        await world.db.query<{ plot_id: string | null; status: string }>(
+          `SELECT plot_id, status FROM payments.payments WHERE stripe_session_id = $1`,
+          [sessionId],
+        )
+      )[0];
     await eventually(async () => (await payment())?.plot_id === plot.id);
 
     expect((await decide(world, 'reject', plot.id)).statusCode).toBe(200);
@@ -202,16 +239,25 @@ describe('moderation.plot.rejected', () => {
       return found.length ? found : null;
     });
     expect(removed.data).toEqual({ plotId: plot.id, sessionId, reason: 'rejected' });
-    expect(await eventually(async () => ((await payment())?.plot_id === null ? payment() : null))).toEqual({ plot_id: null, status: 'paid' });
+    expect(await eventually(async () => ((await payment())?.plot_id === null ? payment() : null))).toEqual({
+      plot_id: null,
+      status: 'paid',
+    });
 
     // The removed plot's session stays used (removal without refund).
-    const again = await claim(world, await claimBody(sessionId, 'featured', spot.x, spot.y, { display_name: 'Rejected Rita', message: 'Scam offers' }));
+    const again = await claim(
+      world,
+      await claimBody(sessionId, 'featured', spot.x, spot.y, { display_name: 'Rejected Rita', message: 'Scam offers' }),
+    );
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('SESSION_ALREADY_USED');
 
     // A new buyer can claim the freed land.
     const newSession = await buyAndPay(world, { tier: 'featured', ...spot });
-    const newClaim = await claim(world, await claimBody(newSession, 'featured', spot.x, spot.y, { display_name: 'New Owner', message: 'Fresh start' }));
+    const newClaim = await claim(
+      world,
+      await claimBody(newSession, 'featured', spot.x, spot.y, { display_name: 'New Owner', message: 'Fresh start' }),
+    );
     expect(newClaim.statusCode).toBe(201);
     expect(await ids()).toContain(newClaim.json().plot.id);
 
@@ -227,7 +273,11 @@ describe('moderation.plot.rejected', () => {
     };
     const [rejection] = (await streamEvents(world, 'moderation.plot.rejected')).filter((e) => e.data.plotId === plot.id);
     await redeliver(rejection);
-    await publishEvent(world, 'moderation.plot.approved', { plotId: plot.id, decidedBy: 'late-admin', decidedAt: new Date().toISOString() });
+    await publishEvent(world, 'moderation.plot.approved', {
+      plotId: plot.id,
+      decidedBy: 'late-admin',
+      decidedAt: new Date().toISOString(),
+    });
     // Both handled: the inbox recognised the redelivered decisions (the approval above, the rejection here)...
     await eventually(async () => (await metric('events_handled_total\\{consumer="plots",outcome="duplicate",service="plots"\\}')) === 2);
     // ...and the late approval found the plot removed.

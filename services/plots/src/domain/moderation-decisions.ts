@@ -10,7 +10,17 @@ export type RemoveOutcome = 'removed' | 'unknown' | 'ignored-removed';
  * Emits `plots.plot.published` so every replica drops its list and live maps refresh. Runs inside the inbox
  * transaction: a redelivered event changes nothing twice. A removed (rejected) plot stays removed.
  */
-export async function approvePlot({ tx, plotId, decidedAt, requestId }: { tx: Tx; plotId: string; decidedAt: string; requestId?: string }): Promise<ApproveOutcome> {
+export async function approvePlot({
+  tx,
+  plotId,
+  decidedAt,
+  requestId,
+}: {
+  tx: Tx;
+  plotId: string;
+  decidedAt: string;
+  requestId?: string;
+}): Promise<ApproveOutcome> {
   const rows = await tx.$queryRawUnsafe<Array<{ removed: boolean }>>(
     `SELECT ("removed_at" IS NOT NULL) AS removed FROM ${TABLE.plots} WHERE "id" = $1::uuid FOR UPDATE`,
     plotId,
@@ -18,7 +28,9 @@ export async function approvePlot({ tx, plotId, decidedAt, requestId }: { tx: Tx
   if (!rows.length) return 'unknown';
   if (rows[0].removed) return 'ignored-removed';
   const decided = new Date(decidedAt);
-  const flaggedSince = await tx.plotFlag.count({ where: { plotId, createdAt: { gt: Number.isNaN(decided.getTime()) ? new Date(0) : decided } } });
+  const flaggedSince = await tx.plotFlag.count({
+    where: { plotId, createdAt: { gt: Number.isNaN(decided.getTime()) ? new Date(0) : decided } },
+  });
   await tx.plot.update({ where: { id: plotId }, data: { visible: true, reviewed: true, flagged: flaggedSince > 0 } });
   await enqueueEvent({ tx, schema: SCHEMA, type: 'plots.plot.published', requestId, data: { plotId } });
   return 'published';
@@ -30,7 +42,17 @@ export async function approvePlot({ tx, plotId, decidedAt, requestId }: { tx: Tx
  * so every public read leaves it out. Emits `plots.plot.removed` (payments unlinks the payment and keeps it;
  * live maps drop the plot). Idempotent: a plot already removed, or unknown, changes nothing.
  */
-export async function removePlot({ tx, plotId, reason, requestId }: { tx: Tx; plotId: string; reason: string; requestId?: string }): Promise<RemoveOutcome> {
+export async function removePlot({
+  tx,
+  plotId,
+  reason,
+  requestId,
+}: {
+  tx: Tx;
+  plotId: string;
+  reason: string;
+  requestId?: string;
+}): Promise<RemoveOutcome> {
   const rows = await tx.$queryRawUnsafe<Array<{ session_id: string; removed: boolean }>>(
     `SELECT "stripe_session_id" AS session_id, ("removed_at" IS NOT NULL) AS removed FROM ${TABLE.plots} WHERE "id" = $1::uuid FOR UPDATE`,
     plotId,
@@ -40,6 +62,12 @@ export async function removePlot({ tx, plotId, reason, requestId }: { tx: Tx; pl
   await tx.footprint.deleteMany({ where: { plotId } });
   await tx.plotAvatar.deleteMany({ where: { plotId } });
   await tx.plot.update({ where: { id: plotId }, data: { removedAt: new Date(), visible: false } });
-  await enqueueEvent({ tx, schema: SCHEMA, type: 'plots.plot.removed', requestId, data: { plotId, sessionId: rows[0].session_id, reason } });
+  await enqueueEvent({
+    tx,
+    schema: SCHEMA,
+    type: 'plots.plot.removed',
+    requestId,
+    data: { plotId, sessionId: rows[0].session_id, reason },
+  });
   return 'removed';
 }

@@ -10,7 +10,12 @@ export type RecordStatOutcome = 'counted' | 'bot' | 'unknown-plot';
  * bots (by user agent) are not counted; unknown, hidden and removed plots are not either (the statement
  * inserts nothing for them).
  */
-export async function recordPlotStat(options: { db: PrismaClient; plotId: string; kind: StatKind; userAgent: string | undefined }): Promise<RecordStatOutcome> {
+export async function recordPlotStat(options: {
+  db: PrismaClient;
+  plotId: string;
+  kind: StatKind;
+  userAgent: string | undefined;
+}): Promise<RecordStatOutcome> {
   if (isObviousBot(options.userAgent)) return 'bot';
   const column = COLUMN[options.kind];
   const inserted = await options.db.$executeRawUnsafe(

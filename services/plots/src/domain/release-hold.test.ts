@@ -13,7 +13,8 @@ afterAll(async () => world?.close());
 const spots = () => landSpots(world, 1, 3);
 const holdIdOf = async (sessionId: string) =>
   (await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0].hold_id;
-const holds = async (sessionId: string) => (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
+const holds = async (sessionId: string) =>
+  (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
 
 describe('a paid hold is never released', () => {
   it('releaseHoldCommand and payments.checkout.expired leave the hold of a paid session alone, and free an unpaid one', async () => {
@@ -27,7 +28,9 @@ describe('a paid hold is never released', () => {
     expect(await query(world.payments.bus, releaseHoldCommand, { holdId: await holdIdOf(unpaid) })).toEqual({ released: true });
     // The event is applied in order after the command: give the consumer time, then the paid hold must still be there.
     await publishEvent(world, 'payments.checkout.expired', { sessionId: unpaid });
-    await eventually(async () => (await world.db.query(`SELECT 1 FROM plots.inbox_events WHERE subject LIKE '%payments.checkout.expired'`)).length >= 2);
+    await eventually(
+      async () => (await world.db.query(`SELECT 1 FROM plots.inbox_events WHERE subject LIKE '%payments.checkout.expired'`)).length >= 2,
+    );
     expect(await holds(paid)).toBe(1);
     expect(await holds(unpaid)).toBe(0);
   });

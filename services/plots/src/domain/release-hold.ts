@@ -8,7 +8,10 @@ const UNPAID = `NOT EXISTS (SELECT 1 FROM "${SCHEMA}"."entitlements" e WHERE e."
 
 /** releaseHoldCommand: payments could not start the checkout, or the buyer cancelled; the spot is free again. */
 export async function releaseHold({ db, holdId }: { db: PrismaClient | Tx; holdId: string }): Promise<{ released: boolean }> {
-  const count = await db.$executeRawUnsafe(`DELETE FROM ${TABLE.footprints} f WHERE f."kind" = 'hold' AND f."hold_id" = $1 AND ${UNPAID}`, holdId);
+  const count = await db.$executeRawUnsafe(
+    `DELETE FROM ${TABLE.footprints} f WHERE f."kind" = 'hold' AND f."hold_id" = $1 AND ${UNPAID}`,
+    holdId,
+  );
   return { released: count > 0 };
 }
 

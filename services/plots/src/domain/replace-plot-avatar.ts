@@ -32,7 +32,13 @@ export async function replacePlotAvatar(options: {
       create: { plotId: current.id, png: new Uint8Array(png) },
       update: { png: new Uint8Array(png), createdAt: new Date() },
     });
-    return updatePlotContent({ tx, plotId: current.id, data: { avatarVersion: { increment: 1 } }, changed: ['avatar'], requestId: options.requestId });
+    return updatePlotContent({
+      tx,
+      plotId: current.id,
+      data: { avatarVersion: { increment: 1 } },
+      changed: ['avatar'],
+      requestId: options.requestId,
+    });
   });
   return toPlotDto(plot);
 }

@@ -8,7 +8,15 @@ import { PLOT_NOT_FOUND_MESSAGE } from './get-plot.ts';
  * dispute). The hash is cleared, so no token opens the plot until a new one is issued. `revoked` is false when
  * there was no live link. Unknown plot: 404.
  */
-export async function revokeManageToken({ db, plotId, admin }: { db: PrismaClient; plotId: string; admin: string }): Promise<{ plotId: string; revoked: boolean }> {
+export async function revokeManageToken({
+  db,
+  plotId,
+  admin,
+}: {
+  db: PrismaClient;
+  plotId: string;
+  admin: string;
+}): Promise<{ plotId: string; revoked: boolean }> {
   const plot = isUuid(plotId) ? await db.plot.findUnique({ where: { id: plotId }, select: { id: true } }) : null;
   if (!plot) throw new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
   const revoked = await db.plotManageToken.updateMany({

@@ -44,7 +44,9 @@ export function linkHostOf(link: string | null): string | null {
 }
 
 function outcome(flagged: boolean, words: string[], screenedBy: ScreenedBy): ScreeningResult {
-  return flagged ? { visible: false, screenedWords: words, warning: UNDER_REVIEW_WARNING, screenedBy } : { visible: true, screenedWords: [], screenedBy };
+  return flagged
+    ? { visible: false, screenedWords: words, warning: UNDER_REVIEW_WARNING, screenedBy }
+    : { visible: true, screenedWords: [], screenedBy };
 }
 
 /**
@@ -60,7 +62,12 @@ function outcome(flagged: boolean, words: string[], screenedBy: ScreenedBy): Scr
 export async function screenClaimContent(input: ScreenClaimContentInput): Promise<ScreeningResult> {
   const linkHost = linkHostOf(input.link);
   try {
-    const answer = await query(input.bus, screenContentQuery, { texts: [input.displayName, input.message], linkHost }, { timeoutMs: input.timeoutMs });
+    const answer = await query(
+      input.bus,
+      screenContentQuery,
+      { texts: [input.displayName, input.message], linkHost },
+      { timeoutMs: input.timeoutMs },
+    );
     return outcome(answer.flagged, answer.words, 'moderation');
   } catch (error) {
     const words = findFlaggedWords([input.displayName, input.message, linkHost]);

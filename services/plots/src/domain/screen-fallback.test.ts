@@ -1,7 +1,18 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  decide,
+  flagPlot,
+  flaggedPlots,
+  landSpots,
+  startWorld,
+  streamEvents,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
 
 const SCREEN_TIMEOUT_MS = 600;
@@ -50,11 +61,17 @@ describe('moderation down at claim time', () => {
     expect((await world.plots.inject(`/api/plots/${plot.id}`)).statusCode).toBe(404);
     expect((await claimedEvent(plot.id)).data).toMatchObject({ visible: false, screenedWords: ['kill'], sessionId: dirty.sessionId });
     held.push(plot.id);
-    expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claims_screened_total\{screened_by="floor",outcome="held",service="plots"\} 1/);
+    expect((await world.plots.inject('/metrics')).body).toMatch(
+      /plots_claims_screened_total\{screened_by="floor",outcome="held",service="plots"\} 1/,
+    );
 
     // The floor screen is the shared whole-word screen: names that merely contain a listed word are published,
     // a listed word disguised with a Cyrillic е and a zero-width space is held, and so is a look-alike link host.
-    const innocent = await claimTimed({ display_name: 'Essex Skill School', message: 'Latest Android builds', link: 'https://scunthorpe.example' });
+    const innocent = await claimTimed({
+      display_name: 'Essex Skill School',
+      message: 'Latest Android builds',
+      link: 'https://scunthorpe.example',
+    });
     expect(innocent.response.json().warning).toBeUndefined();
     published.push(innocent.response.json().plot.id);
     const disguised = await claimTimed({ display_name: 'Night Owl', message: 'hot s\u0435\u200Bx tonight' });
@@ -113,6 +130,8 @@ describe('moderation down at claim time', () => {
     // And with moderation back, claims are screened by it again.
     const next = await claimTimed({ display_name: 'Test Kitchen', message: 'Recipes' });
     expect(next.response.json().warning).toBe(UNDER_REVIEW_WARNING);
-    expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claims_screened_total\{screened_by="moderation",outcome="held",service="plots"\} 1/);
+    expect((await world.plots.inject('/metrics')).body).toMatch(
+      /plots_claims_screened_total\{screened_by="moderation",outcome="held",service="plots"\} 1/,
+    );
   });
 });

@@ -13,7 +13,9 @@ beforeAll(async () => {
     plotsEnv: { CLAIM_MAX_ATTEMPTS_PER_SESSION: String(MAX_ATTEMPTS), AVATAR_DECODE_CONCURRENCY: '2', AVATAR_DECODE_QUEUE: '2' },
   });
   // 4096² pixels (the default decode bound) in a few kilobytes: valid, and the most expensive image a claim may send.
-  const png = await sharp({ create: { width: 4096, height: 4096, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 4096, height: 4096, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .png()
+    .toBuffer();
   expect(png.length).toBeLessThan(1024 * 1024);
   huge = `data:image/png;base64,${png.toString('base64')}`;
 });
@@ -27,7 +29,8 @@ async function decodes(): Promise<number> {
   return Number(/^plots_avatar_decodes_total\{service="plots"\} (\d+)$/m.exec(body)?.[1] ?? NaN);
 }
 const attemptsOf = async (sessionId: string) =>
-  (await world.db.query<{ claim_attempts: number }>(`SELECT claim_attempts FROM plots.entitlements WHERE session_id = $1`, [sessionId]))[0]?.claim_attempts;
+  (await world.db.query<{ claim_attempts: number }>(`SELECT claim_attempts FROM plots.entitlements WHERE session_id = $1`, [sessionId]))[0]
+    ?.claim_attempts;
 
 describe('the footprint is checked before the avatar is decoded', () => {
   it('a claim on a plot, or on another live hold, with a huge valid image answers 409 without decoding; on its own hold it decodes and succeeds', async () => {
@@ -99,7 +102,10 @@ describe('decode concurrency is capped per process', () => {
     const refused = await claim(world, await claimBody(session, 'basic', spot.x, spot.y, { avatar_url: huge }));
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-    expect(refused.json().error).toEqual({ code: 'NOT_READY', message: 'Too many images are being processed right now. Please try again in a moment.' });
+    expect(refused.json().error).toEqual({
+      code: 'NOT_READY',
+      message: 'Too many images are being processed right now. Please try again in a moment.',
+    });
     expect(await world.db.query(`SELECT 1 FROM plots.plots WHERE stripe_session_id = $1`, [session])).toHaveLength(0);
     expect(await decodes()).toBe(before);
     // A refusal for want of capacity is not the buyer's try: it does not count against the session's bound.

@@ -36,9 +36,13 @@ async function written() {
 
 /** Payments' used-session row (payments records it when it hears plots.plot.claimed). */
 const usedSession = async (sessionId: string) =>
-  (await world.db.query<{ ip_address: string | null }>(`SELECT ip_address FROM payments.used_sessions WHERE session_id = $1`, [sessionId]))[0];
+  (
+    await world.db.query<{ ip_address: string | null }>(`SELECT ip_address FROM payments.used_sessions WHERE session_id = $1`, [sessionId])
+  )[0];
 const pngOf = async (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .png()
+    .toBuffer();
 const dataUrl = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
 
 describe('POST /api/claim-plot: the happy path, end to end', () => {
@@ -47,7 +51,12 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
     const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
     const response = await claim(
       world,
-      await claimBody(sessionId, 'featured', spot.x, spot.y, { display_name: '  Grace Hopper ', message: 'Debugging since 1947', zone: 'creator', notification_email: 'grace@example.com' }),
+      await claimBody(sessionId, 'featured', spot.x, spot.y, {
+        display_name: '  Grace Hopper ',
+        message: 'Debugging since 1947',
+        zone: 'creator',
+        notification_email: 'grace@example.com',
+      }),
       '192.0.2.10',
     );
     expect(response.statusCode).toBe(201);
@@ -67,12 +76,14 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
     });
     expect(new Date(plot.created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
-    const [row] = await world.db.query(`SELECT size, visible, notification_email, stripe_session_id FROM plots.plots WHERE id = $1`, [plot.id]);
+    const [row] = await world.db.query(`SELECT size, visible, notification_email, stripe_session_id FROM plots.plots WHERE id = $1`, [
+      plot.id,
+    ]);
     expect(row).toEqual({ size: 2, visible: true, notification_email: 'grace@example.com', stripe_session_id: sessionId });
     // The session's hold became the plot's footprint.
-    expect(await world.db.query(`SELECT kind, x, y, size FROM plots.footprints WHERE plot_id = $1 OR session_id = $2`, [plot.id, sessionId])).toEqual([
-      { kind: 'plot', x: spot.x, y: spot.y, size: 2 },
-    ]);
+    expect(
+      await world.db.query(`SELECT kind, x, y, size FROM plots.footprints WHERE plot_id = $1 OR session_id = $2`, [plot.id, sessionId]),
+    ).toEqual([{ kind: 'plot', x: spot.x, y: spot.y, size: 2 }]);
 
     const one = await world.plots.inject(`/api/plots/${plot.id}`);
     expect(one.statusCode).toBe(200);
@@ -88,7 +99,9 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
     const meta = await sharp(avatar.rawPayload).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 128, height: 128 });
     expect(meta.exif).toBeUndefined();
-    expect((await world.plots.inject({ url: plot.avatar_url, headers: { 'if-none-match': avatar.headers.etag as string } })).statusCode).toBe(304);
+    expect(
+      (await world.plots.inject({ url: plot.avatar_url, headers: { 'if-none-match': avatar.headers.etag as string } })).statusCode,
+    ).toBe(304);
 
     const user = await world.plots.inject(`/api/users/${encodeURIComponent('grace HOPPER')}/plots`);
     expect(user.json()).toEqual({ username: 'grace HOPPER', plots: [plot] });
@@ -100,7 +113,15 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
       const found = (await streamEvents(world, 'plots.plot.claimed')).filter((e) => e.data.plotId === plot.id);
       return found.length ? found : null;
     });
-    expect(event.data).toMatchObject({ sessionId, tier: 'featured', size: 2, visible: true, screenedWords: [], clientIp: '192.0.2.10', notificationEmail: 'grace@example.com' });
+    expect(event.data).toMatchObject({
+      sessionId,
+      tier: 'featured',
+      size: 2,
+      visible: true,
+      screenedWords: [],
+      clientIp: '192.0.2.10',
+      notificationEmail: 'grace@example.com',
+    });
     expect((await eventually(() => usedSession(sessionId))).ip_address).toBe('192.0.2.10');
     expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claimed_total\{tier="featured",service="plots"\} 1/);
   });
@@ -144,7 +165,9 @@ describe('one session, one plot', () => {
     expect(other.json().error).toEqual({ code: 'SESSION_ALREADY_USED', message: 'This payment has already been used to claim a plot.' });
     const renamed = await claim(world, { ...body, display_name: 'Someone Else' });
     expect(renamed.statusCode).toBe(409);
-    expect(Number((await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id = $1`, [sessionId]))[0].n)).toBe(1);
+    expect(
+      Number((await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id = $1`, [sessionId]))[0].n),
+    ).toBe(1);
   });
 });
 
@@ -168,14 +191,29 @@ describe('refusals: clear 4xx and nothing written', () => {
   };
 
   it('a tier other than the paid one', async () => {
-    const error = await refused({ tier: 'premium' }, 400, 'VALIDATION_FAILED', 'tier: Your payment was for a Prime Plot (3×3), not a Premium Plot. Please claim a Prime Plot.');
+    const error = await refused(
+      { tier: 'premium' },
+      400,
+      'VALIDATION_FAILED',
+      'tier: Your payment was for a Prime Plot (3×3), not a Premium Plot. Please claim a Prime Plot.',
+    );
     expect(error.details.paidTier).toBe('prime');
     await refused({ tier: 'basic' }, 400, 'VALIDATION_FAILED', /Your payment was for a Prime Plot/);
   });
 
   it('water, and a footprint hanging over water or the grid edge', async () => {
-    await refused({ ...waterTile(world) }, 400, 'INVALID_LOCATION', 'You can only claim plots on land, not in water. Please choose another location.');
-    await refused({ x: 88, y: 40 }, 400, 'INVALID_LOCATION', 'This plot would not fit inside the map there. Please choose another location.');
+    await refused(
+      { ...waterTile(world) },
+      400,
+      'INVALID_LOCATION',
+      'You can only claim plots on land, not in water. Please choose another location.',
+    );
+    await refused(
+      { x: 88, y: 40 },
+      400,
+      'INVALID_LOCATION',
+      'This plot would not fit inside the map there. Please choose another location.',
+    );
     await refused({ x: 95, y: 40 }, 400, 'VALIDATION_FAILED');
   });
 
@@ -187,8 +225,16 @@ describe('refusals: clear 4xx and nothing written', () => {
 
   it.each([
     ['not an image', () => dataUrl('image/png', 'just some text, not pixels'), /must be a JPG, PNG or GIF image/],
-    ['an SVG', () => dataUrl('image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), /must be a JPG, PNG or GIF image/],
-    ['an SVG labelled as PNG', () => dataUrl('image/png', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), /must be a JPG, PNG or GIF image/],
+    [
+      'an SVG',
+      () => dataUrl('image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      /must be a JPG, PNG or GIF image/,
+    ],
+    [
+      'an SVG labelled as PNG',
+      () => dataUrl('image/png', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+      /must be a JPG, PNG or GIF image/,
+    ],
     ['a remote URL (never fetched)', () => 'https://example.com/me.png', /uploaded image/],
     ['broken base64', () => 'data:image/png;base64,%%%%', /not valid base64/],
   ])('an avatar that is %s', async (_name, avatar, message) => {
@@ -196,26 +242,47 @@ describe('refusals: clear 4xx and nothing written', () => {
   });
 
   it('a WebP avatar (not on the allow-list)', async () => {
-    const webp = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#123' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#123' } })
+      .webp()
+      .toBuffer();
     await refused({ avatar_url: dataUrl('image/webp', webp) }, 400, 'VALIDATION_FAILED', /must be a JPG, PNG or GIF image/);
   });
 
   it('an avatar over 1 MiB decoded', async () => {
     const big = Buffer.concat([await pngOf(8, 8), Buffer.alloc(1024 * 1024)]);
-    await refused({ avatar_url: dataUrl('image/png', big) }, 400, 'VALIDATION_FAILED', 'avatar_url: Avatar must be at most 1 MB (1048576 bytes).');
+    await refused(
+      { avatar_url: dataUrl('image/png', big) },
+      400,
+      'VALIDATION_FAILED',
+      'avatar_url: Avatar must be at most 1 MB (1048576 bytes).',
+    );
   });
 
   it('a truncated PNG', async () => {
-    const noise = await sharp(Buffer.from(Array.from({ length: 256 * 256 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 256, height: 256, channels: 3 } })
+    const noise = await sharp(Buffer.from(Array.from({ length: 256 * 256 * 3 }, (_, i) => (i * 7919) % 251)), {
+      raw: { width: 256, height: 256, channels: 3 },
+    })
       .png()
       .toBuffer();
-    await refused({ avatar_url: dataUrl('image/png', noise.subarray(0, Math.floor(noise.length / 2))) }, 400, 'VALIDATION_FAILED', /damaged or incomplete|could not be read/);
+    await refused(
+      { avatar_url: dataUrl('image/png', noise.subarray(0, Math.floor(noise.length / 2))) },
+      400,
+      'VALIDATION_FAILED',
+      /damaged or incomplete|could not be read/,
+    );
   });
 
   it('an image with too many pixels for its size (decompression bomb)', async () => {
-    const bomb = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    await refused({ avatar_url: dataUrl('image/png', bomb) }, 400, 'VALIDATION_FAILED', 'avatar_url: Avatar image has too many pixels. Please upload a smaller image.');
+    await refused(
+      { avatar_url: dataUrl('image/png', bomb) },
+      400,
+      'VALIDATION_FAILED',
+      'avatar_url: Avatar image has too many pixels. Please upload a smaller image.',
+    );
   });
 
   it.each([
@@ -274,14 +341,17 @@ describe('the held spot lost anyway', () => {
 });
 
 describe('restarts between payment and claim', () => {
-  it.each([{ services: ['plots'] }, { services: ['payments'] }, { services: ['plots', 'payments'] }] as const)('restarting $services: the buyer still gets the plot', async ({ services }) => {
-    const spot = nextSpot();
-    const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
-    for (const service of services) await world.restart(service);
-    const response = await claim(world, await claimBody(sessionId, 'featured', spot.x, spot.y));
-    expect(response.statusCode).toBe(201);
-    await eventually(() => usedSession(sessionId));
-  });
+  it.each([{ services: ['plots'] }, { services: ['payments'] }, { services: ['plots', 'payments'] }] as const)(
+    'restarting $services: the buyer still gets the plot',
+    async ({ services }) => {
+      const spot = nextSpot();
+      const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
+      for (const service of services) await world.restart(service);
+      const response = await claim(world, await claimBody(sessionId, 'featured', spot.x, spot.y));
+      expect(response.statusCode).toBe(201);
+      await eventually(() => usedSession(sessionId));
+    },
+  );
 
   it('payments down when the claim arrives, but the verified event already reached plots', async () => {
     const spot = nextSpot();

@@ -76,10 +76,20 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
       }
       if (result.manageToken && request.body.notification_email) {
         // After the commit, beside the answer: the buyer never waits for SMTP.
-        void emailOwnerLink({ bus: app.bus, log: request.log, plot: result.plot, email: request.body.notification_email, token: result.manageToken });
+        void emailOwnerLink({
+          bus: app.bus,
+          log: request.log,
+          plot: result.plot,
+          email: request.body.notification_email,
+          token: result.manageToken,
+        });
       }
       if (result.created) {
-        opts.onClaimed({ tier: result.tier, screenedBy: result.screening?.screenedBy ?? 'moderation', held: result.screening?.held ?? false });
+        opts.onClaimed({
+          tier: result.tier,
+          screenedBy: result.screening?.screenedBy ?? 'moderation',
+          held: result.screening?.held ?? false,
+        });
         app.outbox.kick();
       }
       const body = {

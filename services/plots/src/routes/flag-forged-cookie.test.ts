@@ -55,16 +55,23 @@ describe('forged pa_visitor cookies', () => {
       expect(issued(response)).toBeUndefined();
     }
     await flagPlot(world, plotId, { ip: '198.51.100.33', cookie: value });
-    expect((await flagRows(plotId)).map((r) => r.visitor_key)).toEqual([expect.stringMatching(/^cookie:[0-9a-f]{64}$/), 'ip:198.51.100.33']);
+    expect((await flagRows(plotId)).map((r) => r.visitor_key)).toEqual([
+      expect.stringMatching(/^cookie:[0-9a-f]{64}$/),
+      'ip:198.51.100.33',
+    ]);
   });
 });
 
 describe('VISITOR_COOKIE_SECRET', () => {
   const base = { DATABASE_URL: 'postgresql://x@localhost/db', NATS_URL: 'nats://localhost:4222', INTERNAL_TOKEN: 'x'.repeat(20) };
   it('is required in production (and with NODE_ENV unset); development and test derive one from INTERNAL_TOKEN', () => {
-    expect(() => loadEnv({ ...base, NODE_ENV: 'production' })).toThrow(/VISITOR_COOKIE_SECRET: is required unless NODE_ENV is explicitly development or test/);
+    expect(() => loadEnv({ ...base, NODE_ENV: 'production' })).toThrow(
+      /VISITOR_COOKIE_SECRET: is required unless NODE_ENV is explicitly development or test/,
+    );
     expect(() => loadEnv(base)).toThrow(/VISITOR_COOKIE_SECRET: is required/);
-    expect(() => loadEnv({ ...base, NODE_ENV: 'production', VISITOR_COOKIE_SECRET: 'short' })).toThrow(/VISITOR_COOKIE_SECRET: must be at least 32 characters/);
+    expect(() => loadEnv({ ...base, NODE_ENV: 'production', VISITOR_COOKIE_SECRET: 'short' })).toThrow(
+      /VISITOR_COOKIE_SECRET: must be at least 32 characters/,
+    );
     expect(loadEnv({ ...base, NODE_ENV: 'production', VISITOR_COOKIE_SECRET: 's'.repeat(32) }).VISITOR_COOKIE_SECRET).toBe('s'.repeat(32));
     expect(loadEnv({ ...base, NODE_ENV: 'test' }).VISITOR_COOKIE_SECRET).toBeUndefined();
     expect(defaultVisitorCookieSecret(base.INTERNAL_TOKEN)).not.toContain(base.INTERNAL_TOKEN);

@@ -2,7 +2,17 @@ import fastifyCookie from '@fastify/cookie';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
-import { buyAndPay, claim, claimBody, flagPlot, flaggedPlots, landSpots, startWorld, streamEvents, type World } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  flagPlot,
+  flaggedPlots,
+  landSpots,
+  startWorld,
+  streamEvents,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 
 /** A visitor cookie as plots issues it (signed with the test deployment's secret). */
 const signed = (value: string) => fastifyCookie.sign(value, defaultVisitorCookieSecret(TEST_INTERNAL_TOKEN));
@@ -19,7 +29,10 @@ const nextSpot = () => landSpots(world, 2, 60)[spotIndex++];
 async function claimed(overrides: Record<string, unknown> = {}) {
   const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Flag Target', message: 'Hello there', ...overrides }));
+  const response = await claim(
+    world,
+    await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Flag Target', message: 'Hello there', ...overrides }),
+  );
   expect(response.statusCode).toBe(201);
   return response.json().plot as { id: string; x: number; y: number; display_name: string; flagged: boolean };
 }
@@ -33,7 +46,10 @@ function issuedCookie(response: { headers: Record<string, unknown> }): string | 
 }
 
 const flagRows = async (plotId: string) =>
-  world.db.query<{ visitor_key: string; reason: string | null }>(`SELECT visitor_key, reason FROM plots.plot_flags WHERE plot_id = $1 ORDER BY created_at`, [plotId]);
+  world.db.query<{ visitor_key: string; reason: string | null }>(
+    `SELECT visitor_key, reason FROM plots.plot_flags WHERE plot_id = $1 ORDER BY created_at`,
+    [plotId],
+  );
 const flaggedEventsOf = async (plotId: string) => (await streamEvents(world, 'plots.plot.flagged')).filter((e) => e.data.plotId === plotId);
 const queued = async (plotId: string) => (await flaggedPlots(world)).find((p) => p.id === plotId);
 let ipCounter = 0;
@@ -101,7 +117,11 @@ describe('POST /api/flag-plot', () => {
 
     // A visitor with a cookie, twice.
     const cookieVisitor = signed('visitor-cookie-value-0123456789ab');
-    for (let i = 0; i < 2; i++) expect((await flagPlot(world, plot.id, { ip: freshIp(), cookie: cookieVisitor, reason: 'Offensive' })).json()).toEqual({ flagged: true, plotId: plot.id });
+    for (let i = 0; i < 2; i++)
+      expect((await flagPlot(world, plot.id, { ip: freshIp(), cookie: cookieVisitor, reason: 'Offensive' })).json()).toEqual({
+        flagged: true,
+        plotId: plot.id,
+      });
 
     expect(await flagRows(plot.id)).toHaveLength(3);
     await eventually(async () => (await queued(plot.id))?.flag_count === 3, 15_000);
@@ -112,7 +132,10 @@ describe('POST /api/flag-plot', () => {
 
   it('a plot flagged by 50 different visitors stays visible; moderation shows flag_count 50; each of them again changes nothing', async () => {
     const plot = await claimed({ display_name: 'Popular Target' });
-    const visitors = Array.from({ length: 50 }, (_, i) => ({ ip: freshIp(), cookie: signed(`fifty-visitors-cookie-${String(i).padStart(4, '0')}`) }));
+    const visitors = Array.from({ length: 50 }, (_, i) => ({
+      ip: freshIp(),
+      cookie: signed(`fifty-visitors-cookie-${String(i).padStart(4, '0')}`),
+    }));
     const responses = await Promise.all(visitors.map((v) => flagPlot(world, plot.id, v)));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
     await Promise.all(visitors.map((v) => flagPlot(world, plot.id, v)));
@@ -127,10 +150,12 @@ describe('POST /api/flag-plot', () => {
 
     await eventually(async () => (await queued(plot.id))?.flag_count === 50, 20_000);
     // Concurrent flags are counted one after another (the plot row is locked): every count once, none lost.
-    const counts = (await eventually(async () => {
-      const found = await flaggedEventsOf(plot.id);
-      return found.length === 50 ? found : null;
-    })).map((e) => e.data.flagCount);
+    const counts = (
+      await eventually(async () => {
+        const found = await flaggedEventsOf(plot.id);
+        return found.length === 50 ? found : null;
+      })
+    ).map((e) => e.data.flagCount);
     expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect((await flagPlot(world, plot.id, { ip: freshIp() })).statusCode).toBe(200); // a 51st
     await eventually(async () => (await queued(plot.id))?.flag_count === 51, 15_000);
@@ -158,7 +183,10 @@ describe('POST /api/flag-plot', () => {
     for (let i = 0; i < RATE_LIMIT; i++) expect((await flagPlot(world, plot.id, { ip })).statusCode).toBe(200);
     const limited = await flagPlot(world, plot.id, { ip });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().error).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests\. Please wait \d+ seconds and try again\.$/) });
+    expect(limited.json().error).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Too many requests\. Please wait \d+ seconds and try again\.$/),
+    });
     // Others are not affected.
     expect((await flagPlot(world, plot.id, { ip: freshIp() })).statusCode).toBe(200);
     expect(await flagRows(plot.id)).toHaveLength(2);

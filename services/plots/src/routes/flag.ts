@@ -3,7 +3,14 @@ import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { flagPlotRequestSchema, flagPlotResponseSchema } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS, flagPlot, isVisitorCookie, newVisitorCookie, visitorFor } from '../domain/flag-plot.ts';
+import {
+  VISITOR_COOKIE,
+  VISITOR_COOKIE_MAX_AGE_SECONDS,
+  flagPlot,
+  isVisitorCookie,
+  newVisitorCookie,
+  visitorFor,
+} from '../domain/flag-plot.ts';
 import type { PrismaClient } from '../db.ts';
 
 export interface FlagRoutesOptions {
@@ -61,7 +68,10 @@ export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) 
       });
       if (result.created) app.outbox.kick();
       opts.onFlagged(result.created);
-      request.log.info({ plotId, created: result.created, flagCount: result.flagCount }, result.created ? 'plot flagged' : 'plot already flagged by this visitor');
+      request.log.info(
+        { plotId, created: result.created, flagCount: result.flagCount },
+        result.created ? 'plot flagged' : 'plot already flagged by this visitor',
+      );
       reply.header('cache-control', 'no-store');
       return { flagged: true as const, plotId };
     },

@@ -13,7 +13,7 @@ export async function linkHealthRoutes(app: FastifyInstance, opts: { db: PrismaC
     {
       preHandler: requireAdmin,
       schema: {
-        summary: "Plot links as the background checker last saw them, worst first (unreachable, failing, ...)",
+        summary: 'Plot links as the background checker last saw them, worst first (unreachable, failing, ...)',
         operationId: 'listLinkHealth',
         tags: ['admin', 'plots'],
         security: ADMIN_SESSION_SECURITY,

@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import {
+  asAdmin,
+  buyAndPay,
+  claim,
+  claimBody,
+  landSpots,
+  startWorld,
+  streamEvents,
+  viaGateway,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 
 let world: World;
 beforeAll(async () => {
@@ -36,7 +46,9 @@ describe('the owner link', () => {
   it('is issued once at claim: 256 random bits, only its sha256 stored, nowhere else', async () => {
     const { plot, token } = await claimed();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const [row] = await world.db.query<{ token_hash: string }>(`SELECT token_hash FROM plots.plot_manage_tokens WHERE plot_id = $1`, [plot.id]);
+    const [row] = await world.db.query<{ token_hash: string }>(`SELECT token_hash FROM plots.plot_manage_tokens WHERE plot_id = $1`, [
+      plot.id,
+    ]);
     expect(row.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
     const outbox = await world.db.query<{ payload: unknown }>(`SELECT payload FROM plots.outbox_events`);
     expect(JSON.stringify(outbox)).not.toContain(token);
@@ -60,7 +72,10 @@ describe('the owner link', () => {
     for (const bad of [wrong, 'short', `${token}x`, `${token.slice(0, -1)}.`]) {
       const response = await manage(bad);
       expect(response.statusCode, bad).toBe(404);
-      expect(response.json().error).toEqual({ code: 'NOT_FOUND', message: 'This owner link is not valid. It may have been replaced by a newer one.' });
+      expect(response.json().error).toEqual({
+        code: 'NOT_FOUND',
+        message: 'This owner link is not valid. It may have been replaced by a newer one.',
+      });
     }
     const rotated = await manage(token, 'POST', undefined, '/rotate');
     expect(rotated.statusCode).toBe(200);
@@ -70,7 +85,10 @@ describe('the owner link', () => {
     expect((await manage(token, 'PATCH', { message: 'x', link: '' })).statusCode).toBe(404);
     expect((await manage(fresh)).statusCode).toBe(200);
 
-    expect((await world.plots.inject({ method: 'POST', url: `/api/admin/plots/${plot.id}/revoke-manage-link`, headers: viaGateway() })).statusCode).toBe(401);
+    expect(
+      (await world.plots.inject({ method: 'POST', url: `/api/admin/plots/${plot.id}/revoke-manage-link`, headers: viaGateway() }))
+        .statusCode,
+    ).toBe(401);
     const revoked = await world.plots.inject({ method: 'POST', url: `/api/admin/plots/${plot.id}/revoke-manage-link`, headers: asAdmin() });
     expect(revoked.json()).toEqual({ plotId: plot.id, revoked: true });
     expect((await manage(fresh)).statusCode).toBe(404);
@@ -88,9 +106,17 @@ describe('the owner link', () => {
 describe('owner edits', () => {
   it('a clean edit of message and link is live at once and emits plots.plot.updated; name and position stay', async () => {
     const { plot, token } = await claimed();
-    const edited = await manage(token, 'PATCH', { message: '  New words from Ada ', link: 'https://example.org/new', display_name: 'Mallory', x: 0 });
+    const edited = await manage(token, 'PATCH', {
+      message: '  New words from Ada ',
+      link: 'https://example.org/new',
+      display_name: 'Mallory',
+      x: 0,
+    });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json()).toMatchObject({ status: 'applied', plot: { message: 'New words from Ada', link: 'https://example.org/new', display_name: 'Ada Lovelace', x: plot.x } });
+    expect(edited.json()).toMatchObject({
+      status: 'applied',
+      plot: { message: 'New words from Ada', link: 'https://example.org/new', display_name: 'Ada Lovelace', x: plot.x },
+    });
     const publicPlot = (await world.plots.inject(`/api/plots/${plot.id}`)).json();
     expect(publicPlot).toMatchObject({ message: 'New words from Ada', link: 'https://example.org/new' });
     const list = (await world.plots.inject('/api/plots')).json() as Array<{ id: string; message: string }>;
@@ -98,7 +124,12 @@ describe('owner edits', () => {
     await until(async () => {
       const updates = (await streamEvents(world, 'plots.plot.updated')).filter((e) => e.data.plotId === plot.id);
       expect(updates).toHaveLength(1);
-      expect(updates[0].data).toMatchObject({ message: 'New words from Ada', link: 'https://example.org/new', changed: ['message', 'link'], visible: true });
+      expect(updates[0].data).toMatchObject({
+        message: 'New words from Ada',
+        link: 'https://example.org/new',
+        changed: ['message', 'link'],
+        visible: true,
+      });
     });
     // Removing the link.
     const unlinked = await manage(token, 'PATCH', { message: 'New words from Ada', link: '' });
@@ -107,7 +138,11 @@ describe('owner edits', () => {
 
   it('refuses what a claim refuses (same schema), changing nothing', async () => {
     const { plot, token } = await claimed();
-    for (const body of [{ message: 'x'.repeat(141) }, { message: 'ok', link: 'javascript:alert(1)' }, { message: 'ok', link: 'ftp://example.com' }]) {
+    for (const body of [
+      { message: 'x'.repeat(141) },
+      { message: 'ok', link: 'javascript:alert(1)' },
+      { message: 'ok', link: 'ftp://example.com' },
+    ]) {
       const response = await manage(token, 'PATCH', body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
     }
@@ -129,17 +164,28 @@ describe('owner edits', () => {
       expect(events).toHaveLength(1);
       return events[0];
     });
-    expect(submitted.data).toMatchObject({ message: 'First program, first plot.', proposed: { message: 'I hate Mondays' }, screenedWords: ['hate'] });
+    expect(submitted.data).toMatchObject({
+      message: 'First program, first plot.',
+      proposed: { message: 'I hate Mondays' },
+      screenedWords: ['hate'],
+    });
     expect((await streamEvents(world, 'plots.plot.updated')).filter((e) => e.data.plotId === plot.id)).toHaveLength(0);
 
     // The admin approves it in moderation's queue: plots applies it.
     const queued = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json() as Array<Record<string, any>>;
+      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json() as Array<
+        Record<string, any>
+      >;
       const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
       expect(item).toBeDefined();
       return item!;
     });
-    expect(queued).toMatchObject({ message: 'I hate Mondays', current: { message: 'First program, first plot.' }, reasons: ['hate'], edit_id: submitted.data.editId });
+    expect(queued).toMatchObject({
+      message: 'I hate Mondays',
+      current: { message: 'First program, first plot.' },
+      reasons: ['hate'],
+      edit_id: submitted.data.editId,
+    });
     const decided = await world.moderation!.inject({
       method: 'POST',
       url: '/api/admin/approve-plot',
@@ -155,12 +201,19 @@ describe('owner edits', () => {
     const { plot, token } = await claimed();
     await manage(token, 'PATCH', { message: 'Free porn here', link: '' });
     const editId = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json() as Array<Record<string, any>>;
+      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json() as Array<
+        Record<string, any>
+      >;
       const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
       expect(item).toBeDefined();
       return item!.edit_id as string;
     });
-    const decided = await world.moderation!.inject({ method: 'POST', url: '/api/admin/reject-plot', payload: { plotId: plot.id, editId }, headers: asAdmin() });
+    const decided = await world.moderation!.inject({
+      method: 'POST',
+      url: '/api/admin/reject-plot',
+      payload: { plotId: plot.id, editId },
+      headers: asAdmin(),
+    });
     expect(decided.statusCode).toBe(200);
     await until(async () => expect((await manage(token)).json().pendingEdit).toBeNull());
     const publicPlot = await world.plots.inject(`/api/plots/${plot.id}`);
@@ -171,7 +224,9 @@ describe('owner edits', () => {
   it('replaces the avatar through the claim re-encode: new URL version, new bytes', async () => {
     const { plot, token } = await claimed();
     const before = await world.plots.inject(`/api/plots/${plot.id}/avatar`);
-    const red = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 220, g: 20, b: 20 } } }).jpeg().toBuffer();
+    const red = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 220, g: 20, b: 20 } } })
+      .jpeg()
+      .toBuffer();
     const replaced = await manage(token, 'PUT', { avatar_url: `data:image/jpeg;base64,${red.toString('base64')}` }, '/avatar');
     expect(replaced.statusCode).toBe(200);
     expect(replaced.json().plot.avatar_url).toBe(`/api/plots/${plot.id}/avatar?v=1`);
@@ -181,7 +236,9 @@ describe('owner edits', () => {
     expect(await sharp(after.rawPayload).metadata()).toMatchObject({ width: 128, height: 128, format: 'png' });
     expect(after.rawPayload.equals(before.rawPayload)).toBe(false);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
-    expect((await manage(token, 'PUT', { avatar_url: `data:image/svg+xml;base64,${svg.toString('base64')}` }, '/avatar')).statusCode).toBe(400);
+    expect((await manage(token, 'PUT', { avatar_url: `data:image/svg+xml;base64,${svg.toString('base64')}` }, '/avatar')).statusCode).toBe(
+      400,
+    );
     await until(async () => {
       const updates = (await streamEvents(world, 'plots.plot.updated')).filter((e) => e.data.plotId === plot.id);
       expect(updates.map((e) => [e.data.changed, e.data.avatarUrl])).toEqual([[['avatar'], `/api/plots/${plot.id}/avatar?v=1`]]);
@@ -205,7 +262,13 @@ describe('stats', () => {
     expect((await beacon(plot.id, 'view', BROWSER, 'application/json')).statusCode).toBe(204);
     expect((await beacon(plot.id, 'profile_open', BROWSER)).statusCode).toBe(204);
     expect((await beacon(plot.id, 'click', BROWSER)).statusCode).toBe(204);
-    for (const bot of ['Googlebot/2.1 (+http://www.google.com/bot.html)', 'curl/8.5.0', 'facebookexternalhit/1.1', 'python-requests/2.31', '']) {
+    for (const bot of [
+      'Googlebot/2.1 (+http://www.google.com/bot.html)',
+      'curl/8.5.0',
+      'facebookexternalhit/1.1',
+      'python-requests/2.31',
+      '',
+    ]) {
       expect((await beacon(plot.id, 'click', bot)).statusCode).toBe(204);
     }
     expect((await beacon(plot.id, 'teleport', BROWSER)).statusCode).toBe(400);
@@ -226,7 +289,14 @@ describe('stats', () => {
 
     const top = await world.plots.inject({ url: '/api/admin/top-plots?days=7', headers: asAdmin() });
     expect(top.statusCode).toBe(200);
-    expect(top.json().plots[0]).toEqual({ plotId: plot.id, displayName: 'Ada Lovelace', tier: 'basic', views: 3, profileOpens: 1, clicks: 1 });
+    expect(top.json().plots[0]).toEqual({
+      plotId: plot.id,
+      displayName: 'Ada Lovelace',
+      tier: 'basic',
+      views: 3,
+      profileOpens: 1,
+      clicks: 1,
+    });
     expect((await world.plots.inject({ url: '/api/admin/top-plots', headers: viaGateway() })).statusCode).toBe(401);
   });
 });

@@ -125,7 +125,10 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
         return { plot };
       } catch (error) {
         if (error instanceof DecoderBusyError) {
-          return reply.status(503).header('retry-after', String(error.retryAfterSeconds)).send({ error: { code: error.code, message: error.message } });
+          return reply
+            .status(503)
+            .header('retry-after', String(error.retryAfterSeconds))
+            .send({ error: { code: error.code, message: error.message } });
         }
         throw error;
       }

@@ -47,7 +47,12 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
       },
     },
     async (request, reply) => {
-      const outcome = await recordPlotStat({ db: opts.db, plotId: request.body.plotId, kind: request.body.kind, userAgent: request.headers['user-agent'] });
+      const outcome = await recordPlotStat({
+        db: opts.db,
+        plotId: request.body.plotId,
+        kind: request.body.kind,
+        userAgent: request.headers['user-agent'],
+      });
       opts.onRecorded({ kind: request.body.kind, outcome });
       return reply.status(204).send(null);
     },

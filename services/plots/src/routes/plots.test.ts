@@ -6,7 +6,17 @@ import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, waterTile, type World } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  landSpots,
+  startCheckout,
+  startWorld,
+  viaGateway,
+  waterTile,
+  type World,
+} from '@pixel-atlas/test-stack/world';
 
 let world: World;
 let replica: FastifyInstance;
@@ -136,7 +146,8 @@ describe('GET /api/users/:username/plots', () => {
 
 describe('GET /api/position-available', () => {
   it('says why a spot is not available: water, out of grid, taken, held', async () => {
-    const ask = async (query: string) => (await world.plots.inject({ url: `/api/position-available?${query}`, headers: viaGateway() })).json();
+    const ask = async (query: string) =>
+      (await world.plots.inject({ url: `/api/position-available?${query}`, headers: viaGateway() })).json();
     const water = waterTile(world);
     expect(await ask(`x=${water.x}&y=${water.y}`)).toEqual({ available: false, reason: 'water' });
     expect(await ask('x=88&y=40&tier=premium')).toEqual({ available: false, reason: 'out_of_grid' });
@@ -147,7 +158,11 @@ describe('GET /api/position-available', () => {
     expect(await ask(`x=${free.x}&y=${free.y}&tier=prime`)).toEqual({ available: true });
     // ('test' is on the spec's word list: 'Position Test' would be held for review, and say so.)
     const plot = await claimed('Position Holder');
-    expect(await ask(`x=${plot.x}&y=${plot.y}`)).toEqual({ available: false, reason: 'taken', overlaps: { id: plot.id, display_name: 'Position Holder' } });
+    expect(await ask(`x=${plot.x}&y=${plot.y}`)).toEqual({
+      available: false,
+      reason: 'taken',
+      overlaps: { id: plot.id, display_name: 'Position Holder' },
+    });
     const bad = await world.plots.inject('/api/position-available?x=abc&y=1');
     expect(bad.statusCode).toBe(400);
   });
@@ -155,7 +170,11 @@ describe('GET /api/position-available', () => {
   it('says no_map when the layout was cleared, and claims then fail clearly', async () => {
     const spot = nextSpot();
     const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-    const cleared = await world.map!.inject({ method: 'DELETE', url: '/api/admin/map-layout', headers: { ...viaGateway(), 'x-admin-user': 'admin' } });
+    const cleared = await world.map!.inject({
+      method: 'DELETE',
+      url: '/api/admin/map-layout',
+      headers: { ...viaGateway(), 'x-admin-user': 'admin' },
+    });
     expect(cleared.statusCode).toBeLessThan(300);
     const free = nextSpot();
     await eventually(async () => (await world.plots.inject(`/api/position-available?x=${free.x}&y=${free.y}`)).json().reason === 'no_map');

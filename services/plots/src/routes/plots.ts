@@ -24,7 +24,7 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
         summary: 'Every visible plot (no image bytes): from memory, with ETag/304 and gzip/br',
         operationId: 'listPlots',
         description:
-          'Without `format`: the spec\'s plot list. With `format=compact`: the same plots column by column (PlotListCompact, ' +
+          "Without `format`: the spec's plot list. With `format=compact`: the same plots column by column (PlotListCompact, " +
           'versioned by its `version` field), a fraction of the bytes; the web app reads this one.',
         tags: ['plots'],
         querystring: plotListQuerySchema,

@@ -26,7 +26,11 @@ async function claimPlot(name: string, tier: 'basic' | 'featured' = 'basic', spo
   const sessionId = await buyAndPay(world, { tier, ...spot });
   const response = await claim(world, await claimBody(sessionId, tier, spot.x, spot.y, { display_name: name, message: 'Hello there' }));
   expect(response.statusCode).toBe(201);
-  return { ...(response.json() as { plot: { id: string; x: number; y: number; display_name: string }; warning?: string }), sessionId, spot };
+  return {
+    ...(response.json() as { plot: { id: string; x: number; y: number; display_name: string }; warning?: string }),
+    sessionId,
+    spot,
+  };
 }
 
 describe('GET /api/reserved-footprints', () => {
@@ -47,7 +51,9 @@ describe('GET /api/reserved-footprints', () => {
   it('leaves out expired holds, like every other check', async () => {
     const spot = nextSpot();
     const { sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json() as { sessionId: string };
-    await world.db.query(`UPDATE plots.footprints SET expires_at = now() - interval '1 second' WHERE hold_id = $1`, [await holdIdOf(sessionId)]);
+    await world.db.query(`UPDATE plots.footprints SET expires_at = now() - interval '1 second' WHERE hold_id = $1`, [
+      await holdIdOf(sessionId),
+    ]);
     // The replica keeps its list for RESERVED_FOOTPRINTS_CACHE_MS (2 s by default): a real expiry is seen within that.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     expect((await reserved()).filter((f) => f.x === spot.x && f.y === spot.y)).toEqual([]);
@@ -60,7 +66,8 @@ describe('GET /api/reserved-footprints', () => {
     const response = await world.plots.inject({ url: '/api/reserved-footprints', headers: viaGateway() });
     expect(response.json()).toContainEqual({ x: spot.x, y: spot.y, size: 2, reason: 'review' });
     for (const secret of [plot.id, 'Drug Deals Daily', sessionId, 'Hello there', 'avatar']) expect(response.body).not.toContain(secret);
-    for (const footprint of response.json() as Array<Record<string, unknown>>) expect(Object.keys(footprint).sort()).toEqual(['reason', 'size', 'x', 'y']);
+    for (const footprint of response.json() as Array<Record<string, unknown>>)
+      expect(Object.keys(footprint).sort()).toEqual(['reason', 'size', 'x', 'y']);
 
     // Under review: the reason, never the name.
     expect(await ask(spot.x, spot.y)).toEqual({ available: false, reason: 'review' });
@@ -88,15 +95,23 @@ describe('GET /api/reserved-footprints', () => {
 });
 
 describe('GET /api/position-available names what is in the way', () => {
-  it("a footprint over a visible plot names that plot; a plot is named before a hold; touching is fine", async () => {
+  it('a footprint over a visible plot names that plot; a plot is named before a hold; touching is fine', async () => {
     const spot = nextSpot();
     // Ada's basic plot sits one tile in from the corner of a 4×4 spot.
     const { plot } = await claimPlot('Ada Lovelace', 'basic', { x: spot.x + 1, y: spot.y + 1 });
-    expect(await ask(spot.x, spot.y, 'featured')).toEqual({ available: false, reason: 'taken', overlaps: { id: plot.id, display_name: 'Ada Lovelace' } });
+    expect(await ask(spot.x, spot.y, 'featured')).toEqual({
+      available: false,
+      reason: 'taken',
+      overlaps: { id: plot.id, display_name: 'Ada Lovelace' },
+    });
     expect(await ask(spot.x, spot.y, 'basic')).toEqual({ available: true });
     // A hold beside Ada, under the same premium footprint: the visible plot is the one named.
     expect((await startCheckout(world, { tier: 'basic', x: spot.x + 3, y: spot.y + 3 })).statusCode).toBe(200);
-    expect(await ask(spot.x, spot.y, 'premium')).toEqual({ available: false, reason: 'taken', overlaps: { id: plot.id, display_name: 'Ada Lovelace' } });
+    expect(await ask(spot.x, spot.y, 'premium')).toEqual({
+      available: false,
+      reason: 'taken',
+      overlaps: { id: plot.id, display_name: 'Ada Lovelace' },
+    });
     expect(await ask(spot.x + 2, spot.y + 2, 'featured')).toEqual({ available: false, reason: 'held' });
   });
 });

@@ -11,7 +11,8 @@ export async function reservedFootprintRoutes(app: FastifyInstance, opts: { cach
     '/api/reserved-footprints',
     {
       schema: {
-        summary: 'Land reserved although no visible plot stands there: checkout holds (held) and plots under review (review). Position, size and reason only',
+        summary:
+          'Land reserved although no visible plot stands there: checkout holds (held) and plots under review (review). Position, size and reason only',
         operationId: 'listReservedFootprints',
         tags: ['plots'],
         response: { 200: reservedFootprintListSchema, 500: errorBodySchema },

@@ -37,13 +37,15 @@ describe('avatar file check', () => {
 });
 
 describe('avatar uploader', () => {
-  it("says a text file renamed .png is not a JPG, PNG or GIF, and opens no cropper", async () => {
+  it('says a text file renamed .png is not a JPG, PNG or GIF, and opens no cropper', async () => {
     const user = userEvent.setup();
     renderWithProviders(<AvatarUploader value={null} onChange={() => {}} shape="round" />);
     await user.upload(screen.getByLabelText('Avatar image file'), new File(['not pixels at all'], 'notes.png', { type: 'image/png' }));
     expect(await screen.findByText('Upload Failed')).toBeTruthy();
     expect(screen.getByText(notAnImageMessage('notes.png'))).toBeTruthy();
-    expect(notAnImageMessage('notes.png')).toBe('File type must be one of .jpeg, .jpg, .png, .gif: "notes.png" is not a JPG, PNG or GIF image.');
+    expect(notAnImageMessage('notes.png')).toBe(
+      'File type must be one of .jpeg, .jpg, .png, .gif: "notes.png" is not a JPG, PNG or GIF image.',
+    );
     expect(screen.queryByText(/Failed to save avatar/)).toBeNull();
     expect(screen.queryByRole('button', { name: 'Save Avatar' })).toBeNull();
   });

@@ -132,7 +132,11 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
             {...getRootProps({
               className:
                 'flex min-h-16 flex-1 cursor-pointer flex-wrap items-center justify-center gap-x-3 gap-y-2 border-2 border-dashed px-3 py-3 text-center text-sm ' +
-                (isDragActive ? 'border-gold bg-panel-raised text-ink' : error ? 'border-danger-edge text-ink-muted' : 'border-border text-ink-muted'),
+                (isDragActive
+                  ? 'border-gold bg-panel-raised text-ink'
+                  : error
+                    ? 'border-danger-edge text-ink-muted'
+                    : 'border-border text-ink-muted'),
             })}
           >
             <input {...getInputProps({ 'aria-label': 'Avatar image file', 'aria-hidden': true })} />

@@ -2,7 +2,10 @@ import confetti from 'canvas-confetti';
 import { describe, expect, it, vi } from 'vitest';
 import { CELEBRATION_MS, CONFETTI_PIECES, REDIRECT_AFTER_MS, celebrate } from './celebration.ts';
 
-const fire = Object.assign(vi.fn(async () => undefined), { reset: vi.fn() });
+const fire = Object.assign(
+  vi.fn(async () => undefined),
+  { reset: vi.fn() },
+);
 vi.mock('canvas-confetti', () => ({ default: { create: vi.fn(() => fire) } }));
 
 describe('celebrate', () => {
@@ -11,8 +14,13 @@ describe('celebrate', () => {
     try {
       const canvas = document.createElement('canvas');
       celebrate(canvas);
-      expect(vi.mocked(confetti.create)).toHaveBeenCalledWith(canvas, expect.objectContaining({ resize: true, useWorker: false, disableForReducedMotion: true }));
-      expect(fire).toHaveBeenCalledWith(expect.objectContaining({ particleCount: 50, colors: ['#3b82f6', '#facc15', '#a855f7', '#ef4444'] }));
+      expect(vi.mocked(confetti.create)).toHaveBeenCalledWith(
+        canvas,
+        expect.objectContaining({ resize: true, useWorker: false, disableForReducedMotion: true }),
+      );
+      expect(fire).toHaveBeenCalledWith(
+        expect.objectContaining({ particleCount: 50, colors: ['#3b82f6', '#facc15', '#a855f7', '#ef4444'] }),
+      );
       expect([CONFETTI_PIECES, CELEBRATION_MS, REDIRECT_AFTER_MS]).toEqual([50, 4000, 4500]);
       vi.advanceTimersByTime(3999);
       expect(fire.reset).not.toHaveBeenCalled();

@@ -47,14 +47,7 @@ export function ClaimCelebration({ plot, underReview, manageToken }: { plot: Plo
         Plot Claimed!
       </h1>
       <p className="mt-4 text-ink">Your {tierLabel(tier)} plot is now yours!</p>
-      <LazyMapPreview
-        x={plot.x}
-        y={plot.y}
-        tier={tier}
-        arrive
-        label={`Map: your new plot at (${plot.x}, ${plot.y})`}
-        className="mt-5"
-      />
+      <LazyMapPreview x={plot.x} y={plot.y} tier={tier} arrive label={`Map: your new plot at (${plot.x}, ${plot.y})`} className="mt-5" />
       <p className="mt-4 text-sm text-ink-muted">
         {underReview ? 'It will appear on the map once our team has reviewed it. ' : ''}Taking you to your plot page…
       </p>

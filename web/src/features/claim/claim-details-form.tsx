@@ -77,7 +77,12 @@ export function ClaimDetailsForm({ tier, draft, onDraftChange, onReview }: Claim
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="pixel-panel grid gap-5 p-6">
       <ProfileFields draft={draft} errors={errors} onChange={(field, value) => update({ [field]: value }, [field])} />
-      <AvatarUploader value={draft.avatar_url} onChange={(avatar) => update({ avatar_url: avatar }, ['avatar'])} shape="square" error={errors.avatar} />
+      <AvatarUploader
+        value={draft.avatar_url}
+        onChange={(avatar) => update({ avatar_url: avatar }, ['avatar'])}
+        shape="square"
+        error={errors.avatar}
+      />
       <ZoneRadioGroup value={draft.zone} onChange={(zone) => update({ zone }, [])} />
       <PositionFields x={draft.x} y={draft.y} tier={tier} error={errors.position} onChange={(position) => update(position, ['position'])} />
       <div className="flex justify-end">

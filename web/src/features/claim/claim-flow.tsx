@@ -130,17 +130,34 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
       </header>
       {typeof position === 'string' ? null : (
         // Where the payment holds the plot (from this browser's draft or the server's verify-session), as X and Y say.
-        <LazyMapPreview x={position.x} y={position.y} tier={tier} label={`Map: your plot's position at (${position.x}, ${position.y})`} className="mb-6" />
+        <LazyMapPreview
+          x={position.x}
+          y={position.y}
+          tier={tier}
+          label={`Map: your plot's position at (${position.x}, ${position.y})`}
+          className="mb-6"
+        />
       )}
       {stage === 'confirm' && typeof position !== 'string' && draft.avatar_url ? (
         <ConfirmDetails
           data={{ ...draft, ...position, tier, avatar: draft.avatar_url }}
           actions={
             <>
-              <button type="button" className={buttonClassName('secondary')} disabled={submission.isPending} onClick={() => setStage('form')}>
+              <button
+                type="button"
+                className={buttonClassName('secondary')}
+                disabled={submission.isPending}
+                onClick={() => setStage('form')}
+              >
                 EDIT DETAILS
               </button>
-              <button type="button" className={buttonClassName('primary')} disabled={submission.isPending} aria-busy={submission.isPending || undefined} onClick={confirm}>
+              <button
+                type="button"
+                className={buttonClassName('primary')}
+                disabled={submission.isPending}
+                aria-busy={submission.isPending || undefined}
+                onClick={confirm}
+              >
                 {submission.isPending ? 'CLAIMING...' : 'CONFIRM & CLAIM'}
               </button>
             </>
@@ -166,4 +183,3 @@ function draftFrom(pending: PendingClaim | null, held: { x: number; y: number } 
     avatar_url: pending?.avatar_url ?? null,
   };
 }
-

@@ -24,7 +24,15 @@ describe('rejectionMessage', () => {
 });
 
 describe('pending claim', () => {
-  const claim: PendingClaim = { x: 1, y: 2, display_name: 'Ada', message: '', link: '', tier: 'basic', avatar_url: 'data:image/png;base64,A' };
+  const claim: PendingClaim = {
+    x: 1,
+    y: 2,
+    display_name: 'Ada',
+    message: '',
+    link: '',
+    tier: 'basic',
+    avatar_url: 'data:image/png;base64,A',
+  };
 
   it('round-trips through session storage and is forgotten on clear', () => {
     savePendingClaim(claim);

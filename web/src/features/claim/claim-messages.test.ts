@@ -16,9 +16,9 @@ describe('claim failure message', () => {
   });
 
   it("keeps the server's message when no field is named, and the fallback for anything unreadable", () => {
-    expect(claimFailureMessage(failed(402, { error: { code: 'PAYMENT_REQUIRED', message: 'Payment not verified' } }), CLAIM_FAILED_FALLBACK)).toBe(
-      'Payment not verified',
-    );
+    expect(
+      claimFailureMessage(failed(402, { error: { code: 'PAYMENT_REQUIRED', message: 'Payment not verified' } }), CLAIM_FAILED_FALLBACK),
+    ).toBe('Payment not verified');
     expect(claimFailureMessage(failed(400, '<html>bad</html>'), CLAIM_FAILED_FALLBACK)).toBe(CLAIM_FAILED_FALLBACK);
     expect(claimFailureMessage(new TypeError('Failed to fetch'), CLAIM_FAILED_FALLBACK)).toBe(CLAIM_FAILED_FALLBACK);
   });

@@ -10,7 +10,11 @@ export const CLAIM_TOASTS = {
     description: 'You can only claim plots on land, not in water. Please choose another location.',
     variant: 'destructive',
   },
-  tileUnavailable: { title: 'Tile Unavailable', description: 'This tile is already claimed. Please choose another.', variant: 'destructive' },
+  tileUnavailable: {
+    title: 'Tile Unavailable',
+    description: 'This tile is already claimed. Please choose another.',
+    variant: 'destructive',
+  },
   paymentError: {
     title: 'Payment Error',
     description: 'Failed to start payment process. Please try again.',

@@ -145,7 +145,9 @@ describe('claim popup', () => {
 
   it("refuses water with 'Invalid Location'", async () => {
     const user = userEvent.setup();
-    const gateway = fakeGateway({ 'GET /api/position-available?x=10&y=12&tier=basic': [() => jsonResponse({ available: false, reason: 'water' })] });
+    const gateway = fakeGateway({
+      'GET /api/position-available?x=10&y=12&tier=basic': [() => jsonResponse({ available: false, reason: 'water' })],
+    });
     renderPopup();
     await fillProfile(user);
     await saveAvatar(user);
@@ -200,7 +202,11 @@ describe('claim popup', () => {
     await user.click(payButton());
 
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT_URL));
-    expect(gateway.calls.find((call) => call.route === 'POST /api/create-checkout-session')?.body).toEqual({ tier: 'featured', x: 10, y: 12 });
+    expect(gateway.calls.find((call) => call.route === 'POST /api/create-checkout-session')?.body).toEqual({
+      tier: 'featured',
+      x: 10,
+      y: 12,
+    });
     expect(JSON.parse(sessionStorage.getItem('pendingClaim')!)).toEqual({
       x: 10,
       y: 12,
@@ -265,7 +271,7 @@ describe('claim popup', () => {
     expect(JSON.parse(sessionStorage.getItem('pendingClaim')!).notification_email).toBe('ada@example.com');
   });
 
-  it("goes straight to the checkout for a name that merely contains a listed word, and asks about a disguised one", async () => {
+  it('goes straight to the checkout for a name that merely contains a listed word, and asks about a disguised one', async () => {
     const user = userEvent.setup();
     vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
     const gateway = fakeGateway({
@@ -307,7 +313,11 @@ describe('claim popup', () => {
 
 describe('claim popup avatar', () => {
   it.each([
-    ['a file of another type', new File(['hello'], 'notes.txt', { type: 'text/plain' }), 'File type must be one of .jpeg, .jpg, .png, .gif'],
+    [
+      'a file of another type',
+      new File(['hello'], 'notes.txt', { type: 'text/plain' }),
+      'File type must be one of .jpeg, .jpg, .png, .gif',
+    ],
     ['a file over 1 MB', pngFile('big.png', 1048577), 'File is larger than 1048576 bytes'],
   ])("refuses %s with 'Upload Failed'", async (_, file, message) => {
     const user = userEvent.setup({ applyAccept: false });

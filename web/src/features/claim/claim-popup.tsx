@@ -46,7 +46,12 @@ export function ClaimPopup({ tile, open, onOpenChange, initialTier, onTierChange
           description={tile ? `Position (${tile.x}, ${tile.y})` : 'No tile selected yet: choose an empty land tile on the map.'}
           placement="beside-map"
         >
-          <ClaimPopupForm tile={tile} initialTier={initialTier ?? storedTier()} onTierChange={onTierChange} onCancel={() => onOpenChange(false)} />
+          <ClaimPopupForm
+            tile={tile}
+            initialTier={initialTier ?? storedTier()}
+            onTierChange={onTierChange}
+            onCancel={() => onOpenChange(false)}
+          />
         </PixelDialogContent>
       ) : null}
     </Dialog.Root>

@@ -32,7 +32,10 @@ export function UsedSessionCard({ plotId }: { plotId: string | null }) {
   const plot = useQuery({ ...plotQuery(plotId ?? ''), enabled: plotId !== null });
   const name = plot.data?.display_name;
   return (
-    <StatusCard title="Plot Already Claimed" subtitle={name ? `This payment already claimed ${name}` : 'This payment already claimed a plot'}>
+    <StatusCard
+      title="Plot Already Claimed"
+      subtitle={name ? `This payment already claimed ${name}` : 'This payment already claimed a plot'}
+    >
       {plotId ? (
         <p className="text-ink-muted">
           <Link to={`/plot/${plotId}`} className="font-semibold text-gold underline underline-offset-4">
@@ -46,7 +49,17 @@ export function UsedSessionCard({ plotId }: { plotId: string | null }) {
   );
 }
 
-function StatusCard({ title, subtitle, alert = false, children }: { title: string; subtitle: string; alert?: boolean; children: ReactNode }) {
+function StatusCard({
+  title,
+  subtitle,
+  alert = false,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  alert?: boolean;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby="claim-status-heading" className="pixel-panel mx-auto max-w-xl p-6" role={alert ? 'alert' : undefined}>
       <h1 id="claim-status-heading" className="text-sm text-gold md:text-base">

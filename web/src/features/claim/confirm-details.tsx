@@ -20,7 +20,15 @@ export interface ConfirmDetailsData {
  * 'Confirm your plot details' (spec section 2): what will be claimed, the warning that it is final,
  * and the two buttons the caller wires (EDIT DETAILS, CONFIRM & CLAIM). /claim and /demo share it.
  */
-export function ConfirmDetails({ data, actions, headingLevel = 2 }: { data: ConfirmDetailsData; actions: ReactNode; headingLevel?: 1 | 2 }) {
+export function ConfirmDetails({
+  data,
+  actions,
+  headingLevel = 2,
+}: {
+  data: ConfirmDetailsData;
+  actions: ReactNode;
+  headingLevel?: 1 | 2;
+}) {
   const size = TIER_SIZE[data.tier];
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (

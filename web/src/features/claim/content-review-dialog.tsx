@@ -43,11 +43,14 @@ function ContentReviewBody({ onCreate, onSkip }: Pick<ContentReviewDialogProps, 
   };
 
   return (
-    <PixelDialogContent title="Content Under Review" description="Some words in your display name or message need a quick look from our team.">
+    <PixelDialogContent
+      title="Content Under Review"
+      description="Some words in your display name or message need a quick look from our team."
+    >
       <form noValidate onSubmit={submit} className="grid gap-4">
         <p className="text-sm text-ink">
-          Your plot will be created and your payment processed as usual. Our team reviews flagged content within 24 hours,
-          and your plot will be visible on the map once approved.
+          Your plot will be created and your payment processed as usual. Our team reviews flagged content within 24 hours, and your plot
+          will be visible on the map once approved.
         </p>
         <FormField id="review-notification-email" label="Email for the review result (optional)" error={error}>
           {({ id, errorId, invalid }) => (

@@ -5,7 +5,18 @@ const profile = (display_name: string, message = '', link = '') => ({ display_na
 
 describe("the browser's content screen before payment", () => {
   it('lets names that merely contain a listed word through (the spec substring rule asked about all of them)', () => {
-    const names = ['Essex Skill School', 'Latest Android builds', 'I make sextants', 'Chloe', 'Scunthorpe', 'Middlesex', 'The Contest', 'Drugstore Cowboy', 'Matsushita', 'Whatever works'];
+    const names = [
+      'Essex Skill School',
+      'Latest Android builds',
+      'I make sextants',
+      'Chloe',
+      'Scunthorpe',
+      'Middlesex',
+      'The Contest',
+      'Drugstore Cowboy',
+      'Matsushita',
+      'Whatever works',
+    ];
     expect(names.filter((name) => needsContentReview(profile(name, name)))).toEqual([]);
     expect(needsContentReview(profile('Ada', 'Maps', 'https://essex.example/sex-and-the-city'))).toBe(false);
   });

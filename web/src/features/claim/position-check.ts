@@ -20,7 +20,9 @@ export interface PositionCheckOptions {
  */
 export async function checkPosition(x: number, y: number, tier: Tier, options: PositionCheckOptions = {}): Promise<ToastOptions | null> {
   try {
-    const parsed = positionAvailableResponseSchema.safeParse(await dataOf(api.GET('/api/position-available', { params: { query: { x, y, tier } } })));
+    const parsed = positionAvailableResponseSchema.safeParse(
+      await dataOf(api.GET('/api/position-available', { params: { query: { x, y, tier } } })),
+    );
     if (!parsed.success) return CLAIM_TOASTS.tileUnavailable;
     const { available, reason } = parsed.data;
     if (available) return null;

@@ -25,7 +25,11 @@ export function PositionFields({ x, y, tier, error, onChange }: PositionFieldsPr
     const free = await findFreePosition(tier);
     setAssigning(false);
     if (!free) {
-      toast({ title: 'Tile Unavailable', description: 'No free spot was found for this tier. Please enter a position.', variant: 'destructive' });
+      toast({
+        title: 'Tile Unavailable',
+        description: 'No free spot was found for this tier. Please enter a position.',
+        variant: 'destructive',
+      });
       return;
     }
     onChange({ x: String(free.x), y: String(free.y) });

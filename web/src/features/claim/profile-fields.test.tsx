@@ -33,9 +33,12 @@ function Form() {
 }
 
 describe('profile validation', () => {
-  it.each(['https://exa mple.com', 'https://exa\tmple.com', 'https://a..b.com', 'exa mple.com', 'ftp://example.com'])('refuses the link %j', (link) => {
-    expect(validateProfile({ display_name: 'Ada Pixel', message: '', link })).toEqual({ link: INVALID_LINK });
-  });
+  it.each(['https://exa mple.com', 'https://exa\tmple.com', 'https://a..b.com', 'exa mple.com', 'ftp://example.com'])(
+    'refuses the link %j',
+    (link) => {
+      expect(validateProfile({ display_name: 'Ada Pixel', message: '', link })).toEqual({ link: INVALID_LINK });
+    },
+  );
 
   it('accepts a good link and no link', () => {
     expect(validateProfile({ display_name: 'Ada Pixel', message: '', link: 'https://ada.example/shop' })).toEqual({});

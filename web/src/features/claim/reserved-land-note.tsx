@@ -50,7 +50,9 @@ export function footprintProblem(result: PositionAvailable, tier: Tier): string 
   const size = TIER_SIZE[tier];
   switch (result.reason) {
     case 'taken':
-      return result.overlaps ? `${overlapMessage(tier, result.overlaps.display_name)} Choose a smaller plot or another tile.` : 'This tile is already claimed. Please choose another.';
+      return result.overlaps
+        ? `${overlapMessage(tier, result.overlaps.display_name)} Choose a smaller plot or another tile.`
+        : 'This tile is already claimed. Please choose another.';
     case 'held':
       return 'This spot is reserved while someone pays. Try again in a few minutes or choose another tile.';
     case 'review':

@@ -20,7 +20,13 @@ const held: ReservedFootprint = { x: 20, y: 20, size: 2, reason: 'held' };
 const review: ReservedFootprint = { x: 30, y: 30, size: 1, reason: 'review' };
 // Land everywhere in the top-left 50×50, so no footprint in these tests reaches into water.
 const layout = {
-  tiles: Array.from({ length: 2500 }, (_, i) => ({ x: i % 50, y: Math.floor(i / 50), zone_value: 1, zone_name: 'Pixel Plains', is_land: true })),
+  tiles: Array.from({ length: 2500 }, (_, i) => ({
+    x: i % 50,
+    y: Math.floor(i / 50),
+    zone_value: 1,
+    zone_name: 'Pixel Plains',
+    is_land: true,
+  })),
   regions: [],
   seed: 's',
   generatedAt: '2026-01-01T00:00:00.000Z',
@@ -53,7 +59,15 @@ describe('reserved land on the home map', () => {
   });
 
   it("this browser's own unpaid checkout (back from the checkout page without Cancel) reopens its claim there instead", async () => {
-    savePendingClaim({ x: 20, y: 20, display_name: 'Back Button', message: 'hi', link: '', tier: 'featured', avatar_url: 'data:image/png;base64,AAAA' });
+    savePendingClaim({
+      x: 20,
+      y: 20,
+      display_name: 'Back Button',
+      message: 'hi',
+      link: '',
+      tier: 'featured',
+      avatar_url: 'data:image/png;base64,AAAA',
+    });
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
     act(() => lastEngine().options.onTileClick!({ x: 21, y: 21, isLand: true, plot: null, reserved: held }));
@@ -91,7 +105,9 @@ describe('reserved land on the home map', () => {
     act(() => lastEngine().options.onTileClick!({ x: 12, y: 14, isLand: true, plot: null }));
     const popup = screen.getByRole('dialog', { name: 'Claim This Tile' });
     await user.click(within(popup).getByRole('radio', { name: /featured/i }));
-    expect(await within(popup).findByText("A 2×2 plot here would overlap Ada Pixel's plot. Choose a smaller plot or another tile.")).toBeTruthy();
+    expect(
+      await within(popup).findByText("A 2×2 plot here would overlap Ada Pixel's plot. Choose a smaller plot or another tile."),
+    ).toBeTruthy();
     await user.click(within(popup).getByRole('radio', { name: /basic/i }));
     await waitFor(() => expect(within(popup).queryByTestId('footprint-conflict')).toBeNull());
     // Said from what the map already holds: the server is asked only at PAY & CLAIM.
@@ -100,42 +116,70 @@ describe('reserved land on the home map', () => {
 
   it('the note also names reserved land under a bigger footprint, and the grid edge', () => {
     const base = { plots: [], reserved: [held] };
-    expect(footprintProblem(footprintConflict({ ...base, tile: { x: 19, y: 19 }, tier: 'featured' }), 'featured')).toContain('reserved while someone pays');
+    expect(footprintProblem(footprintConflict({ ...base, tile: { x: 19, y: 19 }, tier: 'featured' }), 'featured')).toContain(
+      'reserved while someone pays',
+    );
     expect(footprintConflict({ ...base, tile: { x: 19, y: 19 }, tier: 'basic' })).toEqual({ available: true });
     expect(footprintConflict({ ...base, tile: { x: 88, y: 3 }, tier: 'prime' })).toEqual({ available: false, reason: 'out_of_grid' });
-    expect(footprintConflict({ ...base, tile: { x: 3, y: 3 }, tier: 'featured', isLand: (x) => x < 4 })).toEqual({ available: false, reason: 'water' });
+    expect(footprintConflict({ ...base, tile: { x: 3, y: 3 }, tier: 'featured', isLand: (x) => x < 4 })).toEqual({
+      available: false,
+      reason: 'water',
+    });
   });
 });
 
 describe('the position check tells the true reason', () => {
-  const answer = (body: unknown, tier = 'featured') => fakeGateway({ [`GET /api/position-available?x=5&y=6&tier=${tier}`]: [() => jsonResponse(body)] });
+  const answer = (body: unknown, tier = 'featured') =>
+    fakeGateway({ [`GET /api/position-available?x=5&y=6&tier=${tier}`]: [() => jsonResponse(body)] });
 
   it('reserved while someone pays, under review, or the neighbour in the way', async () => {
     answer({ available: false, reason: 'held' });
-    expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Tile Reserved', description: expect.stringContaining('reserved while someone pays') });
+    expect(await checkPosition(5, 6, 'featured')).toMatchObject({
+      title: 'Tile Reserved',
+      description: expect.stringContaining('reserved while someone pays'),
+    });
     answer({ available: false, reason: 'held' });
     expect(await checkPosition(5, 6, 'featured', { allowHeld: true })).toBeNull();
     // This browser's own unpaid checkout at the same spot and size: a new checkout replaces it.
-    savePendingClaim({ x: 5, y: 6, display_name: 'Mine', message: '', link: '', tier: 'featured', avatar_url: 'data:image/png;base64,AAAA' });
+    savePendingClaim({
+      x: 5,
+      y: 6,
+      display_name: 'Mine',
+      message: '',
+      link: '',
+      tier: 'featured',
+      avatar_url: 'data:image/png;base64,AAAA',
+    });
     answer({ available: false, reason: 'held' });
     expect(await checkPosition(5, 6, 'featured')).toBeNull();
     answer({ available: false, reason: 'held' }, 'basic');
     expect(await checkPosition(5, 6, 'basic')).toMatchObject({ title: 'Tile Reserved' });
     sessionStorage.clear();
     answer({ available: false, reason: 'review' });
-    expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Tile Under Review', description: expect.stringContaining('under review') });
+    expect(await checkPosition(5, 6, 'featured')).toMatchObject({
+      title: 'Tile Under Review',
+      description: expect.stringContaining('under review'),
+    });
     answer({ available: false, reason: 'taken', overlaps: { id: neighbour.id, display_name: 'Ada Pixel' } });
-    expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Tile Unavailable', description: expect.stringContaining("A 2×2 plot here would overlap Ada Pixel's plot.") });
+    expect(await checkPosition(5, 6, 'featured')).toMatchObject({
+      title: 'Tile Unavailable',
+      description: expect.stringContaining("A 2×2 plot here would overlap Ada Pixel's plot."),
+    });
     // The spec's words stay where the server names nobody, and for water.
     answer({ available: false, reason: 'taken' });
-    expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Tile Unavailable', description: 'This tile is already claimed. Please choose another.' });
+    expect(await checkPosition(5, 6, 'featured')).toMatchObject({
+      title: 'Tile Unavailable',
+      description: 'This tile is already claimed. Please choose another.',
+    });
     answer({ available: false, reason: 'water' });
     expect(await checkPosition(5, 6, 'featured')).toMatchObject({ title: 'Invalid Location' });
   });
 
   it('words the overlap with the tier size', () => {
     expect(overlapMessage('premium', 'Grace')).toBe("A 4×4 plot here would overlap Grace's plot.");
-    expect(footprintProblem({ available: false, reason: 'out_of_grid' }, 'prime')).toBe('A 3×3 plot here would not fit inside the map. Choose a smaller plot or another tile.');
+    expect(footprintProblem({ available: false, reason: 'out_of_grid' }, 'prime')).toBe(
+      'A 3×3 plot here would not fit inside the map. Choose a smaller plot or another tile.',
+    );
     expect(footprintProblem({ available: false, reason: 'water' }, 'basic')).toBeNull();
     expect(footprintProblem({ available: true }, 'basic')).toBeNull();
   });

@@ -84,7 +84,10 @@ export function ownPendingHold(footprint: ReservedFootprint): { tile: { x: numbe
 }
 
 /** The map's click on reserved land: the buyer's own hold reopens their claim there; any other is refused with its reason. */
-export function handleReservedTileClick(footprint: ReservedFootprint, openOwnClaim: (tile: { x: number; y: number }, tier: Tier) => void): void {
+export function handleReservedTileClick(
+  footprint: ReservedFootprint,
+  openOwnClaim: (tile: { x: number; y: number }, tier: Tier) => void,
+): void {
   const own = ownPendingHold(footprint);
   if (own) openOwnClaim(own.tile, own.tier);
   else refuseReservedTile(footprint);

@@ -58,7 +58,11 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
     const tile = await findFreePosition(tier);
     setAssigning(false);
     if (!tile) {
-      toast({ title: 'Tile Unavailable', description: 'No free spot was found for this tier. Please choose one on the map.', variant: 'destructive' });
+      toast({
+        title: 'Tile Unavailable',
+        description: 'No free spot was found for this tier. Please choose one on the map.',
+        variant: 'destructive',
+      });
       return;
     }
     close();
@@ -83,7 +87,13 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
             <button type="button" className={buttonClassName('secondary')} onClick={selectOnMap} disabled={assigning}>
               I'LL SELECT ON THE MAP
             </button>
-            <button type="button" className={buttonClassName('primary')} onClick={() => void autoAssign()} disabled={assigning} aria-busy={assigning || undefined}>
+            <button
+              type="button"
+              className={buttonClassName('primary')}
+              onClick={() => void autoAssign()}
+              disabled={assigning}
+              aria-busy={assigning || undefined}
+            >
               {assigning ? 'FINDING A PLOT...' : 'AUTO-ASSIGN A PLOT'}
             </button>
           </div>

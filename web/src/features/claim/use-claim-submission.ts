@@ -5,7 +5,13 @@ import { toast } from '../../hooks/use-toast.ts';
 import { api, dataOf } from '../../api/client.ts';
 import { errorCode } from '../../api/errors.ts';
 import { PLOTS_QUERY_KEY, USER_PLOTS_QUERY_KEY } from '../../api/queries.ts';
-import { AUTO_CLAIM_FAILED_FALLBACK, CLAIM_FAILED_FALLBACK, CLAIM_TOASTS, UNDER_REVIEW_TITLE, claimFailureMessage } from './claim-messages.ts';
+import {
+  AUTO_CLAIM_FAILED_FALLBACK,
+  CLAIM_FAILED_FALLBACK,
+  CLAIM_TOASTS,
+  UNDER_REVIEW_TITLE,
+  claimFailureMessage,
+} from './claim-messages.ts';
 
 /** What POST /api/claim-plot takes, in the API document's words (the server fills no defaults the web leaves out). */
 export type ClaimPlotBody = NonNullable<paths['/api/claim-plot']['post']['requestBody']>['content']['application/json'];

@@ -27,7 +27,9 @@ describe('prices come from GET /api/prices', () => {
   });
 
   it('a failed price request leaves the amount out rather than showing a default', async () => {
-    const gateway = fakeGateway({ 'GET /api/prices': [() => jsonResponse({ error: { code: 'UPSTREAM_UNAVAILABLE', message: 'down' } }, { status: 502 })] });
+    const gateway = fakeGateway({
+      'GET /api/prices': [() => jsonResponse({ error: { code: 'UPSTREAM_UNAVAILABLE', message: 'down' } }, { status: 502 })],
+    });
     renderWithProviders(<TierCard tier="basic" onSelect={vi.fn()} />);
     await vi.waitFor(() => expect(gateway.countOf('GET /api/prices')).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -22,5 +22,11 @@ export function useTierPrice(tier: Tier): string | null {
 export function TierPrice({ tier, className }: { tier: Tier; className?: string }) {
   const price = useTierPrice(tier);
   if (price) return <span className={className}>{price}</span>;
-  return <span aria-hidden="true" data-price-loading="" className={`inline-block h-[1em] w-[3ch] animate-pulse bg-panel-raised align-middle ${className ?? ''}`} />;
+  return (
+    <span
+      aria-hidden="true"
+      data-price-loading=""
+      className={`inline-block h-[1em] w-[3ch] animate-pulse bg-panel-raised align-middle ${className ?? ''}`}
+    />
+  );
 }

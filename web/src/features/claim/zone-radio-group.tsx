@@ -17,8 +17,15 @@ export function ZoneRadioGroup({ value, onChange }: { value: Zone; onChange: (zo
         className="grid gap-2 sm:grid-cols-2"
       >
         {ZONES.map((zone) => (
-          <div key={zone} className="flex min-h-11 items-center gap-3 border-2 border-border bg-night px-3 has-[[data-state=checked]]:border-gold">
-            <RadioGroup.Item id={`${id}-${zone}`} value={zone} className="grid size-5 shrink-0 place-items-center rounded-full border-2 border-border">
+          <div
+            key={zone}
+            className="flex min-h-11 items-center gap-3 border-2 border-border bg-night px-3 has-[[data-state=checked]]:border-gold"
+          >
+            <RadioGroup.Item
+              id={`${id}-${zone}`}
+              value={zone}
+              className="grid size-5 shrink-0 place-items-center rounded-full border-2 border-border"
+            >
               <RadioGroup.Indicator className="block size-2.5 rounded-full bg-gold" />
             </RadioGroup.Item>
             <label htmlFor={`${id}-${zone}`} className="flex-1 cursor-pointer py-2 text-sm text-ink">

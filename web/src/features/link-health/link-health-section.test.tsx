@@ -25,7 +25,14 @@ describe('admin link health', () => {
         () =>
           jsonResponse({
             links: [
-              entry({ plotId: '0b6f4f4e-8f5c-4d69-9d43-1f6b1c7a0a02', displayName: 'Grace', status: 'unreachable', lastError: 'connection refused', lastOkAt: null, consecutiveFailures: 7 }),
+              entry({
+                plotId: '0b6f4f4e-8f5c-4d69-9d43-1f6b1c7a0a02',
+                displayName: 'Grace',
+                status: 'unreachable',
+                lastError: 'connection refused',
+                lastOkAt: null,
+                consecutiveFailures: 7,
+              }),
               entry({}),
             ],
           }),

@@ -15,15 +15,19 @@ export function LinkHealthSection() {
     <div className="grid gap-4">
       <p className="text-sm text-ink-muted">
         <span data-testid="link-health-unreachable-count">{unreachable}</span> unreachable,{' '}
-        <span data-testid="link-health-failing-count">{links.length - unreachable}</span> failing. Owners of unreachable links
-        are told by e-mail; the public page keeps the link.
+        <span data-testid="link-health-failing-count">{links.length - unreachable}</span> failing. Owners of unreachable links are told by
+        e-mail; the public page keeps the link.
       </p>
       {links.length === 0 ? (
         <p className="border-2 border-dashed border-border p-6 text-center text-ink-muted">Every checked link works</p>
       ) : (
         <ul className="grid gap-3">
           {links.map((entry) => (
-            <li key={entry.plotId} aria-label={`Link of ${entry.displayName}`} className="min-w-0 border-2 border-border bg-night p-3 wrap-anywhere">
+            <li
+              key={entry.plotId}
+              aria-label={`Link of ${entry.displayName}`}
+              className="min-w-0 border-2 border-border bg-night p-3 wrap-anywhere"
+            >
               <div className="flex flex-wrap items-baseline justify-between gap-2">
                 <a href={`/plot/${entry.plotId}`} className="font-semibold text-ink underline">
                   {entry.displayName}

@@ -1,6 +1,13 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { PLOT_PAGES_QUERY_KEY, PLOTS_QUERY_KEY, USER_PLOTS_QUERY_KEY, mapLayoutQuery, plotQuery, reservedFootprintsQuery } from '../../api/queries.ts';
+import {
+  PLOT_PAGES_QUERY_KEY,
+  PLOTS_QUERY_KEY,
+  USER_PLOTS_QUERY_KEY,
+  mapLayoutQuery,
+  plotQuery,
+  reservedFootprintsQuery,
+} from '../../api/queries.ts';
 
 /** The gateway's Server-Sent Events stream (same origin). */
 export const LIVE_UPDATES_URL = '/api/live';

@@ -15,7 +15,12 @@ export function AvatarReplace({ token, disabled, onSaved }: { token: string; dis
       setAvatar(null);
       onSaved();
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Your avatar could not be saved. Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessageForDisplay(error, 'Your avatar could not be saved. Please try again.'),
+        variant: 'destructive',
+      }),
   });
   if (disabled) return <p className="text-sm text-ink-muted">You can change your avatar once your plot has been approved.</p>;
   return (

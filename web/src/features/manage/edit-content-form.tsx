@@ -31,7 +31,12 @@ export function EditContentForm({ token, page, onSaved }: { token: string; page:
       else toast({ title: 'Saved', description: 'Your plot shows your new message and link now.' });
       onSaved();
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Your changes could not be saved. Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: errorMessageForDisplay(error, 'Your changes could not be saved. Please try again.'),
+        variant: 'destructive',
+      }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -42,7 +47,12 @@ export function EditContentForm({ token, page, onSaved }: { token: string; page:
   const disabled = !page.plot.visible || save.isPending;
   return (
     <form className="grid gap-4" onSubmit={submit} noValidate aria-label="Change your message and link">
-      <MessageAndLinkFields idPrefix={id} draft={draft} errors={errors} onChange={(field, value) => setDraft((d) => ({ ...d, [field]: value }))} />
+      <MessageAndLinkFields
+        idPrefix={id}
+        draft={draft}
+        errors={errors}
+        onChange={(field, value) => setDraft((d) => ({ ...d, [field]: value }))}
+      />
       <button type="submit" className={buttonClassName('primary', 'md', 'w-fit')} disabled={disabled}>
         {save.isPending ? 'Saving…' : 'Save Changes'}
       </button>

@@ -8,7 +8,11 @@ export function LinkHealthNote({ health, hasLink }: { health: LinkHealth; hasLin
   const reason = health.lastError ? ` (${health.lastError})` : '';
   switch (health.status) {
     case 'ok':
-      return <p className="text-sm text-ink" data-testid="link-health">Your link was last reachable on {day(health.lastOkAt ?? health.lastCheckedAt ?? new Date().toISOString())}.</p>;
+      return (
+        <p className="text-sm text-ink" data-testid="link-health">
+          Your link was last reachable on {day(health.lastOkAt ?? health.lastCheckedAt ?? new Date().toISOString())}.
+        </p>
+      );
     case 'failing':
     case 'unreachable':
       return (
@@ -18,6 +22,10 @@ export function LinkHealthNote({ health, hasLink }: { health: LinkHealth; hasLin
         </p>
       );
     default:
-      return <p className="text-sm text-ink-muted" data-testid="link-health">We have not checked your link yet. We visit it regularly and will tell you here if it stops working.</p>;
+      return (
+        <p className="text-sm text-ink-muted" data-testid="link-health">
+          We have not checked your link yet. We visit it regularly and will tell you here if it stops working.
+        </p>
+      );
   }
 }

@@ -39,7 +39,13 @@ export function OwnerLinkNotice({ token, onDismiss, className = '' }: { token: s
       <label htmlFor={`${id}-url`} className="sr-only">
         Owner link
       </label>
-      <input id={`${id}-url`} readOnly value={url} className={`${inputClassName} mt-3 font-mono text-xs`} onFocus={(event) => event.target.select()} />
+      <input
+        id={`${id}-url`}
+        readOnly
+        value={url}
+        className={`${inputClassName} mt-3 font-mono text-xs`}
+        onFocus={(event) => event.target.select()}
+      />
       <div className="mt-3 flex flex-wrap gap-3">
         <button type="button" className={buttonClassName('primary', 'sm')} onClick={() => void copy()}>
           {copied ? 'Copied!' : 'Copy Link'}

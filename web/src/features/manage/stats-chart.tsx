@@ -12,11 +12,14 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
   const days = stats.days;
   const max = Math.max(1, ...days.map((d) => Math.max(d.views, d.clicks, d.profileOpens)));
   const width = days.length * (BAR_WIDTH + GAP);
-  const total = days.reduce((sum, d) => ({ views: sum.views + d.views, profileOpens: sum.profileOpens + d.profileOpens, clicks: sum.clicks + d.clicks }), {
-    views: 0,
-    profileOpens: 0,
-    clicks: 0,
-  });
+  const total = days.reduce(
+    (sum, d) => ({ views: sum.views + d.views, profileOpens: sum.profileOpens + d.profileOpens, clicks: sum.clicks + d.clicks }),
+    {
+      views: 0,
+      profileOpens: 0,
+      clicks: 0,
+    },
+  );
   const height = (value: number) => Math.round((value / max) * CHART_HEIGHT);
   return (
     <div className="grid gap-3">
@@ -34,14 +37,26 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
       >
         {days.map((day, index) => (
           <g key={day.day}>
-            <rect x={index * (BAR_WIDTH + GAP)} y={CHART_HEIGHT - height(day.views)} width={BAR_WIDTH} height={height(day.views)} className="fill-sky" />
-            <rect x={index * (BAR_WIDTH + GAP) + 2} y={CHART_HEIGHT - height(day.clicks)} width={BAR_WIDTH - 4} height={height(day.clicks)} className="fill-gold" />
+            <rect
+              x={index * (BAR_WIDTH + GAP)}
+              y={CHART_HEIGHT - height(day.views)}
+              width={BAR_WIDTH}
+              height={height(day.views)}
+              className="fill-sky"
+            />
+            <rect
+              x={index * (BAR_WIDTH + GAP) + 2}
+              y={CHART_HEIGHT - height(day.clicks)}
+              width={BAR_WIDTH - 4}
+              height={height(day.clicks)}
+              className="fill-gold"
+            />
           </g>
         ))}
       </svg>
       <p className="text-xs text-ink-muted">
-        <span className="text-sky">■</span> page views · <span className="text-gold">■</span> link visits. Counts only: we keep nothing about your
-        visitors, and obvious robots are not counted.
+        <span className="text-sky">■</span> page views · <span className="text-gold">■</span> link visits. Counts only: we keep nothing
+        about your visitors, and obvious robots are not counted.
       </p>
       {/* sr-only on the wrapper: a table sizes to its cells whatever width it is given, so on the table itself it
           widened the page by the table's width on a phone. */}

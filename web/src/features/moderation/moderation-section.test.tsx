@@ -23,11 +23,23 @@ const first: FlaggedPlot = {
   reasons: ['screened words: damn, hate', 'visitor flag'],
   source: 'both',
 };
-const second: FlaggedPlot = { ...first, id: '22222222-2222-4222-8222-222222222222', display_name: 'Quiet Corner', flag_count: 1, reasons: ['visitor flag'], source: 'visitor', link: null };
+const second: FlaggedPlot = {
+  ...first,
+  id: '22222222-2222-4222-8222-222222222222',
+  display_name: 'Quiet Corner',
+  flag_count: 1,
+  reasons: ['visitor flag'],
+  source: 'visitor',
+  link: null,
+};
 
 describe('admin Content Moderation', () => {
   it('comes first, with a pending-count badge and every detail of each flagged plot', async () => {
-    fakeGateway({ 'GET /api/admin/me': [signedIn], 'GET /api/map-layout': [noMap], 'GET /api/admin/flagged-plots': [() => jsonResponse([first, second])] });
+    fakeGateway({
+      'GET /api/admin/me': [signedIn],
+      'GET /api/map-layout': [noMap],
+      'GET /api/admin/flagged-plots': [() => jsonResponse([first, second])],
+    });
     renderApp('/admin');
     const section = await screen.findByTestId('admin-moderation');
     expect(document.querySelector('[data-testid^="admin-"]')).toBe(section);
@@ -47,39 +59,46 @@ describe('admin Content Moderation', () => {
   });
 
   it("shows 'No content pending review' when the queue is empty", async () => {
-    fakeGateway({ 'GET /api/admin/me': [signedIn], 'GET /api/map-layout': [noMap], 'GET /api/admin/flagged-plots': [() => jsonResponse([])] });
+    fakeGateway({
+      'GET /api/admin/me': [signedIn],
+      'GET /api/map-layout': [noMap],
+      'GET /api/admin/flagged-plots': [() => jsonResponse([])],
+    });
     renderApp('/admin');
     expect(await screen.findByText('No content pending review')).toBeTruthy();
     expect(screen.getByTestId('moderation-pending-count').textContent).toBe('0');
   });
 
-  it.each(['approve', 'reject'] as const)('%s disables Approve and Reject everywhere while it runs, then refreshes both lists', async (decision) => {
-    const user = userEvent.setup();
-    const answer = deferred<Response>();
-    const gateway = fakeGateway({
-      'GET /api/admin/me': [signedIn],
-      'GET /api/map-layout': [noMap],
-      'GET /api/admin/flagged-plots': [() => jsonResponse([first, second]), () => jsonResponse([second])],
-      [`POST /api/admin/${decision}-plot`]: [() => answer.promise],
-    });
-    const { queryClient } = renderApp('/admin');
-    queryClient.setQueryData(PLOTS_QUERY_KEY, []);
-    const card = await screen.findByRole('article', { name: 'Flagged plot Damn Fine Pixels' });
-    await user.click(within(card).getByRole('button', { name: decision === 'approve' ? 'Approve' : 'Reject' }));
+  it.each(['approve', 'reject'] as const)(
+    '%s disables Approve and Reject everywhere while it runs, then refreshes both lists',
+    async (decision) => {
+      const user = userEvent.setup();
+      const answer = deferred<Response>();
+      const gateway = fakeGateway({
+        'GET /api/admin/me': [signedIn],
+        'GET /api/map-layout': [noMap],
+        'GET /api/admin/flagged-plots': [() => jsonResponse([first, second]), () => jsonResponse([second])],
+        [`POST /api/admin/${decision}-plot`]: [() => answer.promise],
+      });
+      const { queryClient } = renderApp('/admin');
+      queryClient.setQueryData(PLOTS_QUERY_KEY, []);
+      const card = await screen.findByRole('article', { name: 'Flagged plot Damn Fine Pixels' });
+      await user.click(within(card).getByRole('button', { name: decision === 'approve' ? 'Approve' : 'Reject' }));
 
-    const buttons = within(screen.getByTestId('admin-moderation')).getAllByRole('button');
-    expect(buttons.length).toBe(4);
-    expect(buttons.every((button) => (button as HTMLButtonElement).disabled)).toBe(true);
-    expect(within(card).getByText(decision === 'approve' ? 'Approving...' : 'Rejecting...')).toBeTruthy();
-    expect(gateway.calls.find((call) => call.route === `POST /api/admin/${decision}-plot`)?.body).toEqual({ plotId: first.id });
+      const buttons = within(screen.getByTestId('admin-moderation')).getAllByRole('button');
+      expect(buttons.length).toBe(4);
+      expect(buttons.every((button) => (button as HTMLButtonElement).disabled)).toBe(true);
+      expect(within(card).getByText(decision === 'approve' ? 'Approving...' : 'Rejecting...')).toBeTruthy();
+      expect(gateway.calls.find((call) => call.route === `POST /api/admin/${decision}-plot`)?.body).toEqual({ plotId: first.id });
 
-    answer.resolve(jsonResponse({ plotId: first.id, decision: `${decision}d`, decidedAt: '2026-11-22T10:00:00.000Z' }));
-    await waitFor(() => expect(screen.queryByRole('article', { name: 'Flagged plot Damn Fine Pixels' })).toBeNull());
-    expect(screen.getByTestId('moderation-pending-count').textContent).toBe('1');
-    expect(gateway.countOf('GET /api/admin/flagged-plots')).toBe(2);
-    expect(queryClient.getQueryState(PLOTS_QUERY_KEY)?.isInvalidated).toBe(true);
-    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
-  });
+      answer.resolve(jsonResponse({ plotId: first.id, decision: `${decision}d`, decidedAt: '2026-11-22T10:00:00.000Z' }));
+      await waitFor(() => expect(screen.queryByRole('article', { name: 'Flagged plot Damn Fine Pixels' })).toBeNull());
+      expect(screen.getByTestId('moderation-pending-count').textContent).toBe('1');
+      expect(gateway.countOf('GET /api/admin/flagged-plots')).toBe(2);
+      expect(queryClient.getQueryState(PLOTS_QUERY_KEY)?.isInvalidated).toBe(true);
+      expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
+    },
+  );
 
   it('tells the admin when a decision fails and refreshes the queue anyway', async () => {
     const user = userEvent.setup();
@@ -87,7 +106,9 @@ describe('admin Content Moderation', () => {
       'GET /api/admin/me': [signedIn],
       'GET /api/map-layout': [noMap],
       'GET /api/admin/flagged-plots': [() => jsonResponse([first])],
-      'POST /api/admin/approve-plot': [() => jsonResponse({ error: { code: 'ALREADY_DECIDED', message: 'Another admin already decided this plot.' } }, { status: 409 })],
+      'POST /api/admin/approve-plot': [
+        () => jsonResponse({ error: { code: 'ALREADY_DECIDED', message: 'Another admin already decided this plot.' } }, { status: 409 }),
+      ],
     });
     renderApp('/admin');
     await user.click(await screen.findByRole('button', { name: 'Approve' }));

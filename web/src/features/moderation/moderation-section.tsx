@@ -37,7 +37,8 @@ export function ModerationSection() {
       ]),
   });
 
-  if (!flagged.isSuccess) return <LoadingOrFailed query={flagged} loading="Loading the review queue…" failed="Could not load flagged content." />;
+  if (!flagged.isSuccess)
+    return <LoadingOrFailed query={flagged} loading="Loading the review queue…" failed="Could not load flagged content." />;
 
   const items = flagged.data;
   return (
@@ -61,7 +62,11 @@ export function ModerationSection() {
               <FlaggedPlotCard
                 plot={plot}
                 busy={decide.isPending}
-                deciding={decide.isPending && decide.variables?.plotId === plot.id && decide.variables.editId === (plot.edit_id ?? undefined) ? decide.variables.decision : null}
+                deciding={
+                  decide.isPending && decide.variables?.plotId === plot.id && decide.variables.editId === (plot.edit_id ?? undefined)
+                    ? decide.variables.decision
+                    : null
+                }
                 onDecide={(decision) => decide.mutate({ plotId: plot.id, editId: plot.edit_id ?? undefined, decision })}
               />
             </li>
@@ -93,7 +98,9 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="min-w-0 font-sans text-base font-semibold text-ink">
           {plot.display_name}
-          {plot.kind === 'edit' ? <span className="ml-2 text-xs text-gold">Owner edit: the plot shows its current content until approved</span> : null}
+          {plot.kind === 'edit' ? (
+            <span className="ml-2 text-xs text-gold">Owner edit: the plot shows its current content until approved</span>
+          ) : null}
         </h3>
         <span className="text-xs text-ink-muted">
           {plot.flag_count} {plot.flag_count === 1 ? 'flag' : 'flags'}
@@ -148,10 +155,22 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
         ) : null}
       </dl>
       <div className="mt-4 flex flex-wrap gap-3">
-        <button type="button" className={buttonClassName('primary', 'sm')} disabled={busy} aria-busy={deciding === 'approve' || undefined} onClick={() => onDecide('approve')}>
+        <button
+          type="button"
+          className={buttonClassName('primary', 'sm')}
+          disabled={busy}
+          aria-busy={deciding === 'approve' || undefined}
+          onClick={() => onDecide('approve')}
+        >
           {deciding === 'approve' ? 'Approving...' : 'Approve'}
         </button>
-        <button type="button" className={buttonClassName('danger', 'sm')} disabled={busy} aria-busy={deciding === 'reject' || undefined} onClick={() => onDecide('reject')}>
+        <button
+          type="button"
+          className={buttonClassName('danger', 'sm')}
+          disabled={busy}
+          aria-busy={deciding === 'reject' || undefined}
+          onClick={() => onDecide('reject')}
+        >
           {deciding === 'reject' ? 'Rejecting...' : 'Reject'}
         </button>
       </div>

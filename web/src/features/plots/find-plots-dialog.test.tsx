@@ -11,7 +11,15 @@ import { flyToPlot } from './fly-to-plot.ts';
 import { plotWith } from '../../test/plot-fixture.ts';
 
 const base = plotWith({ zone: 'nexus', x: 5, y: 6, region_name: null, updated_at: null });
-const premium: Plot = { ...base, id: '22222222-2222-4222-8222-222222222222', tier: 'premium', x: 30, y: 40, display_name: 'Grace Tiles', message: 'Big plot' };
+const premium: Plot = {
+  ...base,
+  id: '22222222-2222-4222-8222-222222222222',
+  tier: 'premium',
+  x: 30,
+  y: 40,
+  display_name: 'Grace Tiles',
+  message: 'Big plot',
+};
 
 function renderDialog(onChoosePlot = vi.fn()) {
   const onOpenChange = vi.fn();

@@ -35,14 +35,26 @@ export function FindPlotsDialog({ open, onOpenChange, onChoosePlot }: FindPlotsD
               onOpenChange(false);
             }}
           />
-          <p className="mt-4 border-t-2 border-border pt-3 text-center text-xs text-ink-muted">Click on any plot to navigate and view their profile</p>
+          <p className="mt-4 border-t-2 border-border pt-3 text-center text-xs text-ink-muted">
+            Click on any plot to navigate and view their profile
+          </p>
         </PixelDialogContent>
       ) : null}
     </Dialog.Root>
   );
 }
 
-function PlotList({ plots, loading, failed, onChoose }: { plots: Plot[]; loading: boolean; failed: boolean; onChoose: (plot: Plot) => void }) {
+function PlotList({
+  plots,
+  loading,
+  failed,
+  onChoose,
+}: {
+  plots: Plot[];
+  loading: boolean;
+  failed: boolean;
+  onChoose: (plot: Plot) => void;
+}) {
   const [filter, setFilter] = useState('');
   if (loading) {
     return (
@@ -67,9 +79,7 @@ function PlotList({ plots, loading, failed, onChoose }: { plots: Plot[]; loading
     );
   }
   const needle = filter.trim().toLowerCase();
-  const shown = needle
-    ? plots.filter((plot) => `${plot.display_name} ${plot.message}`.toLowerCase().includes(needle))
-    : plots;
+  const shown = needle ? plots.filter((plot) => `${plot.display_name} ${plot.message}`.toLowerCase().includes(needle)) : plots;
 
   return (
     <>
@@ -111,7 +121,11 @@ function PlotEntry({ plot, onChoose }: { plot: Plot; onChoose: (plot: Plot) => v
       onClick={onClick}
       className="flex min-h-11 gap-3 border-2 border-border bg-night p-3 text-left hover:bg-panel-raised focus-visible:bg-panel-raised"
     >
-      <span aria-hidden="true" className="mt-1.5 block size-3 shrink-0 rounded-full border border-black" style={{ backgroundColor: TIER_COLOR[tier].hex }} />
+      <span
+        aria-hidden="true"
+        className="mt-1.5 block size-3 shrink-0 rounded-full border border-black"
+        style={{ backgroundColor: TIER_COLOR[tier].hex }}
+      />
       <span className="grid min-w-0 gap-0.5">
         <span className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-semibold text-ink">{plot.display_name}</span>
@@ -119,8 +133,7 @@ function PlotEntry({ plot, onChoose }: { plot: Plot; onChoose: (plot: Plot) => v
         </span>
         {plot.message ? <span className="line-clamp-2 text-sm break-words text-ink-muted">{plot.message}</span> : null}
         <span className="text-xs text-ink-muted">
-          ({plot.x}, {plot.y})
-          {size > 1 ? ` to (${plot.x + size - 1}, ${plot.y + size - 1}) · ${size}x${size} area` : null}
+          ({plot.x}, {plot.y}){size > 1 ? ` to (${plot.x + size - 1}, ${plot.y + size - 1}) · ${size}x${size} area` : null}
         </span>
       </span>
     </Link>

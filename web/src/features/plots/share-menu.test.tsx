@@ -64,7 +64,11 @@ describe('Share Plot menu', () => {
     renderWithProviders(<ShareMenu plot={plot} />);
     await user.click(screen.getByRole('button', { name: 'Share Plot' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Share on LinkedIn' }));
-    expect(open).toHaveBeenCalledWith(expect.stringContaining('https://www.linkedin.com/'), '_blank', 'noopener,noreferrer,width=600,height=400');
+    expect(open).toHaveBeenCalledWith(
+      expect.stringContaining('https://www.linkedin.com/'),
+      '_blank',
+      'noopener,noreferrer,width=600,height=400',
+    );
     expect(await screen.findByText('Opening Share Dialog')).toBeTruthy();
     expect(screen.getByText('Sharing your plot on LinkedIn.')).toBeTruthy();
   });

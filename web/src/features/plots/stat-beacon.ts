@@ -14,5 +14,7 @@ export function sendStatBeacon(plotId: string, kind: StatKind): void {
   } catch {
     // A browser that refuses the beacon (quota, policy): the fetch below.
   }
-  void fetch(STAT_BEACON_URL, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(() => undefined);
+  void fetch(STAT_BEACON_URL, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(
+    () => undefined,
+  );
 }

@@ -11,7 +11,11 @@ describe('admin top plots', () => {
     const gateway = fakeGateway({
       'GET /api/admin/me': [() => jsonResponse({ username: 'warden' })],
       'GET /api/admin/top-plots?days=30&limit=20': [
-        () => jsonResponse({ days: 30, plots: [{ plotId: PLOT_ID, displayName: 'Ada', tier: 'prime', views: 120, profileOpens: 40, clicks: 17 }] }),
+        () =>
+          jsonResponse({
+            days: 30,
+            plots: [{ plotId: PLOT_ID, displayName: 'Ada', tier: 'prime', views: 120, profileOpens: 40, clicks: 17 }],
+          }),
       ],
       [`POST /api/admin/plots/${PLOT_ID}/revoke-manage-link`]: [() => jsonResponse({ plotId: PLOT_ID, revoked: true })],
     });
@@ -19,7 +23,11 @@ describe('admin top plots', () => {
     const table = await screen.findByTestId('top-plots');
     const row = within(table).getByRole('row', { name: /Ada/ });
     expect(within(row).getByRole('link', { name: 'Ada' }).getAttribute('href')).toBe(`/plot/${PLOT_ID}`);
-    expect(within(row).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['120', '40', '17', 'Revoke owner link']);
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['120', '40', '17', 'Revoke owner link']);
     await userEvent.click(within(row).getByRole('button', { name: 'Revoke owner link' }));
     expect(await screen.findByText('Owner Link Revoked')).toBeTruthy();
     expect(gateway.countOf(`POST /api/admin/plots/${PLOT_ID}/revoke-manage-link`)).toBe(1);

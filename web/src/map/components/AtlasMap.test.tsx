@@ -32,7 +32,12 @@ function setViewportWidth(width: number, coarse = false) {
     const minWidth = /min-width:\s*(\d+)px/.exec(query);
     return minWidth ? width >= Number(minWidth[1]) : coarse && query.includes('coarse');
   };
-  window.matchMedia = ((query: string) => ({ matches: matches(query), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+  window.matchMedia = ((query: string) => ({
+    matches: matches(query),
+    media: query,
+    addEventListener() {},
+    removeEventListener() {},
+  })) as unknown as typeof window.matchMedia;
 }
 
 describe('AtlasMap', () => {
@@ -76,7 +81,9 @@ describe('AtlasMap', () => {
     expect(lastEngine().engine.flyTo).toHaveBeenCalledWith(60, 24, 1.2, { size: 1 });
     // Find Plots sends its plot's footprint along, so the whole plot lands clear of the panels.
     act(() => {
-      window.dispatchEvent(new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Ada', size: 4 } }));
+      window.dispatchEvent(
+        new CustomEvent(NAVIGATE_TO_REGION_EVENT, { detail: { x: 31.5, y: 41.5, zoom: 1.5, regionName: 'Ada', size: 4 } }),
+      );
     });
     expect(lastEngine().engine.flyTo).toHaveBeenLastCalledWith(31.5, 41.5, 1.5, { size: 4 });
   });

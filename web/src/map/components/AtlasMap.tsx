@@ -50,7 +50,17 @@ type Anchored<T> = { item: T; anchor: { x: number; y: number } } | null;
  * The full-screen map: mounts the canvas and its engine once, feeds layout and plots through the
  * engine's setters, and layers the React chrome (regions menu, controls, hints, cards) over it.
  */
-export function AtlasMap({ layout: layoutProp, plots: plotsProp, onLandTileClick, onPlotClick, onFindPlotsClick, selectedTier = 'basic', selectedTile: selectedTileProp, reservedFootprints = EMPTY_RESERVED, onReservedTileClick }: AtlasMapProps) {
+export function AtlasMap({
+  layout: layoutProp,
+  plots: plotsProp,
+  onLandTileClick,
+  onPlotClick,
+  onFindPlotsClick,
+  selectedTier = 'basic',
+  selectedTile: selectedTileProp,
+  reservedFootprints = EMPTY_RESERVED,
+  onReservedTileClick,
+}: AtlasMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);

@@ -93,7 +93,14 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
 }
 
 /* Pixel icons drawn on a 12x12 grid with square caps, matching the pixel chrome. */
-const ICON = { width: 20, height: 20, viewBox: '0 0 12 12', 'aria-hidden': true, fill: 'currentColor', shapeRendering: 'crispEdges' } as const;
+const ICON = {
+  width: 20,
+  height: 20,
+  viewBox: '0 0 12 12',
+  'aria-hidden': true,
+  fill: 'currentColor',
+  shapeRendering: 'crispEdges',
+} as const;
 
 function PlusIcon() {
   return (

@@ -30,7 +30,6 @@ function seededClient() {
   return queryClient;
 }
 
-
 describe('MapPreview', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -62,9 +61,7 @@ describe('MapPreview', () => {
   });
 
   it('keeps exactly one live engine under StrictMode and destroys it on unmount', () => {
-    const { unmount } = render(
-      <StrictMode>{withData(seededClient(), <MapPreview x={1} y={2} tier="basic" label="Plot" />)}</StrictMode>,
-    );
+    const { unmount } = render(<StrictMode>{withData(seededClient(), <MapPreview x={1} y={2} tier="basic" label="Plot" />)}</StrictMode>);
     expect(liveEngines()).toHaveLength(1);
     expect(liveEngines()[0].engine.flyTo).toHaveBeenCalled();
     unmount();
@@ -74,7 +71,10 @@ describe('MapPreview', () => {
   it('waits for the layout before moving the camera', async () => {
     const queryClient = createQueryClient();
     queryClient.setQueryData(PLOTS_QUERY_KEY, neighbours);
-    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    );
     render(withData(queryClient, <MapPreview x={5} y={5} tier="basic" label="Plot" />));
     const { engine } = lastEngine();
     expect(engine.flyTo).not.toHaveBeenCalled();
@@ -85,7 +85,12 @@ describe('MapPreview', () => {
 
   it('on arrival flies there, then drops the pin when the camera lands (its bounce)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    window.matchMedia = ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: false,
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    })) as unknown as typeof window.matchMedia;
     render(withData(seededClient(), <MapPreview x={30} y={31} tier="premium" label="Your new plot" arrive />));
     const { engine, options } = lastEngine();
     expect(options.prefersReducedMotion?.()).toBe(false);

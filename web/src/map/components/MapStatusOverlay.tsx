@@ -16,7 +16,11 @@ export function MapStatusOverlay({ state, onRetry }: { state: MapStatus; onRetry
         <div className="max-w-sm border-2 border-border bg-panel p-5 text-center shadow-pixel">
           <h2 className="mb-3 text-sm text-gold">The map could not be loaded</h2>
           <p className="mb-4 text-sm text-ink-muted">Please check your connection and try again.</p>
-          <button type="button" onClick={onRetry} className="min-h-11 border-2 border-black bg-gold px-4 py-2 text-xs text-ink-dark shadow-pixel-sm">
+          <button
+            type="button"
+            onClick={onRetry}
+            className="min-h-11 border-2 border-black bg-gold px-4 py-2 text-xs text-ink-dark shadow-pixel-sm"
+          >
             Try again
           </button>
         </div>

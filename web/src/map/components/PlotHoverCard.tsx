@@ -40,7 +40,10 @@ export function PlotHoverCard({ plot, anchor }: PlotHoverCardProps) {
         )}
         <div className="min-w-0">
           <p className="truncate font-semibold">{plot.display_name}</p>
-          <span className="inline-block border border-black px-1 text-[0.65rem] text-ink-dark" style={{ backgroundColor: TIER_COLOR[tier].hex }}>
+          <span
+            className="inline-block border border-black px-1 text-[0.65rem] text-ink-dark"
+            style={{ backgroundColor: TIER_COLOR[tier].hex }}
+          >
             {tierPlotLabel(tier)}
           </span>
         </div>

@@ -18,7 +18,12 @@ const ABOVE_LABEL = 32;
 export function RegionInfoCard({ region, anchor, onClose }: RegionInfoCardProps) {
   const card = useRef<HTMLElement>(null);
   // Below the label when it fits, else above it; always whole on screen (scrolling inside on a very short one).
-  const { left, top, maxHeight } = useViewportClamp(card, anchor, { alignX: -CARD_WIDTH / 2, offset: EDGE_GAP, above: ABOVE_LABEL, width: CARD_WIDTH }, region.value);
+  const { left, top, maxHeight } = useViewportClamp(
+    card,
+    anchor,
+    { alignX: -CARD_WIDTH / 2, offset: EDGE_GAP, above: ABOVE_LABEL, width: CARD_WIDTH },
+    region.value,
+  );
   const titleId = `region-card-${region.value}`;
   return (
     <section

@@ -49,7 +49,10 @@ describe('RegionsMenu', () => {
   });
 
   it('starts open from 768 px and collapsed below (read from the media query at mount)', () => {
-    const at = (width: number) => ({ innerWidth: width, matchMedia: (query: string) => ({ matches: query === '(min-width: 768px)' && width >= 768 }) as MediaQueryList });
+    const at = (width: number) => ({
+      innerWidth: width,
+      matchMedia: (query: string) => ({ matches: query === '(min-width: 768px)' && width >= 768 }) as MediaQueryList,
+    });
     expect(regionsMenuStartsOpen(at(1366))).toBe(true);
     expect(regionsMenuStartsOpen(at(768))).toBe(true);
     expect(regionsMenuStartsOpen(at(767))).toBe(false);

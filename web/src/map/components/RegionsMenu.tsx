@@ -17,7 +17,9 @@ const WIDE_SCREEN_QUERY = '(min-width: 768px)';
  * Whether the menu starts open: on a desktop (spec: 'starts open'), not under 768 px (ARCHITECTURE.md
  * section 7). Read once at mount, before the first paint, so the menu never opens and then snaps shut.
  */
-export function regionsMenuStartsOpen(win: Pick<Window, 'innerWidth' | 'matchMedia'> | null = typeof window === 'undefined' ? null : window): boolean {
+export function regionsMenuStartsOpen(
+  win: Pick<Window, 'innerWidth' | 'matchMedia'> | null = typeof window === 'undefined' ? null : window,
+): boolean {
   if (!win) return true;
   if (typeof win.matchMedia === 'function') return win.matchMedia(WIDE_SCREEN_QUERY).matches;
   return win.innerWidth >= 768;
@@ -66,7 +68,11 @@ export function RegionsMenu({ regions }: RegionsMenuProps) {
                   }}
                   className="flex min-h-11 w-full items-center gap-3 px-3 py-1 text-left font-sans text-sm text-ink hover:bg-panel-raised"
                 >
-                  <span aria-hidden="true" className="size-3 shrink-0 border border-black" style={{ backgroundColor: `rgb(${r} ${g} ${b})` }} />
+                  <span
+                    aria-hidden="true"
+                    className="size-3 shrink-0 border border-black"
+                    style={{ backgroundColor: `rgb(${r} ${g} ${b})` }}
+                  />
                   {region.name}
                 </button>
               </li>

@@ -9,14 +9,23 @@ export const MAP_OCCLUDER_ATTRIBUTE = 'data-map-occluder';
  * The screen rects (CSS px relative to the canvas) where the map cannot be seen: the elements given,
  * and the parts of the canvas scrolled out of the window.
  */
-export function measureOccluders(canvas: Element, elements: Iterable<Element>, win: Pick<Window, 'innerWidth' | 'innerHeight'> = window): ScreenRect[] {
+export function measureOccluders(
+  canvas: Element,
+  elements: Iterable<Element>,
+  win: Pick<Window, 'innerWidth' | 'innerHeight'> = window,
+): ScreenRect[] {
   const box = layoutBox(canvas);
   const frame = { ...box, bottom: box.top + box.height };
   const rects: ScreenRect[] = [];
   for (const element of elements) {
     const rect = element.getBoundingClientRect();
     if (rect.width <= 0 || rect.height <= 0) continue;
-    rects.push({ x: Math.round(rect.left - frame.left), y: Math.round(rect.top - frame.top), width: Math.round(rect.width), height: Math.round(rect.height) });
+    rects.push({
+      x: Math.round(rect.left - frame.left),
+      y: Math.round(rect.top - frame.top),
+      width: Math.round(rect.width),
+      height: Math.round(rect.height),
+    });
   }
   if (frame.top < 0) rects.push({ x: 0, y: 0, width: frame.width, height: Math.round(-frame.top) });
   const below = frame.bottom - win.innerHeight;

@@ -11,17 +11,29 @@ const laptop = { width: 1366, height: 768 };
 describe('placeCard', () => {
   it('hangs the card below its anchor when it fits, shifted inside the side edges', () => {
     expect(placeCard({ x: 200, y: 100 }, { width: 288, height: 300 }, laptop, { alignX: -144, offset: 8 })).toEqual({ left: 56, top: 108 });
-    expect(placeCard({ x: 1350, y: 100 }, { width: 288, height: 300 }, laptop, { alignX: -144, offset: 8 })).toEqual({ left: 1070, top: 108 });
+    expect(placeCard({ x: 1350, y: 100 }, { width: 288, height: 300 }, laptop, { alignX: -144, offset: 8 })).toEqual({
+      left: 1070,
+      top: 108,
+    });
     expect(placeCard({ x: 20, y: 100 }, { width: 288, height: 300 }, phone, { alignX: -144, offset: 8 })).toEqual({ left: 8, top: 108 });
   });
 
   it('puts it above the anchor when there is no room below, and pins it to the edges when neither fits', () => {
     // A label near the bottom of a 768 px screen: the 330 px card goes above the label.
-    expect(placeCard({ x: 700, y: 640 }, { width: 288, height: 330 }, laptop, { alignX: -144, offset: 8, above: 32 })).toEqual({ left: 556, top: 278 });
+    expect(placeCard({ x: 700, y: 640 }, { width: 288, height: 330 }, laptop, { alignX: -144, offset: 8, above: 32 })).toEqual({
+      left: 556,
+      top: 278,
+    });
     // Mid-screen on a short window, too tall both ways: as low as it stays whole.
-    expect(placeCard({ x: 700, y: 200 }, { width: 288, height: 330 }, { width: 1366, height: 400 }, { alignX: -144, offset: 8, above: 32 })).toEqual({ left: 556, top: 62 });
+    expect(
+      placeCard({ x: 700, y: 200 }, { width: 288, height: 330 }, { width: 1366, height: 400 }, { alignX: -144, offset: 8, above: 32 }),
+    ).toEqual({ left: 556, top: 62 });
     // Taller than the viewport: from the top edge, scrolling inside.
-    expect(placeCard({ x: 700, y: 200 }, { width: 288, height: 500 }, { width: 1366, height: 400 }, { alignX: -144, offset: 8 })).toEqual({ left: 556, top: 8, maxHeight: 384 });
+    expect(placeCard({ x: 700, y: 200 }, { width: 288, height: 500 }, { width: 1366, height: 400 }, { alignX: -144, offset: 8 })).toEqual({
+      left: 556,
+      top: 8,
+      maxHeight: 384,
+    });
   });
 });
 

@@ -130,12 +130,22 @@ describe('clear space beside panels', () => {
     const clear = largestClearRect(phone, [regionsOpen, findPlots, controls]);
     expect(clear).toEqual({ x: 202, y: 56, width: 188, height: 504 });
     for (const panel of [regionsOpen, findPlots, controls]) {
-      expect(clear.x >= panel.x + panel.width || panel.x >= clear.x + clear.width || clear.y >= panel.y + panel.height || panel.y >= clear.y + clear.height).toBe(true);
+      expect(
+        clear.x >= panel.x + panel.width ||
+          panel.x >= clear.x + clear.width ||
+          clear.y >= panel.y + panel.height ||
+          panel.y >= clear.y + clear.height,
+      ).toBe(true);
     }
   });
 
   it('ignores the parts of panels outside the viewport', () => {
-    expect(largestClearRect({ width: 100, height: 100 }, [{ x: -50, y: -50, width: 60, height: 200 }])).toEqual({ x: 10, y: 0, width: 90, height: 100 });
+    expect(largestClearRect({ width: 100, height: 100 }, [{ x: -50, y: -50, width: 60, height: 200 }])).toEqual({
+      x: 10,
+      y: 0,
+      width: 90,
+      height: 100,
+    });
   });
 
   it('keeps the preferred point when the box there is clear, else centres it in the clear space', () => {

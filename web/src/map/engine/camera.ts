@@ -222,10 +222,21 @@ export function clearFocusPoint(
 }
 
 /** Camera at `zoom` that shows world point (worldX, worldY) at screen point `at`. */
-export function cameraShowingAt(worldX: number, worldY: number, zoom: number, at: ScreenPoint, viewport: Viewport, limits: ZoomLimits): Camera {
+export function cameraShowingAt(
+  worldX: number,
+  worldY: number,
+  zoom: number,
+  at: ScreenPoint,
+  viewport: Viewport,
+  limits: ZoomLimits,
+): Camera {
   const clampedZoom = Math.min(limits.max, Math.max(limits.min, zoom));
   return clampCamera(
-    { zoom: clampedZoom, centerX: worldX - (at.x - viewport.width / 2) / clampedZoom, centerY: worldY - (at.y - viewport.height / 2) / clampedZoom },
+    {
+      zoom: clampedZoom,
+      centerX: worldX - (at.x - viewport.width / 2) / clampedZoom,
+      centerY: worldY - (at.y - viewport.height / 2) / clampedZoom,
+    },
     limits,
   );
 }

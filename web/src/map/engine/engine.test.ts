@@ -30,7 +30,17 @@ function setup(options: Partial<MapEngineOptions> = {}) {
   const canvas = document.createElement('canvas');
   const ctx = recordingContext();
   canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
-  canvas.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 600, right: 800, bottom: 600, x: 0, y: 0, toJSON: () => ({}) });
+  canvas.getBoundingClientRect = () => ({
+    left: 0,
+    top: 0,
+    width: 800,
+    height: 600,
+    right: 800,
+    bottom: 600,
+    x: 0,
+    y: 0,
+    toJSON: () => ({}),
+  });
   document.body.append(canvas);
   const frames = fakeFrames();
   const surfaces = recordingSurfaces();
@@ -50,8 +60,12 @@ function setup(options: Partial<MapEngineOptions> = {}) {
   engines.push(engine);
   engine.resize();
   const click = (x: number, y: number) => {
-    canvas.dispatchEvent(new PointerEvent('pointerdown', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
-    canvas.dispatchEvent(new PointerEvent('pointerup', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+    canvas.dispatchEvent(
+      new PointerEvent('pointerdown', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
+    );
+    canvas.dispatchEvent(
+      new PointerEvent('pointerup', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
+    );
     // A click acts once no second click has come to make it a double-click.
     if (vi.isFakeTimers()) vi.advanceTimersByTime(DOUBLE_CLICK_MS);
   };
@@ -94,7 +108,9 @@ describe('map engine', () => {
     engine.zoomIn();
     for (let i = 0; i < 30; i++) frames.step();
     expect(terrainChunks().length).toBe(chunkCount);
-    expect(terrainChunks().every((surface) => surface.context.calls.filter((call) => call.name === 'putImageData').length === 1)).toBe(true);
+    expect(terrainChunks().every((surface) => surface.context.calls.filter((call) => call.name === 'putImageData').length === 1)).toBe(
+      true,
+    );
     expect(ctx.calls.filter((call) => call.name === 'drawImage').length).toBeGreaterThan(copiesBefore);
     expect(ctx.imageSmoothingEnabled).toBe(false);
   });
@@ -164,7 +180,9 @@ describe('map engine', () => {
     const composite = surfaces.created.find((surface) => surface.context.calls.some((call) => call.name === 'rect'));
     expect(composite).toBeDefined();
     // The composite is cut into the cached layer tiles, and the frame copies those.
-    const tilesOfComposite = surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'drawImage' && call.args[0] === (composite as unknown)));
+    const tilesOfComposite = surfaces.created.filter((surface) =>
+      surface.context.calls.some((call) => call.name === 'drawImage' && call.args[0] === (composite as unknown)),
+    );
     expect(tilesOfComposite.length).toBeGreaterThan(0);
     expect(ctx.calls.some((call) => call.name === 'drawImage' && tilesOfComposite.includes(call.args[0] as never))).toBe(true);
     expect(ctx.calls.some((call) => call.name === 'rect')).toBe(false);
@@ -225,9 +243,12 @@ describe('map engine layers', () => {
     harness.settle();
     /** Everything painted into offscreen layers so far (terrain chunks, world tiles, label sprites). */
     const layerCalls = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.length, 0);
-    const plotPaints = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.filter((call) => call.name === 'rect').length, 0);
+    const plotPaints = () =>
+      harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.filter((call) => call.name === 'rect').length, 0);
     const move = (x: number, y: number) =>
-      harness.canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+      harness.canvas.dispatchEvent(
+        new PointerEvent('pointermove', { pointerType: 'mouse', pointerId: 1, clientX: x, clientY: y, bubbles: true }),
+      );
     return { ...harness, overlayCtx, onRegionLabelHover, layerCalls, plotPaints, move };
   }
 
@@ -257,7 +278,9 @@ describe('map engine layers', () => {
     const blits = ctx.calls.filter((call) => call.name === 'drawImage').length;
     const mapCalls = ctx.calls.length;
     const pointer = (type: string, x: number, y: number) =>
-      canvas.dispatchEvent(new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+      canvas.dispatchEvent(
+        new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
+      );
     pointer('pointerdown', 400, 300);
     pointer('pointermove', 412, 306);
     frames.step();
@@ -277,7 +300,8 @@ describe('map engine layers', () => {
     const slow = fakeFrames();
     let elapsed = 0;
     const { engine, surfaces } = setup({ frames: { ...slow.deps, now: () => (elapsed += 4) } });
-    const chunksBuilt = () => surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'putImageData')).length;
+    const chunksBuilt = () =>
+      surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'putImageData')).length;
     const tilesBuilt = () => surfaces.created.filter((surface) => surface.width === 512 || surface.height === 512).length;
     engine.setLayout({ tiles, regions });
     engine.setPlots(plots);
@@ -303,10 +327,13 @@ describe('map engine layers', () => {
     for (let i = 0; i < 30; i++) frames.step(16);
     expect(frames.pending()).toBe(0);
     // Layer tiles, not terrain chunks (a chunk is uploaded with putImageData the moment it is made).
-    const layerTiles = () => surfaces.created.filter((surface) => !surface.context.calls.some((call) => call.name === 'putImageData')).length;
+    const layerTiles = () =>
+      surfaces.created.filter((surface) => !surface.context.calls.some((call) => call.name === 'putImageData')).length;
     const created = layerTiles();
     const pointer = (type: string, x: number, y: number) =>
-      canvas.dispatchEvent(new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
+      canvas.dispatchEvent(
+        new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
+      );
     pointer('pointerdown', 700, 300);
     pointer('pointermove', 690, 300);
     pointer('pointermove', 0, 300);
@@ -403,7 +430,8 @@ describe('map engine beside the page chrome', () => {
     engine.setLayout({ tiles, regions });
     engine.flyTo(30, 30, 1);
     settle();
-    const hoverCentre = () => canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: 400, clientY: 300, bubbles: true }));
+    const hoverCentre = () =>
+      canvas.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', clientX: 400, clientY: 300, bubbles: true }));
     hoverCentre();
     expect(onRegionLabelHover).toHaveBeenLastCalledWith(regions[0], expect.anything());
 

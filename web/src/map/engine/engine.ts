@@ -229,7 +229,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
           plots: scene.plots.plots,
           reserved: scene.reserved.footprints,
           hatch,
-          farComposite: () => (farComposite ??= renderFarComposite(scene.layout!.terrain, scene.plots.plots, createSurface, scene.reserved.footprints)),
+          farComposite: () =>
+            (farComposite ??= renderFarComposite(scene.layout!.terrain, scene.plots.plots, createSurface, scene.reserved.footprints)),
           images,
         }
       : null;
@@ -412,7 +413,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
 
     const width = Math.max(1, Math.round(viewport.width * dpr));
     const height = Math.max(1, Math.round(viewport.height * dpr));
-    const moved = !shown || !camerasEqual(shown.camera, drawnCamera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
+    const moved =
+      !shown || !camerasEqual(shown.camera, drawnCamera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
     let painted = false;
 
     if (moved || staticDirty || tilesPending || wantedZoom !== shown?.renderZoom || (!overlay && overlayDirty)) {
@@ -443,7 +445,14 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       // Tiles left for later frames: the next frame builds more.
       if (tilesPending) animating = true;
       scene.placedLabels = scene.layout
-        ? unoccluded(keepLabelsOffPlots(layoutRegionLabels(scene.layout.regions, drawnCamera, viewport, measureText), drawnCamera, viewport, isTakenTile))
+        ? unoccluded(
+            keepLabelsOffPlots(
+              layoutRegionLabels(scene.layout.regions, drawnCamera, viewport, measureText),
+              drawnCamera,
+              viewport,
+              isTakenTile,
+            ),
+          )
         : [];
       layers.drawLabels(target, scene.placedLabels);
       if (!overlay) {
@@ -569,7 +578,9 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       const box = footprintBox(flight.size ?? 1, centred.zoom);
       const boxCentre = { x: scene.viewport.width / 2, y: scene.viewport.height / 2 + box.offsetY };
       const at = clearFocusPoint(scene.viewport, occluded, box.width, box.height, boxCentre);
-      startFlight(cameraShowingAt(centred.centerX, centred.centerY, centred.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits));
+      startFlight(
+        cameraShowingAt(centred.centerX, centred.centerY, centred.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits),
+      );
     },
     setOccludedRects(rects) {
       const next = rects.map(({ x, y, width, height }) => ({ x, y, width, height }));
@@ -587,7 +598,10 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       const boxCentre = { x: now.x, y: now.y + box.offsetY };
       const at = clearFocusPoint(scene.viewport, occluded, box.width, box.height, boxCentre);
       if (at.x === boxCentre.x && at.y === boxCentre.y) return;
-      startFlight(cameraShowingAt(worldX, worldY, camera.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits), STEP_FLIGHT_MS * 2);
+      startFlight(
+        cameraShowingAt(worldX, worldY, camera.zoom, { x: at.x, y: at.y - box.offsetY }, scene.viewport, limits),
+        STEP_FLIGHT_MS * 2,
+      );
     },
     resize() {
       const box = layoutBox(canvas);

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { attachMapInput, DOUBLE_CLICK_MS, handleMapKey, KEY_PAN_PX, pageZoomShortcut, wheelZoomFactor, type MapInputTarget } from './input.ts';
+import {
+  attachMapInput,
+  DOUBLE_CLICK_MS,
+  handleMapKey,
+  KEY_PAN_PX,
+  pageZoomShortcut,
+  wheelZoomFactor,
+  type MapInputTarget,
+} from './input.ts';
 
 type MockTarget = { [K in keyof MapInputTarget]: Mock<MapInputTarget[K]> };
 
@@ -23,7 +31,17 @@ function mockTarget(): MockTarget {
 function setup() {
   const canvas = document.createElement('canvas');
   canvas.tabIndex = 0;
-  canvas.getBoundingClientRect = () => ({ left: 10, top: 20, width: 800, height: 600, right: 810, bottom: 620, x: 10, y: 20, toJSON: () => ({}) });
+  canvas.getBoundingClientRect = () => ({
+    left: 10,
+    top: 20,
+    width: 800,
+    height: 600,
+    right: 810,
+    bottom: 620,
+    x: 10,
+    y: 20,
+    toJSON: () => ({}),
+  });
   document.body.append(canvas);
   const target = mockTarget();
   const detach = attachMapInput(canvas, target);
@@ -210,7 +228,9 @@ describe('map input', () => {
 
 describe('input helpers', () => {
   it('normalises wheel deltas in lines and pages', () => {
-    expect(wheelZoomFactor({ deltaY: -3, deltaMode: 1, ctrlKey: false }, 800)).toBeCloseTo(wheelZoomFactor({ deltaY: -48, deltaMode: 0, ctrlKey: false }, 800));
+    expect(wheelZoomFactor({ deltaY: -3, deltaMode: 1, ctrlKey: false }, 800)).toBeCloseTo(
+      wheelZoomFactor({ deltaY: -48, deltaMode: 0, ctrlKey: false }, 800),
+    );
     expect(wheelZoomFactor({ deltaY: 100, deltaMode: 0, ctrlKey: false }, 800)).toBeLessThan(1);
   });
 

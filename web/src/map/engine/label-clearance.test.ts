@@ -4,11 +4,25 @@ import { cameraOnTile, zoomLimitsFor } from './camera.ts';
 import { keepLabelsOffPlots } from './label-clearance.ts';
 import type { PlacedLabel } from './region-labels.ts';
 
-const region = (value: number, name: string): Region => ({ value, name, focus: { x: 20, y: 20 }, audience: 'a', description: 'd', notableLocations: ['1', '2', '3', '4'] });
+const region = (value: number, name: string): Region => ({
+  value,
+  name,
+  focus: { x: 20, y: 20 },
+  audience: 'a',
+  description: 'd',
+  notableLocations: ['1', '2', '3', '4'],
+});
 // Tile (20, 20) centred in an 800×600 view at zoom 1 (48 px per tile): its top-left corner is at (376, 276).
 const camera = cameraOnTile(20, 20, 1, zoomLimitsFor(false));
 const viewport = { width: 800, height: 600 };
-const label = (value: number, x: number, y: number): PlacedLabel => ({ region: region(value, `Region ${value}`), x, y, width: 120, height: 22, fontPx: 12 });
+const label = (value: number, x: number, y: number): PlacedLabel => ({
+  region: region(value, `Region ${value}`),
+  x,
+  y,
+  width: 120,
+  height: 22,
+  fontPx: 12,
+});
 const takenTiles = (tiles: Array<[number, number]>) => (x: number, y: number) => tiles.some(([tx, ty]) => tx === x && ty === y);
 
 describe('labels never cover plots', () => {
@@ -26,7 +40,15 @@ describe('labels never cover plots', () => {
   });
 
   it('tries below when above is taken too, and leaves a label out when every place around is', () => {
-    const [below] = keepLabelsOffPlots([label(1, 340, 280)], camera, viewport, takenTiles([[20, 20], [20, 19]]));
+    const [below] = keepLabelsOffPlots(
+      [label(1, 340, 280)],
+      camera,
+      viewport,
+      takenTiles([
+        [20, 20],
+        [20, 19],
+      ]),
+    );
     expect(below?.y).toBe(280 + 52);
     expect(keepLabelsOffPlots([label(1, 340, 280)], camera, viewport, () => true)).toEqual([]);
   });

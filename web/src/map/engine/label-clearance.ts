@@ -23,7 +23,8 @@ const OFFSETS: ReadonlyArray<readonly [number, number]> = [
   [0.5, 1],
 ];
 
-const overlap = (a: PlacedLabel, b: PlacedLabel) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: PlacedLabel, b: PlacedLabel) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
  * Labels never cover plots (or reserved land): each label keeps its place when the land under its plate

@@ -15,14 +15,7 @@ export function pinRadius(tileScreenPx: number): number {
 }
 
 /** Draws the pin with its tip at (tipX, tipY), in the context's current units. */
-export function drawMapPin(
-  ctx: CanvasRenderingContext2D,
-  tipX: number,
-  tipY: number,
-  radius: number,
-  colour: string,
-  lift: number,
-): void {
+export function drawMapPin(ctx: CanvasRenderingContext2D, tipX: number, tipY: number, radius: number, colour: string, lift: number): void {
   const centerX = tipX;
   const tip = tipY + lift;
   const centerY = tip - radius * 2;

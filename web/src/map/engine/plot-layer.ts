@@ -68,7 +68,16 @@ export function drawPlots(
     const bottomRight = worldToScreen(camera, viewport, (plot.x + size) * TILE_SIZE_PX, (plot.y + size) * TILE_SIZE_PX);
     const x = Math.round(topLeft.x * dpr);
     const y = Math.round(topLeft.y * dpr);
-    return { plot, tier: normalizeTier(plot.tier), size, x, y, width: Math.round(bottomRight.x * dpr) - x, height: Math.round(bottomRight.y * dpr) - y, avatar: null };
+    return {
+      plot,
+      tier: normalizeTier(plot.tier),
+      size,
+      x,
+      y,
+      width: Math.round(bottomRight.x * dpr) - x,
+      height: Math.round(bottomRight.y * dpr) - y,
+      avatar: null,
+    };
   });
   if (rects.length === 0) return false;
   const frame = frameWidth(tilePx) * dpr;

@@ -47,7 +47,7 @@ describe('reserved footprints: index and hatch', () => {
     expect(cells).toHaveLength(8 * 3);
     for (const [x, y, w, h] of cells) {
       expect([w, h]).toEqual([2, 2]);
-      expect(((x / 2 + y / 2) % 8) < 3).toBe(true);
+      expect((x / 2 + y / 2) % 8 < 3).toBe(true);
     }
   });
 
@@ -91,7 +91,9 @@ const tiles: MapTile[] = Array.from({ length: 8100 }, (_, index) => {
   const land = x >= 10 && x < 80 && y >= 10 && y < 80;
   return { x, y, is_land: land, zone_value: land ? 1 : 0, zone_name: land ? 'Region 1' : 'Water' };
 });
-const regions: Region[] = [{ value: 1, name: 'West Realm', focus: { x: 70, y: 70 }, audience: 'a', description: 'd', notableLocations: ['1', '2', '3', '4'] }];
+const regions: Region[] = [
+  { value: 1, name: 'West Realm', focus: { x: 70, y: 70 }, audience: 'a', description: 'd', notableLocations: ['1', '2', '3', '4'] },
+];
 
 const engines: Array<{ destroy(): void }> = [];
 afterEach(() => {
@@ -103,7 +105,17 @@ function setup(options: Partial<MapEngineOptions> = {}) {
   const canvas = document.createElement('canvas');
   const ctx = recordingContext();
   canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
-  canvas.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 600, right: 800, bottom: 600, x: 0, y: 0, toJSON: () => ({}) });
+  canvas.getBoundingClientRect = () => ({
+    left: 0,
+    top: 0,
+    width: 800,
+    height: 600,
+    right: 800,
+    bottom: 600,
+    x: 0,
+    y: 0,
+    toJSON: () => ({}),
+  });
   document.body.append(canvas);
   const frames = fakeFrames();
   const surfaces = recordingSurfaces();

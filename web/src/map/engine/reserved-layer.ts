@@ -124,9 +124,20 @@ export function drawReservedFootprints(
   const range = visibleTileRange(camera, viewport, 1);
   const rects: ReservedRect[] = [];
   for (const footprint of footprints) {
-    if (footprint.x >= range.x1 || footprint.x + footprint.size <= range.x0 || footprint.y >= range.y1 || footprint.y + footprint.size <= range.y0) continue;
+    if (
+      footprint.x >= range.x1 ||
+      footprint.x + footprint.size <= range.x0 ||
+      footprint.y >= range.y1 ||
+      footprint.y + footprint.size <= range.y0
+    )
+      continue;
     const topLeft = worldToScreen(camera, viewport, footprint.x * TILE_SIZE_PX, footprint.y * TILE_SIZE_PX);
-    const bottomRight = worldToScreen(camera, viewport, (footprint.x + footprint.size) * TILE_SIZE_PX, (footprint.y + footprint.size) * TILE_SIZE_PX);
+    const bottomRight = worldToScreen(
+      camera,
+      viewport,
+      (footprint.x + footprint.size) * TILE_SIZE_PX,
+      (footprint.y + footprint.size) * TILE_SIZE_PX,
+    );
     const x = Math.round(topLeft.x * dpr);
     const y = Math.round(topLeft.y * dpr);
     rects.push({ footprint, x, y, width: Math.round(bottomRight.x * dpr) - x, height: Math.round(bottomRight.y * dpr) - y });

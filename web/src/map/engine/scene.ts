@@ -63,6 +63,10 @@ export function createSceneState(limits: ZoomLimits): SceneState {
 export function loadLayout(input: MapLayoutInput, createSurface: CanvasFactory): LoadedLayout {
   const land = new Uint8Array(GRID_SIZE * GRID_SIZE);
   for (const tile of input.tiles) if (tile.is_land) land[tile.y * GRID_SIZE + tile.x] = 1;
-  const grid = classifyTerrain(input.tiles, GRID_SIZE, input.regions.map((region) => region.focus));
+  const grid = classifyTerrain(
+    input.tiles,
+    GRID_SIZE,
+    input.regions.map((region) => region.focus),
+  );
   return { regions: input.regions, land, terrain: createTerrainRenderer(grid, createSurface) };
 }

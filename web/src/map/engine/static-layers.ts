@@ -67,7 +67,17 @@ export function renderWorldTile(ctx: CanvasRenderingContext2D, world: StaticWorl
   if (chooseLevelOfDetail(area.zoom) === 'far') {
     const composite = world.farComposite();
     const perDevicePx = composite.width / worldDeviceSize(area.zoom, area.dpr);
-    ctx.drawImage(composite, area.x * perDevicePx, area.y * perDevicePx, area.width * perDevicePx, area.height * perDevicePx, 0, 0, area.width, area.height);
+    ctx.drawImage(
+      composite,
+      area.x * perDevicePx,
+      area.y * perDevicePx,
+      area.width * perDevicePx,
+      area.height * perDevicePx,
+      0,
+      0,
+      area.width,
+      area.height,
+    );
     return false;
   }
   const { camera, viewport } = tileView(area);

@@ -259,7 +259,8 @@ function paintHills(painter: TilePainter, palette: RegionPalette): void {
         const ny = (y - baseY) / ry;
         const d = nx * nx + ny * ny;
         if (d > 1) continue;
-        const colour = d > 0.78 ? outline : nx > 0.25 ? palette.hillShade : nx < -0.3 && ny < -0.4 ? shade(palette.hill, 0.25) : palette.hill;
+        const colour =
+          d > 0.78 ? outline : nx > 0.25 ? palette.hillShade : nx < -0.3 && ny < -0.4 ? shade(palette.hill, 0.25) : palette.hill;
         painter.set(x, y, colour);
       }
     }
@@ -292,9 +293,5 @@ function paintRegionBorder(painter: TilePainter, sides: number): void {
 }
 
 function mix(a: Rgb, b: Rgb, amount: number): Rgb {
-  return [
-    Math.round(a[0] + (b[0] - a[0]) * amount),
-    Math.round(a[1] + (b[1] - a[1]) * amount),
-    Math.round(a[2] + (b[2] - a[2]) * amount),
-  ];
+  return [Math.round(a[0] + (b[0] - a[0]) * amount), Math.round(a[1] + (b[1] - a[1]) * amount), Math.round(a[2] + (b[2] - a[2]) * amount)];
 }

@@ -133,7 +133,13 @@ export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFa
         for (let cy = 0; cy < chunksPerSide; cy++) {
           for (let cx = 0; cx < chunksPerSide; cx++) {
             const chunk = ensureChunk(cx, cy);
-            ctx.drawImage(chunk, cx * CHUNK_TILES * OVERVIEW_TILE_PX, cy * CHUNK_TILES * OVERVIEW_TILE_PX, chunk.width * scale, chunk.height * scale);
+            ctx.drawImage(
+              chunk,
+              cx * CHUNK_TILES * OVERVIEW_TILE_PX,
+              cy * CHUNK_TILES * OVERVIEW_TILE_PX,
+              chunk.width * scale,
+              chunk.height * scale,
+            );
           }
         }
       }

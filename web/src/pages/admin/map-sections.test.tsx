@@ -5,13 +5,21 @@ import { fakeGateway } from '../../test/fake-gateway.ts';
 import { jsonResponse, renderApp } from '../../test/render-app.tsx';
 
 const signedIn = () => jsonResponse({ username: 'warden' });
-const layout = (tiles = 8100) => () =>
-  jsonResponse({
-    tiles: Array.from({ length: tiles }, (_, i) => ({ x: i % 90, y: Math.floor(i / 90), zone_value: 1, zone_name: 'Pixel Plains', is_land: i % 3 !== 0 })),
-    regions: [],
-    seed: 'pixel-atlas',
-    generatedAt: '2026-11-22T10:00:00.000Z',
-  });
+const layout =
+  (tiles = 8100) =>
+  () =>
+    jsonResponse({
+      tiles: Array.from({ length: tiles }, (_, i) => ({
+        x: i % 90,
+        y: Math.floor(i / 90),
+        zone_value: 1,
+        zone_name: 'Pixel Plains',
+        is_land: i % 3 !== 0,
+      })),
+      regions: [],
+      seed: 'pixel-atlas',
+      generatedAt: '2026-11-22T10:00:00.000Z',
+    });
 const noMap = () => jsonResponse({ error: { code: 'MAP_NOT_AVAILABLE', message: 'The map is not available right now.' } }, { status: 404 });
 
 describe('admin map sections', () => {
@@ -29,7 +37,18 @@ describe('admin map sections', () => {
     const gateway = fakeGateway({
       'GET /api/admin/me': [signedIn],
       'GET /api/map-layout': [noMap, layout()],
-      'POST /api/admin/generate-map': [() => jsonResponse({ message: 'Map generated successfully! The atlas is now ready for use.', tileCount: 8100, landTileCount: 5400, seed: 'pixel-atlas' }, { status: 201 })],
+      'POST /api/admin/generate-map': [
+        () =>
+          jsonResponse(
+            {
+              message: 'Map generated successfully! The atlas is now ready for use.',
+              tileCount: 8100,
+              landTileCount: 5400,
+              seed: 'pixel-atlas',
+            },
+            { status: 201 },
+          ),
+      ],
     });
     renderApp('/admin');
     expect(await screen.findByText('No Map Found')).toBeTruthy();

@@ -35,7 +35,8 @@ export function MapGeneration() {
   const generate = useMutation({
     mutationFn: async () => (await api.POST('/api/admin/generate-map')).data,
     onSuccess: (result) => setSuccess(result?.message ?? MAP_GENERATED_MESSAGE),
-    onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to generate map'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to generate map'), variant: 'destructive' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey }),
   });
   const mapExists = Boolean(layout.data);
@@ -67,7 +68,8 @@ export function DangerZone() {
   const [confirming, setConfirming] = useState(false);
   const clear = useMutation({
     mutationFn: () => api.DELETE('/api/admin/map-layout'),
-    onError: (error) => toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to clear map'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'Error', description: errorMessageForDisplay(error, 'Failed to clear map'), variant: 'destructive' }),
     onSettled: () => {
       setConfirming(false);
       return queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey });

@@ -30,9 +30,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: `What is ${SITE_NAME}?`,
         answer: (
           <p>
-            {SITE_NAME} is an interactive, pixel-art fantasy map of the internet. Creators claim plots on a 90 by 90 tile world
-            and fill them with an avatar, a display name, a short message and a link to their website. Anyone can explore the
-            map for free.
+            {SITE_NAME} is an interactive, pixel-art fantasy map of the internet. Creators claim plots on a 90 by 90 tile world and fill
+            them with an avatar, a display name, a short message and a link to their website. Anyone can explore the map for free.
           </p>
         ),
       },
@@ -49,8 +48,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
                 <strong>Click an empty land tile</strong> on the map, or let us auto-assign a free spot.
               </li>
               <li>
-                <strong>Fill in your profile</strong>: display name (2 to 30 characters), a message of up to 140 characters and
-                a link to your site.
+                <strong>Fill in your profile</strong>: display name (2 to 30 characters), a message of up to 140 characters and a link to
+                your site.
               </li>
               <li>
                 <strong>Upload an avatar</strong>, crop it and save it.
@@ -68,15 +67,15 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         answer: (
           <>
             <p>
-              <strong>On a computer:</strong> click and drag to explore, scroll to zoom, and click tiles: a claimed tile opens
-              its profile, an empty land tile starts a claim.
+              <strong>On a computer:</strong> click and drag to explore, scroll to zoom, and click tiles: a claimed tile opens its profile,
+              an empty land tile starts a claim.
             </p>
             <p>
               <strong>On a phone or tablet:</strong> pinch to zoom, drag to explore, and tap tiles to view or claim them.
             </p>
             <p>
-              The buttons in the bottom-right corner zoom in, zoom out, reset the view and fit the whole map. The Atlas Regions
-              menu on the left jumps to a region, and Find Plots lists every claimed plot.
+              The buttons in the bottom-right corner zoom in, zoom out, reset the view and fit the whole map. The Atlas Regions menu on the
+              left jumps to a region, and Find Plots lists every claimed plot.
             </p>
           </>
         ),
@@ -96,8 +95,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
             <ul>
               {TIERS.map((tier) => (
                 <li key={tier}>
-                  <strong>{tierPlotLabel(tier)}</strong>: {TIER_SIZE[tier]}x{TIER_SIZE[tier]} tiles,{' '}
-                  <TierPrice tier={tier} />
+                  <strong>{tierPlotLabel(tier)}</strong>: {TIER_SIZE[tier]}x{TIER_SIZE[tier]} tiles, <TierPrice tier={tier} />
                 </li>
               ))}
             </ul>
@@ -110,8 +108,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         answer: (
           <>
             <p>
-              The map is divided into thirteen regions themed by creator type: {regionNames}. Hover or tap a region label to
-              read who settles there.
+              The map is divided into thirteen regions themed by creator type: {regionNames}. Hover or tap a region label to read who
+              settles there.
             </p>
             <p>Each plot also lists a zone chosen when it is claimed: {zoneNames}.</p>
           </>
@@ -120,19 +118,15 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
       {
         id: 'water',
         question: 'Can I claim any tile?',
-        answer: (
-          <p>
-            Only empty land tiles can be claimed; water cannot. Your whole plot must fit on free land, and plots never overlap.
-          </p>
-        ),
+        answer: <p>Only empty land tiles can be claimed; water cannot. Your whole plot must fit on free land, and plots never overlap.</p>,
       },
       {
         id: 'edit',
         question: 'Can I change my plot after claiming it?',
         answer: (
           <p>
-            No. Plot details are final once submitted and there is no edit feature, so check your name, message, link and avatar
-            on the confirmation screen before you claim.
+            No. Plot details are final once submitted and there is no edit feature, so check your name, message, link and avatar on the
+            confirmation screen before you claim.
           </p>
         ),
       },
@@ -164,8 +158,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'How long does my plot stay on the map?',
         answer: (
           <p>
-            Plots are permanent for as long as {SITE_NAME} runs. The only reason a plot is removed is a breach of our content
-            rules (see Community below).
+            Plots are permanent for as long as {SITE_NAME} runs. The only reason a plot is removed is a breach of our content rules (see
+            Community below).
           </p>
         ),
       },
@@ -173,10 +167,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         id: 'bigger-tiers',
         question: 'Why choose a bigger tier?',
         answer: (
-          <p>
-            Bigger plots cover more of the map, carry a stronger tier-coloured glow and are easier to spot when the map is zoomed
-            out.
-          </p>
+          <p>Bigger plots cover more of the map, carry a stronger tier-coloured glow and are easier to spot when the map is zoomed out.</p>
         ),
       },
     ],
@@ -190,8 +181,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'How do I pay?',
         answer: (
           <p>
-            By card, through our payment provider's secure checkout page. Your card details go straight to the provider; we never
-            see or store your card number.
+            By card, through our payment provider's secure checkout page. Your card details go straight to the provider; we never see or
+            store your card number.
           </p>
         ),
       },
@@ -199,10 +190,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         id: 'refunds',
         question: 'Can I get a refund?',
         answer: (
-          <p>
-            No. All sales are final. That includes plots removed for breaking our content rules: removal happens without a
-            refund.
-          </p>
+          <p>No. All sales are final. That includes plots removed for breaking our content rules: removal happens without a refund.</p>
         ),
       },
       {
@@ -210,8 +198,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'What if someone takes my spot while I am paying?',
         answer: (
           <p>
-            Your chosen spot is held for you while you pay. If it is lost anyway, your payment still entitles you to a plot of the
-            tier you paid for, and you can pick another free spot.
+            Your chosen spot is held for you while you pay. If it is lost anyway, your payment still entitles you to a plot of the tier you
+            paid for, and you can pick another free spot.
           </p>
         ),
       },
@@ -226,8 +214,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'What image can I use as my avatar?',
         answer: (
           <p>
-            A JPG, PNG or GIF of up to 1 MB. You crop it before saving; we re-encode it into a small square image, which also
-            strips any hidden metadata.
+            A JPG, PNG or GIF of up to 1 MB. You crop it before saving; we re-encode it into a small square image, which also strips any
+            hidden metadata.
           </p>
         ),
       },
@@ -236,8 +224,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'Which devices are supported?',
         answer: (
           <p>
-            Any current desktop or mobile browser. The map is built for touch as well as mouse, and every control is reachable by
-            keyboard.
+            Any current desktop or mobile browser. The map is built for touch as well as mouse, and every control is reachable by keyboard.
           </p>
         ),
       },
@@ -246,8 +233,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'The map does not load. What can I do?',
         answer: (
           <p>
-            Reload the page first. If you see a message that the map is not available, it is being prepared and will be back
-            shortly. If the problem continues, tell us through the contact form.
+            Reload the page first. If you see a message that the map is not available, it is being prepared and will be back shortly. If the
+            problem continues, tell us through the contact form.
           </p>
         ),
       },
@@ -280,8 +267,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'How is content moderated?',
         answer: (
           <p>
-            Every plot is screened automatically when it is submitted, visitors can flag content, and our admins review flagged
-            plots, usually within 24 hours. A plot held by the automatic screen appears once it is approved.
+            Every plot is screened automatically when it is submitted, visitors can flag content, and our admins review flagged plots,
+            usually within 24 hours. A plot held by the automatic screen appears once it is approved.
           </p>
         ),
       },
@@ -290,8 +277,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'How do I report a plot?',
         answer: (
           <p>
-            Open the plot on the map and press the flag button on its profile card. A flag does not hide a plot by itself; it sends
-            the plot to our review queue.
+            Open the plot on the map and press the flag button on its profile card. A flag does not hide a plot by itself; it sends the plot
+            to our review queue.
           </p>
         ),
       },

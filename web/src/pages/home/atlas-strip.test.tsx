@@ -12,7 +12,13 @@ import { countTilesLeft, lowestPrice, recentPlots } from './atlas-stats.ts';
 
 /** Land on the 10×10 top-left corner, water elsewhere (water tiles are left out: they never count). */
 const layout: MapLayout = {
-  tiles: Array.from({ length: 100 }, (_, index) => ({ x: index % 10, y: Math.floor(index / 10), zone_value: 1, zone_name: 'Nexus', is_land: true })),
+  tiles: Array.from({ length: 100 }, (_, index) => ({
+    x: index % 10,
+    y: Math.floor(index / 10),
+    zone_value: 1,
+    zone_name: 'Nexus',
+    is_land: true,
+  })),
   regions: [],
   seed: 's',
   generatedAt: '2026-01-01T00:00:00.000Z',
@@ -34,7 +40,6 @@ const plot = (id: string, name: string, tier: Tier, x: number, y: number, create
 const ada = plot('11111111-1111-4111-8111-111111111111', 'Ada', 'premium', 0, 0, '2026-01-01T10:00:00.000Z');
 const bob = plot('22222222-2222-4222-8222-222222222222', 'Bob', 'basic', 5, 5, '2026-01-02T10:00:00.000Z');
 const cy = plot('33333333-3333-4333-8333-333333333333', 'Cy', 'featured', 8, 8, '2026-01-03T10:00:00.000Z');
-
 
 function StripWithLiveStream() {
   useLiveUpdates();
@@ -78,7 +83,11 @@ describe('AtlasStrip', () => {
     expect(await screen.findByText('83')).toBeTruthy(); // 100 - 16 - 1
     expect(screen.getByTestId('strip-plots').textContent).toBe('2');
     const ticker = screen.getByTestId('strip-ticker');
-    expect(within(ticker).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    expect(
+      within(ticker)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
       ['Bob', `/plot/${bob.id}`],
       ['Ada', `/plot/${ada.id}`],
     ]);
@@ -107,7 +116,12 @@ describe('AtlasStrip', () => {
     { reduce: false, animations: 1 },
     { reduce: true, animations: 0 },
   ])('slides a new claim in only when motion is welcome (prefers-reduced-motion: $reduce)', async ({ reduce, animations }) => {
-    window.matchMedia = ((query: string) => ({ matches: reduce && query.includes('reduce'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: reduce && query.includes('reduce'),
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    })) as unknown as typeof window.matchMedia;
     const animate = vi.fn();
     Element.prototype.animate = animate as unknown as Element['animate'];
     fakeGateway({

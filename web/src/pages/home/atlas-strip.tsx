@@ -33,9 +33,16 @@ export function AtlasStrip() {
     <div data-testid="atlas-strip" className="shrink-0 border-b-2 border-border bg-panel px-3 py-1 md:py-1.5">
       <div className="mx-auto flex max-w-6xl flex-col md:flex-row md:items-baseline md:gap-5">
         {/* Sans on phones, where the pixel face would cut the line short; the pixel face where there is room. */}
-        <h1 className="truncate font-sans text-sm leading-5 font-semibold text-gold md:font-pixel md:text-xs md:leading-6 md:font-normal">{HOME_VALUE_LINE}</h1>
+        <h1 className="truncate font-sans text-sm leading-5 font-semibold text-gold md:font-pixel md:text-xs md:leading-6 md:font-normal">
+          {HOME_VALUE_LINE}
+        </h1>
         <p className="flex min-w-0 items-baseline gap-x-2 text-xs leading-5 whitespace-nowrap text-ink-muted">
-          <Counter testId="strip-plots" value={plots ? formatCount(plots.length) : null} width="min-w-[3ch]" label={plots?.length === 1 ? 'plot' : 'plots'} />
+          <Counter
+            testId="strip-plots"
+            value={plots ? formatCount(plots.length) : null}
+            width="min-w-[3ch]"
+            label={plots?.length === 1 ? 'plot' : 'plots'}
+          />
           <span aria-hidden="true">·</span>
           <Counter
             testId="strip-tiles-left"
@@ -76,7 +83,12 @@ function Counter({ value, label, testId, width }: { value: string | null; label:
 }
 
 function Placeholder() {
-  return <span aria-hidden="true" className="inline-block h-[0.9em] w-[3ch] animate-pulse bg-panel-raised align-middle motion-reduce:animate-none" />;
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-block h-[0.9em] w-[3ch] animate-pulse bg-panel-raised align-middle motion-reduce:animate-none"
+    />
+  );
 }
 
 /**
@@ -99,7 +111,13 @@ export function RecentClaims({ plots }: { plots: readonly StripPlot[] | null }) 
     // A claim made while the page was open: draw the eye to it, gently.
     const first = listRef.current?.firstElementChild;
     if (first && typeof first.animate === 'function' && !prefersReducedMotion()) {
-      first.animate([{ transform: 'translateY(-100%)', opacity: 0 }, { transform: 'none', opacity: 1 }], { duration: 450, easing: 'ease-out' });
+      first.animate(
+        [
+          { transform: 'translateY(-100%)', opacity: 0 },
+          { transform: 'none', opacity: 1 },
+        ],
+        { duration: 450, easing: 'ease-out' },
+      );
     }
   }, [newestId, firstSeenNewest]);
 

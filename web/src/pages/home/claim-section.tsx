@@ -7,7 +7,10 @@ import { CLAIM_SECTION_ID, dispatchTierGuidance, scrollToMap } from '../../lib/t
 const TIER_SELECT_SCROLL_DELAY_MS = 100;
 
 const BENEFITS = [
-  { title: 'A permanent spot', text: 'Your plot stays on the map for as long as the atlas runs: a lasting place in a curated directory of creators.' },
+  {
+    title: 'A permanent spot',
+    text: 'Your plot stays on the map for as long as the atlas runs: a lasting place in a curated directory of creators.',
+  },
   { title: 'A do-follow backlink', text: 'Your plot links straight to your website, so visitors and search engines can find you.' },
   { title: 'A community of creators', text: 'Settle next to other makers, streamers, writers and founders in themed regions of the map.' },
   { title: 'Your own profile card', text: 'Your avatar, display name and a short message, shown on the map and on your own plot page.' },

@@ -14,7 +14,12 @@ vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.t
 vi.mock('../../features/claim/auto-assign.ts', () => ({ findFreePosition: vi.fn() }));
 
 const plot = plotWith({ tier: 'featured', x: 30, y: 40 });
-const layout = { tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }], regions: [], seed: 's', generatedAt: '2026-01-01T00:00:00.000Z' };
+const layout = {
+  tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }],
+  regions: [],
+  seed: 's',
+  generatedAt: '2026-01-01T00:00:00.000Z',
+};
 
 function renderHome() {
   fakeGateway({
