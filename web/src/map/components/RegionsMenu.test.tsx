@@ -1,7 +1,14 @@
 import { NAVIGATE_TO_REGION_EVENT, REGION_DEFINITIONS, type NavigateToRegionDetail } from '@pixel-atlas/contracts/regions';
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import { RegionsMenu, regionsMenuStartsOpen } from './RegionsMenu.tsx';
+
+/** The detail of the last navigateToRegion event the listener heard. */
+function lastNavigation(listener: Mock<(event: Event) => void>): NavigateToRegionDetail | undefined {
+  const event = listener.mock.lastCall?.[0];
+  expect(event).toBeInstanceOf(CustomEvent);
+  return (event as CustomEvent<NavigateToRegionDetail> | undefined)?.detail;
+}
 
 const regions = REGION_DEFINITIONS.map(({ name, value }) => ({ name, value, focus: { x: value * 5, y: value * 3 } }));
 
@@ -15,15 +22,14 @@ describe('RegionsMenu', () => {
   });
 
   it('choosing a region emits navigateToRegion with its point, zoom 1.2 and name, and closes the menu', () => {
-    const listener = vi.fn();
+    const listener = vi.fn<(event: Event) => void>();
     window.addEventListener(NAVIGATE_TO_REGION_EVENT, listener);
     render(<RegionsMenu regions={regions} />);
 
     fireEvent.click(screen.getByRole('button', { name: 'Startup Steppes' }));
 
     expect(listener).toHaveBeenCalledTimes(1);
-    const detail = (listener.mock.calls[0][0] as CustomEvent<NavigateToRegionDetail>).detail;
-    expect(detail).toEqual({ x: 25, y: 15, zoom: 1.2, regionName: 'Startup Steppes' });
+    expect(lastNavigation(listener)).toEqual({ x: 25, y: 15, zoom: 1.2, regionName: 'Startup Steppes' });
     expect(screen.queryByRole('button', { name: 'Startup Steppes' })).toBeNull();
     expect(screen.getByRole('button', { name: /ATLAS REGIONS/ }).getAttribute('aria-expanded')).toBe('false');
     window.removeEventListener(NAVIGATE_TO_REGION_EVENT, listener);
@@ -39,12 +45,12 @@ describe('RegionsMenu', () => {
   });
 
   it('lists the regions at the spec points scaled to the grid before a layout arrives', () => {
-    const listener = vi.fn();
+    const listener = vi.fn<(event: Event) => void>();
     window.addEventListener(NAVIGATE_TO_REGION_EVENT, listener);
     render(<RegionsMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'Pixel Plains' }));
     // Spec focus (39, 3) scaled by 90/42 and 90/34.
-    expect((listener.mock.calls[0][0] as CustomEvent<NavigateToRegionDetail>).detail).toMatchObject({ x: 84, y: 8, zoom: 1.2 });
+    expect(lastNavigation(listener)).toMatchObject({ x: 84, y: 8, zoom: 1.2 });
     window.removeEventListener(NAVIGATE_TO_REGION_EVENT, listener);
   });
 

@@ -69,25 +69,30 @@ export function classifyTerrain(
     for (let x = 0; x < size; x++) {
       const index = y * size + x;
       if (!land[index]) {
-        const d = distanceToLand[index];
+        const d = distanceToLand[index]!;
         kind[index] = d <= 1 ? TERRAIN.shallows : d <= 3 ? TERRAIN.water : TERRAIN.deepWater;
-        for (let side = 0; side < 4; side++) if (isLand(x + SIDE_DX[side], y + SIDE_DY[side])) edges[index] |= SIDE_BIT[side];
+        let foam = 0;
+        for (let side = 0; side < 4; side++) if (isLand(x + SIDE_DX[side]!, y + SIDE_DY[side]!)) foam |= SIDE_BIT[side]!;
+        edges[index] = foam;
         continue;
       }
       let coast = false;
       for (let dy = -1; dy <= 1 && !coast; dy++) for (let dx = -1; dx <= 1; dx++) if (!isLand(x + dx, y + dy)) coast = true;
+      const zone = region[index]!;
+      let borders = 0;
       for (let side = 0; side < 4; side++) {
-        const nx = x + SIDE_DX[side];
-        const ny = y + SIDE_DY[side];
-        if (isLand(nx, ny) && region[ny * size + nx] !== region[index]) edges[index] |= SIDE_BIT[side];
+        const nx = x + SIDE_DX[side]!;
+        const ny = y + SIDE_DY[side]!;
+        if (isLand(nx, ny) && region[ny * size + nx] !== zone) borders |= SIDE_BIT[side]!;
       }
+      edges[index] = borders;
       if (coast) {
         kind[index] = TERRAIN.sand;
         continue;
       }
-      const palette = regionPalette(region[index]);
-      const hills = valueNoise(x, y, 5, region[index] * 7 + 2);
-      const forest = valueNoise(x, y, 6, region[index] * 7 + 1);
+      const palette = regionPalette(zone);
+      const hills = valueNoise(x, y, 5, zone * 7 + 2);
+      const forest = valueNoise(x, y, 6, zone * 7 + 1);
       if (hills > 0.5 + (0.5 - palette.hillShare) * 0.6) kind[index] = TERRAIN.hills;
       else if (forest > 0.5 + (0.5 - palette.forestShare) * 0.6) kind[index] = TERRAIN.forest;
       else kind[index] = TERRAIN.grass;
@@ -107,7 +112,7 @@ function chebyshevDistanceToLand(land: Uint8Array, size: number): Uint8Array {
     }
   }
   for (let head = 0; head < queue.length; head++) {
-    const current = queue[head];
+    const current = queue[head]!;
     const cx = current % size;
     const cy = (current - cx) / size;
     for (let dy = -1; dy <= 1; dy++) {
@@ -117,7 +122,7 @@ function chebyshevDistanceToLand(land: Uint8Array, size: number): Uint8Array {
         if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
         const next = ny * size + nx;
         if (distance[next] !== 255) continue;
-        distance[next] = Math.min(254, distance[current] + 1);
+        distance[next] = Math.min(254, distance[current]! + 1);
         queue.push(next);
       }
     }
@@ -138,14 +143,15 @@ function placeLandmarks(
     const x = index % size;
     const y = (index - x) / size;
     if (labelPoints.some((point) => Math.abs(point.x - x) <= 3 && Math.abs(point.y - y) <= 2)) continue;
-    const list = candidatesByRegion.get(region[index]) ?? [];
+    const zone = region[index]!;
+    const list = candidatesByRegion.get(zone) ?? [];
     list.push(index);
-    candidatesByRegion.set(region[index], list);
+    candidatesByRegion.set(zone, list);
   }
   const sortKey = new Float64Array(kind.length);
   for (const [value, candidates] of candidatesByRegion) {
     for (const index of candidates) sortKey[index] = hash2(index, value, 31);
-    candidates.sort((a, b) => sortKey[a] - sortKey[b]);
+    candidates.sort((a, b) => sortKey[a]! - sortKey[b]!);
     const chosen: Array<{ x: number; y: number }> = [];
     for (const index of candidates) {
       if (chosen.length >= LANDMARKS_PER_REGION) break;

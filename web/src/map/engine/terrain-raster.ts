@@ -89,9 +89,10 @@ class TilePainter {
     if (x < 0 || y < 0 || x >= TERRAIN_TILE_PX || y >= TERRAIN_TILE_PX) return;
     const at = (this.origin + y * this.stridePx + x) * 4;
     const pixels = this.pixels;
-    pixels[at] += (colour[0] - pixels[at]) * amount;
-    pixels[at + 1] += (colour[1] - pixels[at + 1]) * amount;
-    pixels[at + 2] += (colour[2] - pixels[at + 2]) * amount;
+    // `at` is inside the tile (checked above), and the tile inside the chunk's pixels.
+    pixels[at]! += (colour[0] - pixels[at]!) * amount;
+    pixels[at + 1]! += (colour[1] - pixels[at + 1]!) * amount;
+    pixels[at + 2]! += (colour[2] - pixels[at + 2]!) * amount;
   }
 
   fill(colour: Rgb): void {
@@ -110,13 +111,14 @@ class TilePainter {
 
 function paintTile(grid: TerrainGrid, tx: number, ty: number, painter: TilePainter): void {
   const index = ty * grid.size + tx;
-  const kind = grid.kind[index];
-  const edges = grid.edges[index];
+  // The painted area lies inside the grid (the renderer clamps every chunk to it).
+  const kind = grid.kind[index]!;
+  const edges = grid.edges[index]!;
   if (kind === TERRAIN.deepWater || kind === TERRAIN.water || kind === TERRAIN.shallows) {
     paintWater(painter, kind, edges);
     return;
   }
-  const palette = regionPalette(grid.region[index]);
+  const palette = regionPalette(grid.region[index]!);
   if (kind === TERRAIN.sand) paintSand(painter, palette);
   else paintGrass(painter, palette, kind === TERRAIN.forest ? 0.04 : 0);
   if (kind === TERRAIN.forest) paintForest(painter, palette);
@@ -218,7 +220,7 @@ function paintGrass(painter: TilePainter, palette: RegionPalette, darken: number
 function paintForest(painter: TilePainter, palette: RegionPalette): void {
   const trunk: Rgb = [92, 60, 36];
   const outline = shade(palette.forest, -0.45);
-  const spots = [
+  const spots: ReadonlyArray<readonly [x: number, y: number]> = [
     [4, 5],
     [11, 4],
     [7, 11],
@@ -245,7 +247,7 @@ function paintHills(painter: TilePainter, palette: RegionPalette): void {
   const outline = shade(palette.hillShade, -0.3);
   const jitter = (salt: number, span: number) => Math.floor(random2(painter.tx, painter.ty, salt) * span);
   // One big mound or two small ones, nudged and sized per tile so a range of hills never looks stamped.
-  const mounds =
+  const mounds: ReadonlyArray<readonly [cx: number, baseY: number, rx: number, ry: number]> =
     random2(painter.tx, painter.ty, 61) < 0.5
       ? [[6 + jitter(62, 4), 13 + jitter(63, 2), 5 + jitter(64, 3), 5 + jitter(65, 3)]]
       : [
@@ -272,7 +274,7 @@ function paintSprite(painter: TilePainter, rows: readonly string[], palette: Reg
   const top = TERRAIN_TILE_PX - 1 - rows.length;
   rows.forEach((row, y) => {
     for (let x = 0; x < Math.min(row.length, TERRAIN_TILE_PX); x++) {
-      const key = row[x];
+      const key = row.charAt(x);
       if (key === '.') continue;
       const colour = key === 'a' ? palette.accent : key === 'A' ? accentShade : FIXED_COLOURS[key];
       if (colour) painter.set(x, top + y, colour);
