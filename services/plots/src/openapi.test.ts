@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeApi } from './openapi.ts';
-import { startWorld, type World } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
+const world = worldPerFile();
 
 it('plots and payments publish OpenAPI documents generated from the contracts', async () => {
   const plots = await world.plots.inject('/openapi.json');

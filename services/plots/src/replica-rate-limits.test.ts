@@ -1,35 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  flagPlot,
-  landSpots,
-  startCheckout,
-  startWorld,
-  viaGateway,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, flagPlot, landSpots, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
 // Two replicas of plots and of payments over one database: a client gets the limit once between them,
 // exactly as with one replica (the counts live in each service's rate_limit_hits table, not in memory).
 const FLAG_LIMIT = 4;
 const CHECKOUT_LIMIT = 3;
-let world: World;
+const world = worldPerFile({
+  plotsEnv: { FLAG_RATE_LIMIT_MAX: String(FLAG_LIMIT), FLAG_RATE_LIMIT_WINDOW_MS: '600000' },
+  paymentsEnv: { CHECKOUT_RATE_LIMIT_MAX: String(CHECKOUT_LIMIT), CHECKOUT_RATE_LIMIT_WINDOW_MS: '600000' },
+});
 let plotsTwo: FastifyInstance;
 let paymentsTwo: FastifyInstance;
 let spots: Array<{ x: number; y: number }>;
 
 beforeAll(async () => {
-  world = await startWorld({
-    plotsEnv: { FLAG_RATE_LIMIT_MAX: String(FLAG_LIMIT), FLAG_RATE_LIMIT_WINDOW_MS: '600000' },
-    paymentsEnv: { CHECKOUT_RATE_LIMIT_MAX: String(CHECKOUT_LIMIT), CHECKOUT_RATE_LIMIT_WINDOW_MS: '600000' },
-  });
   [plotsTwo, paymentsTwo] = [await world.spawn('plots'), await world.spawn('payments')];
   spots = landSpots(world, 4, 12);
 });
-afterAll(async () => world?.close());
 
 const checkoutOn = (app: FastifyInstance, ip: string) =>
   app.inject({

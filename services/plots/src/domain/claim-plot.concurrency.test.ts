@@ -1,15 +1,12 @@
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { footprintsOverlap, type Footprint } from '@pixel-atlas/contracts/grid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, isLandFootprint, startWorld, type World } from '@pixel-atlas/test-stack/world';
+import { describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, isLandFootprint, type World } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
-let world: World;
-beforeAll(async () => {
-  // 200 claims arrive at once in one process: let them all wait for a decode slot (the cap itself is tested in
-  // claim-decode-bounds.test.ts); this file is about the exclusion constraint.
-  world = await startWorld({ plotsEnv: { AVATAR_DECODE_QUEUE: '400' } });
-});
-afterAll(async () => world?.close());
+// 200 claims arrive at once in one process: let them all wait for a decode slot (the cap itself is tested in
+// claim-decode-bounds.test.ts); this file is about the exclusion constraint.
+const world = worldPerFile({ plotsEnv: { AVATAR_DECODE_QUEUE: '400' } });
 
 /** Greedy allocator of free land squares, so every checkout's hold has its own place outside the contested areas. */
 function allocator(world: World, reserved: Footprint[]) {

@@ -1,28 +1,16 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  claim,
-  claimBody,
-  landSpots,
-  startCheckout,
-  startWorld,
-  streamEvents,
-  viaGateway,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, landSpots, startCheckout, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
 // This file's own nats-server: stopping it disturbs nobody else.
 let nats: TestNatsServer;
-let world: World;
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  world = await startWorld({ nats, plotsEnv: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } });
 });
-afterAll(async () => {
-  await world?.close();
-  await nats?.destroy();
-});
+afterAll(async () => nats?.destroy());
+const world = worldPerFile(() => ({ nats, plotsEnv: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } }));
 
 it('NATS down between payment and claim: the payment is recorded, the claim fails cleanly meanwhile, and succeeds once NATS is back', async () => {
   const [spot] = landSpots(world, 1, 1);

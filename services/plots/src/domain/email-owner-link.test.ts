@@ -5,21 +5,17 @@ import { createHash } from 'node:crypto';
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startWorld, streamEvents, type World } from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody, landSpots, streamEvents } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
-let world: World;
 let smtp: TestSmtpServer;
-
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  world = await startWorld({
-    moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PUBLIC_ORIGIN: 'https://atlas.example.com' },
-  });
 });
-afterAll(async () => {
-  await world?.close();
-  await smtp?.close();
-});
+afterAll(async () => smtp?.close());
+const world = worldPerFile(() => ({
+  moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, PUBLIC_ORIGIN: 'https://atlas.example.com' },
+}));
 
 it('e-mails the owner link once to the address left at claim, and keeps the token nowhere but its hash', async () => {
   const [spot, other] = landSpots(world, 1, 2);

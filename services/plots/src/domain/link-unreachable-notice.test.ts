@@ -4,30 +4,26 @@
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startWorld, type World } from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody, landSpots } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { getLinkHealth } from './get-link-health.ts';
 
-let world: World;
 let smtp: TestSmtpServer;
-
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  world = await startWorld({
-    plotsEnv: {
-      LINK_CHECK_INTERVAL_MS: '100',
-      LINK_CHECK_RECHECK_MS: '150',
-      LINK_CHECK_TIMEOUT_MS: '2000',
-      LINK_CHECK_UNREACHABLE_AFTER_FAILURES: '3',
-      // The tests cannot wait 3 days: the span is covered by check-plot-links.test.ts with a clock of its own.
-      LINK_CHECK_UNREACHABLE_AFTER_MS: '0',
-    },
-    moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, NOTIFY_POLL_INTERVAL_MS: '100' },
-  });
 });
-afterAll(async () => {
-  await world?.close();
-  await smtp?.close();
-});
+afterAll(async () => smtp?.close());
+const world = worldPerFile(() => ({
+  plotsEnv: {
+    LINK_CHECK_INTERVAL_MS: '100',
+    LINK_CHECK_RECHECK_MS: '150',
+    LINK_CHECK_TIMEOUT_MS: '2000',
+    LINK_CHECK_UNREACHABLE_AFTER_FAILURES: '3',
+    // The tests cannot wait 3 days: the span is covered by check-plot-links.test.ts with a clock of its own.
+    LINK_CHECK_UNREACHABLE_AFTER_MS: '0',
+  },
+  moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, NOTIFY_POLL_INTERVAL_MS: '100' },
+}));
 
 it('tells the owner once by e-mail when the link is unreachable, and shows it to the owner and the admin', async () => {
   const spot = landSpots(world, 1, 1)[0]!;

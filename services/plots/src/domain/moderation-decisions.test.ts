@@ -1,33 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  decide,
-  flagPlot,
-  flaggedPlots,
-  landSpots,
-  publishEvent,
-  startWorld,
-  streamEvents,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, publishEvent, streamEvents } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
 
-let world: World;
+// The operator's extra word proves the claim is screened by moderation itself, not only by the floor list.
+const world = worldPerFile({ moderationEnv: { MODERATION_EXTRA_WORDS: 'casino' } });
 let replica: FastifyInstance;
 beforeAll(async () => {
-  // The operator's extra word proves the claim is screened by moderation itself, not only by the floor list.
-  world = await startWorld({ moderationEnv: { MODERATION_EXTRA_WORDS: 'casino' } });
   replica = await world.spawn('plots');
 });
-afterAll(async () => world?.close());
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 60);
 type PlotDto = { id: string; x: number; y: number; display_name: string; flagged: boolean; reviewed: boolean; region_name?: string | null };
 
 async function claimed(overrides: Record<string, unknown> = {}, tier: 'basic' | 'featured' = 'basic') {

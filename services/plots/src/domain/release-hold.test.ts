@@ -1,14 +1,11 @@
 import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, landSpots, publishEvent, startCheckout, startWorld, type World } from '@pixel-atlas/test-stack/world';
+import { describe, expect, it } from 'vitest';
+import { buyAndPay, landSpots, publishEvent, startCheckout } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld({ moderation: false });
-});
-afterAll(async () => world?.close());
+const world = worldPerFile({ moderation: false });
 
 const spots = () => landSpots(world, 1, 3);
 const holdIdOf = async (sessionId: string) =>

@@ -1,30 +1,16 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  decide,
-  flagPlot,
-  flaggedPlots,
-  landSpots,
-  startWorld,
-  streamEvents,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, streamEvents } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
 
 const SCREEN_TIMEOUT_MS = 600;
-let world: World;
-beforeAll(async () => {
-  // Moderation is not running: claims must neither fail nor publish unscreened content.
-  world = await startWorld({ moderation: false, plotsEnv: { SCREEN_QUERY_TIMEOUT_MS: String(SCREEN_TIMEOUT_MS) } });
-});
-afterAll(async () => world?.close());
+// Moderation is not running: claims must neither fail nor publish unscreened content.
+const world = worldPerFile({ moderation: false, plotsEnv: { SCREEN_QUERY_TIMEOUT_MS: String(SCREEN_TIMEOUT_MS) } });
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 2, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 2, 60);
 async function claimTimed(overrides: Record<string, unknown>) {
   const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });

@@ -1,17 +1,18 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
 // One paid session must not buy unlimited image decoding: the footprint is checked before the decode,
 // attempts per session are bounded, and decodes per process are capped.
 const MAX_ATTEMPTS = 20;
-let world: World;
+const world = worldPerFile({
+  moderation: false,
+  plotsEnv: { CLAIM_MAX_ATTEMPTS_PER_SESSION: String(MAX_ATTEMPTS), AVATAR_DECODE_CONCURRENCY: '2', AVATAR_DECODE_QUEUE: '2' },
+});
 let huge: string;
 beforeAll(async () => {
-  world = await startWorld({
-    moderation: false,
-    plotsEnv: { CLAIM_MAX_ATTEMPTS_PER_SESSION: String(MAX_ATTEMPTS), AVATAR_DECODE_CONCURRENCY: '2', AVATAR_DECODE_QUEUE: '2' },
-  });
   // 4096² pixels (the default decode bound) in a few kilobytes: valid, and the most expensive image a claim may send.
   const png = await sharp({ create: { width: 4096, height: 4096, channels: 3, background: { r: 200, g: 30, b: 90 } } })
     .png()
@@ -19,10 +20,8 @@ beforeAll(async () => {
   expect(png.length).toBeLessThan(1024 * 1024);
   huge = `data:image/png;base64,${png.toString('base64')}`;
 });
-afterAll(async () => world?.close());
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 2, 40)[spotIndex++];
+const nextSpot = spotSupply(world, 2, 40);
 /** Decodes this plots replica has run, from its own metrics (the counter the decode slots feed). */
 async function decodes(): Promise<number> {
   const body = (await world.plots.inject('/metrics')).body;

@@ -1,29 +1,23 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   avatarDataUrl,
   buyAndPay,
   claim,
   claimBody,
-  landSpots,
   startCheckout,
-  startWorld,
   streamEvents,
   viaGateway,
   waterTile,
-  type World,
 } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
+const world = worldPerFile();
 
-let spotIndex = 0;
 /** Fresh non-overlapping 4×4 land squares: each case buys inside its own. */
-const nextSpot = () => landSpots(world, 4, 120)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 120);
 
 async function written() {
   const [row] = await world.db.query<Record<string, string>>(`SELECT

@@ -1,17 +1,14 @@
 import fastifyCookie from '@fastify/cookie';
 import { TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
 import { loadEnv } from '../env.ts';
-import { buyAndPay, claim, claimBody, flagPlot, landSpots, startWorld, type World } from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody, flagPlot, landSpots } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
 // Flags count once per visitor; a visitor is a cookie WE signed, so a script minting cookies is one address.
-let world: World;
-beforeAll(async () => {
-  // A per-address limit above 30, so the script below is not stopped by the rate limit but by the signature.
-  world = await startWorld({ moderation: false, plotsEnv: { FLAG_RATE_LIMIT_MAX: '100' } });
-});
-afterAll(async () => world?.close());
+// A per-address limit above 30, so the script below is not stopped by the rate limit but by the signature.
+const world = worldPerFile({ moderation: false, plotsEnv: { FLAG_RATE_LIMIT_MAX: '100' } });
 
 const issued = (response: { headers: Record<string, unknown> }) =>
   ([] as string[]).concat((response.headers['set-cookie'] as string[] | string | undefined) ?? []).find((c) => c.startsWith('pa_visitor='));

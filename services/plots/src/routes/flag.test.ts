@@ -1,31 +1,18 @@
 import fastifyCookie from '@fastify/cookie';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  flagPlot,
-  flaggedPlots,
-  landSpots,
-  startWorld,
-  streamEvents,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody, flagPlot, flaggedPlots, streamEvents } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
 /** A visitor cookie as plots issues it (signed with the test deployment's secret). */
 const signed = (value: string) => fastifyCookie.sign(value, defaultVisitorCookieSecret(TEST_INTERNAL_TOKEN));
 
 const RATE_LIMIT = 8;
-let world: World;
-beforeAll(async () => {
-  world = await startWorld({ plotsEnv: { FLAG_RATE_LIMIT_MAX: String(RATE_LIMIT), FLAG_RATE_LIMIT_WINDOW_MS: '600000' } });
-});
-afterAll(async () => world?.close());
+const world = worldPerFile({ plotsEnv: { FLAG_RATE_LIMIT_MAX: String(RATE_LIMIT), FLAG_RATE_LIMIT_WINDOW_MS: '600000' } });
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 2, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 2, 60);
 async function claimed(overrides: Record<string, unknown> = {}) {
   const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });

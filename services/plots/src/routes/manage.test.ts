@@ -1,24 +1,12 @@
 import { createHash } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  buyAndPay,
-  claim,
-  claimBody,
-  landSpots,
-  startWorld,
-  streamEvents,
-  viaGateway,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { describe, expect, it } from 'vitest';
+import { asAdmin, buyAndPay, claim, claimBody, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
+const world = worldPerFile();
 
 /** Polls until the assertions in `check` pass. */
 const until = (check: () => Promise<unknown>) =>
@@ -27,8 +15,7 @@ const until = (check: () => Promise<unknown>) =>
     return true;
   });
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 2, 40)[spotIndex++];
+const nextSpot = spotSupply(world, 2, 40);
 
 async function claimed(overrides: Record<string, unknown> = {}) {
   const spot = nextSpot();

@@ -5,29 +5,18 @@ import { decodePlotListCompact, PLOT_LIST_COMPACT_VERSION } from '@pixel-atlas/c
 import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  landSpots,
-  startCheckout,
-  startWorld,
-  viaGateway,
-  waterTile,
-  type World,
-} from '@pixel-atlas/test-stack/world';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, startCheckout, viaGateway, waterTile } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
-let world: World;
+const world = worldPerFile();
 let replica: FastifyInstance;
 beforeAll(async () => {
-  world = await startWorld();
   replica = await world.spawn('plots');
 });
-afterAll(async () => world?.close());
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 60);
 async function claimed(name = 'Ada Lovelace') {
   const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });

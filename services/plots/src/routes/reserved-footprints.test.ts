@@ -1,17 +1,14 @@
 import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { reservedFootprintListSchema } from '@pixel-atlas/contracts/plots';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
+import { describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
+const world = worldPerFile();
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 4, 40)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 40);
 const reserved = async () => {
   const response = await world.plots.inject({ url: '/api/reserved-footprints', headers: viaGateway() });
   expect(response.statusCode).toBe(200);
