@@ -46,7 +46,7 @@ function busFactory(env: CliEnv): { busFor: (subject: string) => Promise<EventBu
   const buses = new Map<string, Promise<EventBus>>();
   return {
     busFor(subject) {
-      const service = subject.split('.')[0];
+      const [service = subject] = subject.split('.');
       const own = env[`NATS_PASSWORD_${service.toUpperCase()}`];
       const credentials = own
         ? { user: service, password: own }

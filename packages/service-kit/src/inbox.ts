@@ -215,7 +215,7 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
     const body = message.string();
     let envelope: EventEnvelope;
     try {
-      envelope = eventEnvelopeSchema.parse(JSON.parse(body)) as EventEnvelope;
+      envelope = eventEnvelopeSchema.parse(JSON.parse(body));
     } catch (error) {
       const id = (() => {
         try {

@@ -109,7 +109,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
         await client.query(sql);
       } catch (error) {
         await client.query('UPDATE _prisma_migrations SET logs = $2 WHERE id = $1', [id, String(error)]);
-        throw new Error(`migration ${name} failed: ${(error as Error).message}`);
+        throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
       }
       await client.query('UPDATE _prisma_migrations SET applied_steps_count = 1, finished_at = now() WHERE id = $1', [id]);
       applied.push(name);

@@ -119,8 +119,9 @@ it('keeps what a batch published before a failure, records the failed attempt, a
 
   expect(await relay.publishBatch()).toBe(2);
   expect((await rows()).every((r) => r.published)).toBe(true);
-  expect(Object.fromEntries(calls)).toEqual({ [ids[0]]: 1, [ids[1]]: 2, [ids[2]]: 1 });
-  expect(Object.fromEntries(await storedPerId())).toEqual({ [ids[0]]: 1, [ids[1]]: 1, [ids[2]]: 1 });
+  // The refused second row was sent twice, the others once; the stream holds each once.
+  expect(Object.fromEntries(calls)).toEqual(Object.fromEntries(ids.map((id, i) => [id, i === 1 ? 2 : 1])));
+  expect(Object.fromEntries(await storedPerId())).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
 });
 
 it('records attempts and the error while NATS is down, then publishes every row once when it returns', async () => {
@@ -130,9 +131,9 @@ it('records attempts and the error while NATS is down, then publishes every row 
   try {
     await expect(relay.publishBatch()).rejects.toThrow();
     const [first, ...rest] = await rows();
-    expect(first.published).toBe(false);
-    expect(first.attempts).toBe(1);
-    expect(first.last_error).toBeTruthy();
+    expect(first?.published).toBe(false);
+    expect(first?.attempts).toBe(1);
+    expect(first?.last_error).toBeTruthy();
     expect(rest.every((r) => !r.published && r.attempts === 0)).toBe(true);
   } finally {
     await server.resume();

@@ -83,7 +83,7 @@ export class OutboxRelay {
           batchSize,
         );
         const done: string[] = [];
-        let failure: unknown = null;
+        let failure: Error | null = null;
         for (const row of rows) {
           const h = natsHeaders();
           if (row.request_id) h.set(INTERNAL_HEADERS.requestId, row.request_id);
@@ -92,7 +92,7 @@ export class OutboxRelay {
             done.push(row.id);
             this.published.inc({ subject: row.subject });
           } catch (error) {
-            failure = error;
+            failure = error instanceof Error ? error : new Error(String(error));
             this.checkStream = true;
             await tx.$executeRawUnsafe(
               `UPDATE ${table} SET "attempts" = "attempts" + 1, "last_error" = $2 WHERE "id" = $1::uuid`,

@@ -209,6 +209,11 @@ export class PgRateLimitStore {
         clearTimeout(timer);
         if (settled) return;
         const [row] = rows;
+        if (!row) {
+          letThrough('error', new Error('the rate-limit upsert returned no row'));
+          done();
+          return;
+        }
         const total = Number(row.count);
         const ttl = Number(row.ttl_ms);
         batch.knownTotal = total;

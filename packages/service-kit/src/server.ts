@@ -41,7 +41,13 @@ export async function listenOperations(app: FastifyInstance, options: { host: st
       return;
     }
     if (path === '/readyz') {
-      app.readiness().then(({ ready, status, checks }) => send(ready ? 200 : 503, JSON.stringify({ status, checks })));
+      app.readiness().then(
+        ({ ready, status, checks }) => send(ready ? 200 : 503, JSON.stringify({ status, checks })),
+        (error) => {
+          app.log.error({ err: error }, 'could not run the readiness checks');
+          send(503, JSON.stringify({ status: 'not-ready', checks: {} }));
+        },
+      );
       return;
     }
     if (path === '/healthz') return send(200, JSON.stringify({ status: 'ok' }));

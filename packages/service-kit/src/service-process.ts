@@ -52,7 +52,7 @@ export async function startServiceProcess(
   });
   let output = '';
   const { onLine } = options;
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     if (onLine) readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
     else stream.on('data', (chunk) => (output += chunk));
   }

@@ -30,6 +30,8 @@ export interface TestDatabase {
   url: string;
   /** Runs SQL against the test database (any service's schema): tests check what really got written. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** How many rows `from` holds: a table, optionally followed by its WHERE clause (`contact.messages WHERE x = $1`). */
+  count(from: string, params?: unknown[]): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -41,17 +43,22 @@ export async function createTestDatabase(serverUrl = testInfra().databaseUrl): P
   await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
   const url = withDatabase(serverUrl, name);
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
   return {
     name,
     url,
-    async query<T>(sql: string, params: unknown[] = []) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query(sql, params)).rows as T[];
-      } finally {
-        await client.end();
-      }
+    query,
+    async count(from, params) {
+      const [row] = await query<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, params);
+      return Number(row?.n);
     },
     async drop() {
       const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
@@ -187,15 +194,15 @@ export function testServiceEnv(db: TestDatabase, stream: TestStream): Record<str
 /** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
 export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
+  let lastError: string | undefined;
   while (Date.now() < deadline) {
     try {
       const value = await check();
       if (value) return value;
     } catch (error) {
-      lastError = error;
+      lastError = String(error);
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+  throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${lastError}` : ''}`);
 }
