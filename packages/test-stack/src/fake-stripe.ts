@@ -217,7 +217,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
   // The same hooks over HTTP, for a fake running in another process.
   app.post('/_test/sessions/:id/complete', async (request) =>
-    view(complete((request.params as { id: string }).id, (request.body ?? {}) as object)),
+    view(complete((request.params as { id: string }).id, request.body ?? {})),
   );
   app.post('/_test/sessions/:id/expire', async (request) => view(expire((request.params as { id: string }).id)));
 

@@ -217,7 +217,7 @@ export async function startCheckout(
 export async function buyAndPay(world: World, body: { tier: Tier; x: number; y: number }): Promise<string> {
   const created = await startCheckout(world, body);
   if (created.statusCode !== 200) throw new Error(`checkout failed: ${created.statusCode} ${created.body}`);
-  const { url, sessionId } = created.json() as { url: string; sessionId: string };
+  const { url, sessionId } = created.json<{ url: string; sessionId: string }>();
   if (world.fakeStripe) {
     world.fakeStripe.complete(sessionId);
   } else {
