@@ -6,6 +6,7 @@ import { AppProviders } from '../app-providers.tsx';
 import { toast } from '../hooks/use-toast.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { PixelDialogContent } from './pixel-dialog.tsx';
+import { advanceTimers } from '../test/advance-timers.ts';
 
 function renderToaster() {
   return render(
@@ -35,13 +36,13 @@ describe('toasts', () => {
       renderToaster();
       act(() => void toast({ title: 'Default length' }));
 
-      act(() => vi.advanceTimersByTime(4900));
+      advanceTimers(4900);
       expect(toastElement('Default length')?.getAttribute('data-state')).toBe('open');
-      act(() => vi.advanceTimersByTime(1000));
+      advanceTimers(1000);
       expect(toastElement('Default length')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
 
       act(() => void toast({ title: 'Short', duration: 3000 }));
-      act(() => vi.advanceTimersByTime(3100));
+      advanceTimers(3100);
       expect(toastElement('Short')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
     } finally {
       vi.useRealTimers();
@@ -89,14 +90,14 @@ describe('toasts', () => {
     try {
       renderToaster();
       act(() => void toast({ title: 'Read me', duration: 3000 }));
-      act(() => vi.advanceTimersByTime(2000));
+      advanceTimers(2000);
       fireEvent.pointerEnter(toastElement('Read me')!);
-      act(() => vi.advanceTimersByTime(10_000));
+      advanceTimers(10_000);
       expect(toastElement('Read me')?.getAttribute('data-state')).toBe('open');
       fireEvent.pointerLeave(toastElement('Read me')!);
-      act(() => vi.advanceTimersByTime(900));
+      advanceTimers(900);
       expect(toastElement('Read me')?.getAttribute('data-state')).toBe('open');
-      act(() => vi.advanceTimersByTime(200));
+      advanceTimers(200);
       expect(toastElement('Read me')?.getAttribute('data-state') ?? 'gone').not.toBe('open');
     } finally {
       vi.useRealTimers();

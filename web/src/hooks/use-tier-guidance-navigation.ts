@@ -18,7 +18,7 @@ export function useStartTierGuidance(): (detail?: TierGuidanceDetail) => void {
         startTierGuidance(detail);
         return;
       }
-      navigate('/', { state: { [PENDING_GUIDANCE_STATE]: detail } });
+      void navigate('/', { state: { [PENDING_GUIDANCE_STATE]: detail } });
     },
     [navigate, pathname],
   );
@@ -36,6 +36,6 @@ export function useRunPendingTierGuidance(): void {
     handledNavigationKey.current = location.key;
     startTierGuidance(pending);
     // Forget it so going back/forward does not reopen the guidance.
-    navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state: null });
+    void navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state: null });
   }, [pending, navigate, location.key, location.pathname, location.hash]);
 }

@@ -169,8 +169,8 @@ describe('/claim auto-claim of a pending claim', () => {
     expect(await screen.findByText('Tile Unavailable')).toBeTruthy();
     expect(screen.getByText('This tile is already claimed. Please choose another.')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
-    expect((screen.getByLabelText('Display name') as HTMLInputElement).value).toBe('Ada Pixel');
-    expect((screen.getByLabelText('X') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Display name').value).toBe('Ada Pixel');
+    expect(screen.getByLabelText<HTMLInputElement>('X').value).toBe('');
     expect(sessionStorage.getItem('pendingClaim')).toBeNull();
 
     await user.type(screen.getByLabelText('X'), '40');
@@ -195,7 +195,7 @@ describe('/claim auto-claim of a pending claim', () => {
     expect(await screen.findByText('The payment has not completed.')).toBeTruthy();
     expect(screen.getByText('Error').closest('[data-variant]')?.getAttribute('data-variant')).toBe('destructive');
     expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
-    expect((screen.getByLabelText('X') as HTMLInputElement).value).toBe('20');
+    expect(screen.getByLabelText<HTMLInputElement>('X').value).toBe('20');
   });
 
   it("falls back to 'Failed to create plot. Please try again.' without a server message", async () => {
@@ -275,13 +275,13 @@ describe('/claim form', () => {
     expect(within(review).getByText(/cannot be changed after claiming/)).toBeTruthy();
 
     await user.click(within(review).getByRole('button', { name: 'EDIT DETAILS' }));
-    expect((screen.getByLabelText('Display name') as HTMLInputElement).value).toBe('Grace Tiles');
+    expect(screen.getByLabelText<HTMLInputElement>('Display name').value).toBe('Grace Tiles');
     await user.click(screen.getByRole('button', { name: 'REVIEW DETAILS' }));
     await user.click(await screen.findByRole('button', { name: 'CONFIRM & CLAIM' }));
 
     const claiming = await screen.findByRole('button', { name: 'CLAIMING...' });
     expect((claiming as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'EDIT DETAILS' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'EDIT DETAILS' }).disabled).toBe(true);
     answer.resolve(created()());
     expect(await screen.findByRole('heading', { name: 'Plot Claimed!' })).toBeTruthy();
     expect(gateway.calls.find((call) => call.route === 'POST /api/claim-plot')?.body).toEqual({
@@ -344,8 +344,8 @@ describe('/claim beyond this browser', () => {
     });
     renderApp(claimPath);
     expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
-    expect((screen.getByLabelText('X') as HTMLInputElement).value).toBe('41');
-    expect((screen.getByLabelText('Y') as HTMLInputElement).value).toBe('17');
+    expect(screen.getByLabelText<HTMLInputElement>('X').value).toBe('41');
+    expect(screen.getByLabelText<HTMLInputElement>('Y').value).toBe('17');
     // And shows the spot on a small map (its chunk loads lazily).
     const preview = await screen.findByRole('img', { name: "Map: your plot's position at (41, 17)" });
     expect(preview.dataset.pin).toBe('41,17');

@@ -65,11 +65,11 @@ describe('contact page', () => {
     const toast = await waitFor(() => toastWithTitle('Message sent successfully!'));
     expect(toast.getAttribute('data-variant')).toBe('default');
     expect(within(toast).getByText("We'll get back to you within 24-48 hours.")).toBeTruthy();
-    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
-    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Name').value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Message').value).toBe('');
     expect(screen.getByRole('combobox', { name: /Subject/ }).textContent).toContain('Select a subject');
-    expect(((await screen.findByRole('button', { name: 'Send Message' })) as HTMLButtonElement).disabled).toBe(false);
+    expect((await screen.findByRole<HTMLButtonElement>('button', { name: 'Send Message' })).disabled).toBe(false);
   });
 
   it('keeps the form and shows a destructive toast when sending fails', async () => {
@@ -85,8 +85,8 @@ describe('contact page', () => {
     expect(toast.getAttribute('data-variant')).toBe('destructive');
     expect(within(toast).getByText('Please try again later or contact us directly via email.')).toBeTruthy();
     expect(consoleError).toHaveBeenCalled();
-    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Ada Lovelace');
-    expect(((await screen.findByRole('button', { name: 'Send Message' })) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByLabelText<HTMLInputElement>('Name').value).toBe('Ada Lovelace');
+    expect((await screen.findByRole<HTMLButtonElement>('button', { name: 'Send Message' })).disabled).toBe(false);
   });
 
   it('shows field errors under the fields and sends nothing when the input is invalid', async () => {

@@ -35,7 +35,7 @@ describe('/manage/{token}', () => {
     expect(screen.getByTestId('link-health').textContent).toMatch(/^We could not reach your link since .*2026 \(HTTP 503\)/);
     expect(document.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex, nofollow');
     expect(document.querySelector('meta[name="referrer"]')?.getAttribute('content')).toBe('no-referrer');
-    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Pixel art every day');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Message').value).toBe('Pixel art every day');
   });
 
   it('saves a new message and link, and says so when they wait for review', async () => {
@@ -46,7 +46,7 @@ describe('/manage/{token}', () => {
       ],
     });
     renderApp(`/manage/${TOKEN}`);
-    const message = (await screen.findByLabelText('Message')) as HTMLTextAreaElement;
+    const message = await screen.findByLabelText<HTMLTextAreaElement>('Message');
     await userEvent.clear(message);
     await userEvent.type(message, 'I hate Mondays');
     const link = screen.getByLabelText('Link (optional)');

@@ -74,7 +74,7 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
       // The same page under its new key, so this screen stays mounted (and shows the new link) across the navigation.
       queryClient.setQueryData(managePageQuery(next).queryKey, page);
       queryClient.removeQueries({ queryKey: managePageQuery(token).queryKey });
-      navigate(`/manage/${next}`, { replace: true });
+      void navigate(`/manage/${next}`, { replace: true });
     },
     onError: (error) =>
       toast({

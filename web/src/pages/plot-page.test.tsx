@@ -31,7 +31,7 @@ describe('/plot/{id}', () => {
     expect(screen.getByRole('button', { name: 'Share Plot' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Explore The Atlas' }).getAttribute('href')).toBe('/');
 
-    const avatar = screen.getByAltText("Ada Pixel's avatar") as HTMLImageElement;
+    const avatar = screen.getByAltText<HTMLImageElement>("Ada Pixel's avatar");
     expect(avatar.getAttribute('src')).toBe(plot.avatar_url);
     fireEvent.error(avatar);
     expect(avatar.getAttribute('src')).toBe(DEFAULT_AVATAR_SRC);

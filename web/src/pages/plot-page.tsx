@@ -54,8 +54,9 @@ function ClaimedOwnerLink() {
   const navigate = useNavigate();
   const state = location.state as ClaimedPlotState | null;
   if (!state?.manageToken) return null;
-  const dismiss = () =>
-    navigate(location.pathname, { replace: true, state: { ...state, manageToken: undefined } satisfies ClaimedPlotState });
+  const dismiss = () => {
+    void navigate(location.pathname, { replace: true, state: { ...state, manageToken: undefined } satisfies ClaimedPlotState });
+  };
   return <OwnerLinkNotice token={state.manageToken} onDismiss={dismiss} className="mt-4" />;
 }
 
@@ -117,7 +118,7 @@ function BackButton() {
   const location = useLocation();
   const canGoBack = location.key !== 'default';
   return (
-    <button type="button" className={buttonClassName('ghost', 'sm')} onClick={() => (canGoBack ? navigate(-1) : navigate('/'))}>
+    <button type="button" className={buttonClassName('ghost', 'sm')} onClick={() => void (canGoBack ? navigate(-1) : navigate('/'))}>
       <span aria-hidden="true">←</span> Back
     </button>
   );

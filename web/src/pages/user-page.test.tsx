@@ -53,7 +53,7 @@ describe('/user/{username}', () => {
     expect(visit.textContent).toBe('Visit');
     expect(visit.getAttribute('target')).toBe('_blank');
     expect(visit.getAttribute('rel')).toBe('noopener noreferrer');
-    const avatar = within(first).getByRole('img') as HTMLImageElement;
+    const avatar = within(first).getByRole<HTMLImageElement>('img');
     fireEvent.error(avatar);
     expect(avatar.getAttribute('src')).toBe(DEFAULT_AVATAR_SRC);
 

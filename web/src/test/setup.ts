@@ -14,8 +14,8 @@ Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.setPointerCapture ??= () => {};
 Element.prototype.releasePointerCapture ??= () => {};
 Element.prototype.scrollIntoView ??= () => {};
-window.scrollTo = (() => {}) as typeof window.scrollTo;
-window.scrollBy = (() => {}) as typeof window.scrollBy;
+window.scrollTo = () => {};
+window.scrollBy = () => {};
 
 // In the app the toaster's chunk loads at idle time; here it is in before any test shows a toast.
 await preloadToaster();

@@ -45,9 +45,9 @@ describe('back from a cancelled checkout', () => {
     expect(onReopen).toHaveBeenCalledWith({ x: 30, y: 31 }, 'prime');
     const popup = screen.getByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (30, 31)')).toBeTruthy();
-    expect((within(popup).getByLabelText('Display name') as HTMLInputElement).value).toBe('Ada Pixel');
-    expect((within(popup).getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Back again');
-    expect((within(popup).getByLabelText('Link (optional)') as HTMLInputElement).value).toBe('https://ada.example/');
+    expect(within(popup).getByLabelText<HTMLInputElement>('Display name').value).toBe('Ada Pixel');
+    expect(within(popup).getByLabelText<HTMLTextAreaElement>('Message').value).toBe('Back again');
+    expect(within(popup).getByLabelText<HTMLInputElement>('Link (optional)').value).toBe('https://ada.example/');
     expect(within(popup).getByAltText('Your saved avatar').getAttribute('src')).toBe('data:image/png;base64,SAVED');
     expect(within(popup).getByRole('radio', { name: /Prime/ }).getAttribute('aria-checked')).toBe('true');
     expect(screen.getByTestId('address').textContent).toBe('/');

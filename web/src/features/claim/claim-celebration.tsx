@@ -29,7 +29,7 @@ export function ClaimCelebration({ plot, underReview, manageToken }: { plot: Plo
     const stop = canvas ? celebrate(canvas) : () => {};
     const hide = window.setTimeout(() => canvas?.setAttribute('hidden', ''), CELEBRATION_MS);
     const redirect = window.setTimeout(
-      () => navigate(plotPath, { state: { claimedUnderReview: underReview, manageToken } satisfies ClaimedPlotState }),
+      () => void navigate(plotPath, { state: { claimedUnderReview: underReview, manageToken } satisfies ClaimedPlotState }),
       REDIRECT_AFTER_MS,
     );
     return () => {

@@ -73,7 +73,7 @@ describe('reserved land on the home map', () => {
     act(() => lastEngine().options.onTileClick!({ x: 21, y: 21, isLand: true, plot: null, reserved: held }));
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (20, 20)')).toBeTruthy();
-    expect((within(popup).getByLabelText('Display name') as HTMLInputElement).value).toBe('Back Button');
+    expect(within(popup).getByLabelText<HTMLInputElement>('Display name').value).toBe('Back Button');
     // Its own hold is no obstacle in the popup's note either.
     expect(within(popup).queryByTestId('footprint-conflict')).toBeNull();
     expect(screen.queryByText('Tile Reserved')).toBeNull();

@@ -12,11 +12,6 @@ import {
 /** The gateway's Server-Sent Events stream (same origin). */
 export const LIVE_UPDATES_URL = '/api/live';
 
-interface PlotsChanged {
-  reason?: string;
-  plotId?: string;
-}
-
 /**
  * One EventSource for the whole app: when plots or the layout change anywhere, the affected queries
  * refetch, so every open map shows new plots without a reload. EventSource reconnects by itself; the
@@ -29,7 +24,7 @@ export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
     const source = new EventSource(url);
     let connectedBefore = false;
 
-    const onPlotsChanged = (event: MessageEvent<string>) => invalidatePlots(queryClient, parse(event.data).plotId);
+    const onPlotsChanged = (event: MessageEvent<string>) => invalidatePlots(queryClient, changedPlotId(event.data));
     const onMapChanged = () => void queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey });
     const onReady = () => {
       if (connectedBefore) {
@@ -59,11 +54,12 @@ function invalidatePlots(queryClient: QueryClient, plotId?: string): void {
   void queryClient.invalidateQueries({ queryKey: USER_PLOTS_QUERY_KEY });
 }
 
-function parse(data: string): PlotsChanged {
+/** The plot a `plots-changed` message names; without one, every plot page refetches. */
+function changedPlotId(data: string): string | undefined {
   try {
     const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null ? (value as PlotsChanged) : {};
+    return typeof value === 'object' && value !== null && 'plotId' in value && typeof value.plotId === 'string' ? value.plotId : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }

@@ -96,7 +96,7 @@ describe('admin Content Moderation', () => {
       expect(screen.getByTestId('moderation-pending-count').textContent).toBe('1');
       expect(gateway.countOf('GET /api/admin/flagged-plots')).toBe(2);
       expect(queryClient.getQueryState(PLOTS_QUERY_KEY)?.isInvalidated).toBe(true);
-      expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Approve' }).disabled).toBe(false);
     },
   );
 

@@ -62,7 +62,7 @@ describe('plot profile popup', () => {
     const gateway = fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([plot])], 'POST /api/flag-plot': [() => answer.promise] });
     renderWithProviders(<Harness />);
     await user.click(screen.getByRole('button', { name: 'Flag Content' }));
-    const busy = screen.getByRole('button', { name: 'Flagging...' }) as HTMLButtonElement;
+    const busy = screen.getByRole<HTMLButtonElement>('button', { name: 'Flagging...' });
     expect(busy.disabled).toBe(true);
     expect(gateway.calls.find((call) => call.route === 'POST /api/flag-plot')?.body).toEqual({ plotId: plot.id });
     answer.resolve(jsonResponse({ flagged: true, plotId: plot.id }));
@@ -90,6 +90,6 @@ describe('plot profile popup', () => {
     expect(await screen.findByText('Failed to flag content. Please try again.')).toBeTruthy();
     expect(screen.getByText('Error').closest('[data-variant]')?.getAttribute('data-variant')).toBe('destructive');
     expect(screen.getByRole('dialog', { name: 'Ada Pixel' })).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Flag Content' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Flag Content' }).disabled).toBe(false);
   });
 });

@@ -97,7 +97,7 @@ export function AtlasMap({
     setRegionCard(null);
     if (!click.isLand) return; // spec: clicking water does nothing
     if (click.plot) {
-      handlers.current.onPlotClick?.(click.plot as AtlasPlot);
+      handlers.current.onPlotClick?.(click.plot);
       return;
     }
     if (click.reserved) {
@@ -117,7 +117,7 @@ export function AtlasMap({
       isTouch,
       overlay: overlayRef.current,
       onTileClick: handleTileClick,
-      onPlotHover: (plot, anchor) => setPlotCard(plot ? { item: plot as AtlasPlot, anchor } : null),
+      onPlotHover: (plot, anchor) => setPlotCard(plot ? { item: plot, anchor } : null),
       onReservedHover: (footprint, anchor) => setReservedCard(footprint ? { item: footprint, anchor } : null),
       onRegionLabelHover: (region, anchor) => setRegionCard(region ? { item: region, anchor } : null),
       fonts: typeof document !== 'undefined' ? document.fonts : null,

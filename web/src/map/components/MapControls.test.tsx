@@ -1,6 +1,7 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MapControls } from './MapControls.tsx';
+import { advanceTimers } from '../../test/advance-timers.ts';
 
 function renderControls() {
   const handlers = { onZoomIn: vi.fn(), onZoomOut: vi.fn(), onResetView: vi.fn() };
@@ -51,13 +52,13 @@ describe('MapControls', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Fit all' }));
     expect(handlers.onResetView).toHaveBeenCalledTimes(1);
     expect(handlers.onZoomOut).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(99));
+    advanceTimers(99);
     expect(handlers.onZoomOut).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    advanceTimers(1);
     expect(handlers.onZoomOut).toHaveBeenCalledTimes(1);
-    act(() => vi.advanceTimersByTime(49));
+    advanceTimers(49);
     expect(handlers.onZoomOut).toHaveBeenCalledTimes(1);
-    act(() => vi.advanceTimersByTime(1));
+    advanceTimers(1);
     expect(handlers.onZoomOut).toHaveBeenCalledTimes(2);
     expect(vibrate).not.toHaveBeenCalled();
   });

@@ -8,6 +8,7 @@ import { createQueryClient } from '../../lib/query-client.ts';
 import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
 import { MapPreview, PREVIEW_NEIGHBOUR_TILES } from './MapPreview.tsx';
 import { engines, lastEngine, liveEngines } from '../../test/engine-recorder.ts';
+import { advanceTimers } from '../../test/advance-timers.ts';
 
 vi.mock('../engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
@@ -79,7 +80,9 @@ describe('MapPreview', () => {
     render(withData(queryClient, <MapPreview x={5} y={5} tier="basic" label="Plot" />));
     const { engine } = lastEngine();
     expect(engine.flyTo).not.toHaveBeenCalled();
-    act(() => queryClient.setQueryData(mapLayoutQuery().queryKey, layout));
+    act(() => {
+      queryClient.setQueryData(mapLayoutQuery().queryKey, layout);
+    });
     await waitFor(() => expect(engine.flyTo).toHaveBeenCalledTimes(1));
     vi.unstubAllGlobals();
   });
@@ -97,7 +100,7 @@ describe('MapPreview', () => {
     expect(options.prefersReducedMotion?.()).toBe(false);
     expect(engine.flyTo.mock.lastCall!.slice(0, 2)).toEqual([31.5, 32.5]);
     expect(engine.setSelectedTile).toHaveBeenLastCalledWith(null);
-    act(() => vi.advanceTimersByTime(FLIGHT_DURATION_MS));
+    advanceTimers(FLIGHT_DURATION_MS);
     expect(engine.setSelectedTile).toHaveBeenLastCalledWith({ x: 30, y: 31 }, 'premium');
   });
 });

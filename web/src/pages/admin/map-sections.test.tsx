@@ -28,7 +28,7 @@ describe('admin map sections', () => {
     renderApp('/admin');
     expect(await screen.findByText('Map Generated')).toBeTruthy();
     expect(screen.getByTestId('map-tile-count').textContent).toBe('8,100');
-    expect((screen.getByRole('button', { name: 'Generate Map' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Generate Map' }).disabled).toBe(true);
     expect(screen.getByRole('button', { name: 'Clear Map Layout' })).toBeTruthy();
   });
 

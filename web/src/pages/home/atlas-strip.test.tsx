@@ -123,7 +123,7 @@ describe('AtlasStrip', () => {
       removeEventListener() {},
     })) as unknown as typeof window.matchMedia;
     const animate = vi.fn();
-    Element.prototype.animate = animate as unknown as Element['animate'];
+    Element.prototype.animate = animate;
     fakeGateway({
       [PLOT_LIST_ROUTE]: [() => plotListResponse([ada]), () => plotListResponse([ada, bob])],
       'GET /api/map-layout': [() => jsonResponse(layout)],
