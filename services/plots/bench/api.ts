@@ -27,8 +27,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** BENCH_SIZES_ONLY=1: only the bytes on the wire, no load runs. */
 const SIZES_ONLY = process.env.BENCH_SIZES_ONLY === '1';
 
+type Encoding = 'identity' | 'gzip' | 'br';
+type WireSizes = Record<Encoding, number>;
+
 /** The body's bytes exactly as sent for one accept-encoding (fetch would decode them). */
-function wireBytes(url: string, encoding: string): Promise<number> {
+function wireBytes(url: string, encoding: Encoding): Promise<number> {
   return new Promise((resolve, reject) => {
     request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
       if (res.headers['content-encoding'] !== (encoding === 'identity' ? undefined : encoding))
@@ -103,27 +106,27 @@ try {
     const compactList = decodePlotListCompact((await (await fetch(`${direct}/api/plots?format=compact`)).json()) as PlotListCompact);
     if (JSON.stringify(compactList) !== body.toString()) throw new Error('the compact list does not decode to the spec list');
     const etag = identity.headers.get('etag')!;
-    const sizes: Record<string, number> = {};
     // Bytes on the wire, through the gateway as a browser gets them: the spec's list beside the compact one.
-    const [spec, compact] = [{}, {}] as Array<Record<string, number>>;
-    for (const encoding of ['identity', 'gzip', 'br']) {
-      spec[encoding] = await wireBytes(`${viaGateway}/api/plots`, encoding);
-      compact[encoding] = await wireBytes(`${viaGateway}/api/plots?format=compact`, encoding);
-    }
-    Object.assign(sizes, spec);
-    const bytes = (size: Record<string, number>, encoding: string) => `${fmt(size[encoding])} (${fmt(size[encoding] / 1024, 1)} KB)`;
+    const wireSizes = async (url: string): Promise<WireSizes> => ({
+      identity: await wireBytes(url, 'identity'),
+      gzip: await wireBytes(url, 'gzip'),
+      br: await wireBytes(url, 'br'),
+    });
+    const spec = await wireSizes(`${viaGateway}/api/plots`);
+    const compact = await wireSizes(`${viaGateway}/api/plots?format=compact`);
+    const bytes = (size: WireSizes, encoding: Encoding) => `${fmt(size[encoding])} (${fmt(size[encoding] / 1024, 1)} KB)`;
     for (const [shape, size] of [
       ['spec', spec],
       ['compact', compact],
     ] as const) {
       wire.push({ plots: fmt(count), shape, identity: bytes(size, 'identity'), gzip: bytes(size, 'gzip'), br: bytes(size, 'br') });
     }
-    const share = (encoding: string) => `${fmt((compact[encoding] / spec[encoding]) * 100, 1)}%`;
+    const share = (encoding: Encoding) => `${fmt((compact[encoding] / spec[encoding]) * 100, 1)}%`;
     wire.push({ plots: fmt(count), shape: 'compact / spec', identity: share('identity'), gzip: share('gzip'), br: share('br') });
     if (SIZES_ONLY) continue;
     await writeFile(path.join(webDir, 'plots.json'), body);
 
-    const runs: Array<[string, string, Record<string, string>, string]> = [
+    const runs: Array<[string, string, Record<string, string>, Encoding | '304']> = [
       ['direct', `${direct}/api/plots`, { 'accept-encoding': 'br' }, 'br'],
       ['direct', `${direct}/api/plots`, { 'accept-encoding': 'gzip' }, 'gzip'],
       ['direct', `${direct}/api/plots`, {}, 'identity'],
@@ -132,27 +135,26 @@ try {
       ['gateway', `${viaGateway}/api/plots`, {}, 'identity'],
       ['gateway static file (same bytes)', `${viaGateway}/plots.json`, {}, 'identity'],
     ];
-    const results: Record<string, { rps: number; p99: number }> = {};
+    const measured: Array<{ row: Record<string, string | number>; rps: number }> = [];
+    let staticRps = 0;
     for (const [where, url, headers, encoding] of runs) {
       const result = await autocannon(url, { connections: CONNECTIONS, durationSeconds: DURATION, headers });
-      results[`${where}/${encoding}`] = { rps: result.requestsPerSecond, p99: result.p99 };
-      rows.push({
+      if (where === 'gateway static file (same bytes)') staticRps = result.requestsPerSecond;
+      const row = {
         plots: fmt(count),
         via: where,
         encoding,
-        'response bytes': fmt(encoding === '304' ? 0 : sizes[encoding]),
+        'response bytes': fmt(encoding === '304' ? 0 : spec[encoding]),
         'req/s': fmt(result.requestsPerSecond),
         'p99 ms': fmt(result.p99),
         'vs static': '',
         errors: result.errors + result.non2xx - (encoding === '304' ? result.non2xx : 0),
-      });
+      };
+      rows.push(row);
+      measured.push({ row, rps: result.requestsPerSecond });
     }
-    const staticRps = results['gateway static file (same bytes)/identity'].rps;
-    for (const row of rows.filter((r) => r.plots === fmt(count))) {
-      const key = `${row.via}/${row.encoding}`;
-      row['vs static'] = `${fmt(results[key].rps / staticRps, 2)}×`;
-    }
-    console.log(`\n${fmt(count)} plots: ${fmt(sizes.identity)} B JSON, ${fmt(sizes.gzip)} B gzip, ${fmt(sizes.br)} B brotli`);
+    for (const { row, rps } of measured) row['vs static'] = `${fmt(rps / staticRps, 2)}×`;
+    console.log(`\n${fmt(count)} plots: ${fmt(spec.identity)} B JSON, ${fmt(spec.gzip)} B gzip, ${fmt(spec.br)} B brotli`);
   }
   console.log(`\nGET /api/plots on the wire through the gateway: the spec's list and ?format=compact, same plots, same run\n`);
   console.log(table(wire));

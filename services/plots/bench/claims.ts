@@ -18,13 +18,13 @@ const BUYERS = Number(process.env.BENCH_BUYERS ?? 8);
 
 async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promise<void>) {
   const latencies: number[] = [];
-  let next = 0;
+  // One iterator shared by every buyer: each takes the next item the moment it is free.
+  const queue = items.values();
   let failures = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: buyers }, async () => {
-      while (next < items.length) {
-        const item = items[next++];
+      for (const item of queue) {
         const t0 = performance.now();
         try {
           await work(item);
@@ -121,6 +121,7 @@ try {
   );
   const [check] = await world.db.query<{ plots: string; overlaps: string }>(`SELECT (SELECT count(*) FROM plots.plots) AS plots,
     (SELECT count(*) FROM plots.footprints a JOIN plots.footprints b ON a.id < b.id AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size) AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)) AS overlaps`);
+  if (!check) throw new Error('the count query returned no row');
   console.log(`\nplots stored: ${check.plots}; overlapping footprints: ${check.overlaps}`);
 } finally {
   await world.close();

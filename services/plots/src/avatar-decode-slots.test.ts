@@ -38,7 +38,7 @@ describe('AvatarDecodeSlots', () => {
     expect(refused).toBe(1);
 
     // A finishing decode hands its slot to the next in line.
-    gates[0].open();
+    gates[0]!.open();
     await runs[0];
     await new Promise((r) => setImmediate(r));
     expect({ running: slots.running, queued: slots.queued, started }).toEqual({ running: 2, queued: 1, started: 3 });

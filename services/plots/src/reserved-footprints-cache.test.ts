@@ -5,7 +5,11 @@ import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 function counter(lists: ReservedFootprint[][]) {
   let reads = 0;
   return {
-    load: async () => lists[Math.min(reads++, lists.length - 1)],
+    load: async () => {
+      const list = lists[Math.min(reads++, lists.length - 1)];
+      if (!list) throw new Error('counter() needs at least one list to answer with');
+      return list;
+    },
     reads: () => reads,
   };
 }

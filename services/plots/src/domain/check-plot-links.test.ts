@@ -350,7 +350,7 @@ describe('the link checker against local servers', () => {
           workerId: `replica-${index}`,
           now: () => at,
         });
-        checkedBy[index] += checked;
+        checkedBy[index]! += checked;
         if (checked === 0) return;
       }
     };

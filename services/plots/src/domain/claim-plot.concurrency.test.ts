@@ -1,6 +1,6 @@
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { footprintsOverlap, type Footprint } from '@pixel-atlas/contracts/grid';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { buyAndPay, claim, claimBody, isLandFootprint, type World } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
@@ -53,6 +53,7 @@ async function overlappingPairs(): Promise<number> {
     SELECT count(*) AS n FROM plots.footprints a JOIN plots.footprints b ON a.id < b.id
      AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
      AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)`);
+  assert(plots && footprints, 'a count query answers one row');
   return Number(plots.n) + Number(footprints.n);
 }
 
@@ -70,7 +71,10 @@ describe('200 concurrent claims of overlapping footprints from different paid se
     expect(new Set(sessions).size).toBe(200);
 
     const bodies = await Promise.all(
-      sessions.map((sessionId, i) => claimBody(sessionId, 'basic', targets[i % 10].x, targets[i % 10].y, { display_name: `Buyer ${i}` })),
+      sessions.map((sessionId, i) => {
+        const target = targets[i % targets.length]!;
+        return claimBody(sessionId, 'basic', target.x, target.y, { display_name: `Buyer ${i}` });
+      }),
     );
     const results = await Promise.all(bodies.map((body) => claim(world, body)));
 
@@ -83,9 +87,10 @@ describe('200 concurrent claims of overlapping footprints from different paid se
     expect(await overlappingPairs()).toBe(0);
 
     // Losers lost nothing: still paid and unused, so they can claim another spot.
-    const loserIndex = statuses.findIndex((s) => s === 409);
+    const loser = sessions[statuses.findIndex((s) => s === 409)];
+    assert(loser, 'someone lost');
     const elsewhere = allocate(1);
-    const retry = await claim(world, await claimBody(sessions[loserIndex], 'basic', elsewhere.x, elsewhere.y));
+    const retry = await claim(world, await claimBody(loser, 'basic', elsewhere.x, elsewhere.y));
     expect(retry.statusCode).toBe(201);
   });
 
@@ -98,16 +103,19 @@ describe('200 concurrent claims of overlapping footprints from different paid se
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const buyers = Array.from({ length: 200 }, (_, i) => {
-      const tier = tiers[i % 4];
+      const tier = tiers[i % tiers.length]!;
       const size = TIER_SIZE[tier];
       return {
         tier,
         target: { x: area.x + Math.floor(random() * (10 - size + 1)), y: area.y + Math.floor(random() * (10 - size + 1)), size },
       };
     });
-    const sessions = await inBatches(buyers, 8, async (b) => buyAndPay(world, { tier: b.tier, ...allocate(TIER_SIZE[b.tier]) }));
+    const paid = await inBatches(buyers, 8, async (b) => ({
+      ...b,
+      sessionId: await buyAndPay(world, { tier: b.tier, ...allocate(TIER_SIZE[b.tier]) }),
+    }));
     const bodies = await Promise.all(
-      buyers.map((b, i) => claimBody(sessions[i], b.tier, b.target.x, b.target.y, { display_name: `Mixed ${i}` })),
+      paid.map((b, i) => claimBody(b.sessionId, b.tier, b.target.x, b.target.y, { display_name: `Mixed ${i}` })),
     );
     const results = await Promise.all(bodies.map((body) => claim(world, body)));
 
@@ -126,6 +134,6 @@ describe('200 concurrent claims of overlapping footprints from different paid se
       `SELECT count(*) AS n FROM plots.plots WHERE x >= $1 AND y >= $2 AND x + size <= $1 + 10 AND y + size <= $2 + 10`,
       [area.x, area.y],
     );
-    expect(Number(inArea.n)).toBe(winners.length);
+    expect(Number(inArea?.n)).toBe(winners.length);
   });
 });

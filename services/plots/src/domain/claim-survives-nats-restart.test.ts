@@ -1,8 +1,9 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claim, claimBody, landSpots, startCheckout, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, startCheckout, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
 // This file's own nats-server: stopping it disturbs nobody else.
 let nats: TestNatsServer;
@@ -11,9 +12,10 @@ beforeAll(async () => {
 });
 afterAll(async () => nats?.destroy());
 const world = worldPerFile(() => ({ nats, plotsEnv: { ENTITLEMENT_QUERY_TIMEOUT_MS: '2000' } }));
+const nextSpot = spotSupply(world, 1, 1);
 
 it('NATS down between payment and claim: the payment is recorded, the claim fails cleanly meanwhile, and succeeds once NATS is back', async () => {
-  const [spot] = landSpots(world, 1, 1);
+  const spot = nextSpot();
   const { url, sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json();
 
   await nats.stop();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { assert, beforeAll, describe, expect, it } from 'vitest';
 import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, publishEvent, streamEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
@@ -25,19 +25,21 @@ async function claimed(overrides: Record<string, unknown> = {}, tier: 'basic' | 
     await claimBody(sessionId, tier, spot.x, spot.y, { display_name: 'Clean Name', message: 'Nothing to see', ...overrides }),
   );
   expect(response.statusCode).toBe(201);
-  return { ...(response.json() as { plot: PlotDto; warning?: string }), sessionId, spot };
+  return { ...(response.json<{ plot: PlotDto; warning?: string }>()), sessionId, spot };
 }
 
 const ids = async (app: FastifyInstance = world.plots) =>
   (await app.inject('/api/plots')).json().map((p: { id: string }) => p.id) as string[];
 const eventsFor = async (type: string, plotId: string) => (await streamEvents(world, type)).filter((e) => e.data.plotId === plotId);
 const queued = async (plotId: string) => (await flaggedPlots(world)).find((p) => p.id === plotId);
-const plotRow = async (plotId: string) =>
-  (
-    await world.db.query<Record<string, any>>(`SELECT visible, flagged, reviewed, removed_at, region_name FROM plots.plots WHERE id = $1`, [
-      plotId,
-    ])
-  )[0];
+async function plotRow(plotId: string) {
+  const [row] = await world.db.query<Record<string, any>>(
+    `SELECT visible, flagged, reviewed, removed_at, region_name FROM plots.plots WHERE id = $1`,
+    [plotId],
+  );
+  assert(row, `no plot ${plotId}`);
+  return row;
+}
 
 describe('screening at claim time (moderation answers over NATS)', () => {
   it('a claim with a listed word is created hidden with the warning, absent from every public read, and in the review queue', async () => {
@@ -62,10 +64,7 @@ describe('screening at claim time (moderation answers over NATS)', () => {
     });
     expect(await plotRow(plot.id)).toMatchObject({ visible: false, flagged: true, reviewed: false, removed_at: null });
 
-    const [event] = await eventually(async () => {
-      const found = await eventsFor('plots.plot.claimed', plot.id);
-      return found.length ? found : null;
-    });
+    const event = await eventually(async () => (await eventsFor('plots.plot.claimed', plot.id))[0]);
     expect(event.data).toMatchObject({ sessionId, visible: false, screenedWords: ['drug'], notificationEmail: 'owner@example.com' });
     const review = await eventually(() => queued(plot.id), 15_000);
     expect(review).toMatchObject({ display_name: 'Drug Deals Daily', source: 'screen', reasons: ['drug'], flag_count: 0 });
@@ -109,6 +108,7 @@ describe('screening at claim time (moderation answers over NATS)', () => {
       spot.x,
       spot.y,
     ]);
+    assert(tile, `no map tile at ${spot.x},${spot.y}`);
     expect(tile.zone_name).not.toBe('Water');
     expect(plot.region_name).toBe(tile.zone_name);
     expect((await plotRow(plot.id)).region_name).toBe(tile.zone_name);
@@ -135,15 +135,13 @@ describe('moderation.plot.approved', () => {
     expect((await world.plots.inject(`/api/users/${encodeURIComponent('killer apps inc')}/plots`)).json().plots).toEqual([shown]);
     expect((await world.plots.inject(`/api/plots/${plot.id}/avatar`)).statusCode).toBe(200);
     expect(await plotRow(plot.id)).toMatchObject({ visible: true, flagged: false, reviewed: true, removed_at: null });
-    const published = await eventually(async () => {
-      const found = await eventsFor('plots.plot.published', plot.id);
-      return found.length ? found : null;
-    });
-    expect(published[0].data).toEqual({ plotId: plot.id });
+    const published = await eventually(async () => (await eventsFor('plots.plot.published', plot.id))[0]);
+    expect(published.data).toEqual({ plotId: plot.id });
 
     // Approving twice: moderation refuses (409), and a redelivered approval changes nothing twice.
     expect((await decide(world, 'approve', plot.id)).statusCode).toBe(409);
-    const [approval] = (await streamEvents(world, 'moderation.plot.approved')).filter((e) => e.data.plotId === plot.id);
+    const approval = (await streamEvents(world, 'moderation.plot.approved')).find((e) => e.data.plotId === plot.id);
+    assert(approval, 'moderation published the approval');
     await redeliver(approval);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await eventsFor('plots.plot.published', plot.id)).toHaveLength(1);
@@ -221,10 +219,7 @@ describe('moderation.plot.rejected', () => {
       [plot.id],
     );
     expect(left).toEqual({ footprints: 0, avatars: 0 });
-    const [removed] = await eventually(async () => {
-      const found = await eventsFor('plots.plot.removed', plot.id);
-      return found.length ? found : null;
-    });
+    const removed = await eventually(async () => (await eventsFor('plots.plot.removed', plot.id))[0]);
     expect(removed.data).toEqual({ plotId: plot.id, sessionId, reason: 'rejected' });
     expect(await eventually(async () => ((await payment())?.plot_id === null ? payment() : null))).toEqual({
       plot_id: null,
@@ -258,7 +253,8 @@ describe('moderation.plot.rejected', () => {
       }
       return total;
     };
-    const [rejection] = (await streamEvents(world, 'moderation.plot.rejected')).filter((e) => e.data.plotId === plot.id);
+    const rejection = (await streamEvents(world, 'moderation.plot.rejected')).find((e) => e.data.plotId === plot.id);
+    assert(rejection, 'moderation published the rejection');
     await redeliver(rejection);
     await publishEvent(world, 'moderation.plot.approved', {
       plotId: plot.id,

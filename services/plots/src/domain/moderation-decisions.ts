@@ -21,12 +21,12 @@ export async function approvePlot({
   decidedAt: string;
   requestId?: string;
 }): Promise<ApproveOutcome> {
-  const rows = await tx.$queryRawUnsafe<Array<{ removed: boolean }>>(
+  const [plot] = await tx.$queryRawUnsafe<Array<{ removed: boolean }>>(
     `SELECT ("removed_at" IS NOT NULL) AS removed FROM ${TABLE.plots} WHERE "id" = $1::uuid FOR UPDATE`,
     plotId,
   );
-  if (!rows.length) return 'unknown';
-  if (rows[0].removed) return 'ignored-removed';
+  if (!plot) return 'unknown';
+  if (plot.removed) return 'ignored-removed';
   const decided = new Date(decidedAt);
   const flaggedSince = await tx.plotFlag.count({
     where: { plotId, createdAt: { gt: Number.isNaN(decided.getTime()) ? new Date(0) : decided } },
@@ -53,12 +53,12 @@ export async function removePlot({
   reason: string;
   requestId?: string;
 }): Promise<RemoveOutcome> {
-  const rows = await tx.$queryRawUnsafe<Array<{ session_id: string; removed: boolean }>>(
+  const [plot] = await tx.$queryRawUnsafe<Array<{ session_id: string; removed: boolean }>>(
     `SELECT "stripe_session_id" AS session_id, ("removed_at" IS NOT NULL) AS removed FROM ${TABLE.plots} WHERE "id" = $1::uuid FOR UPDATE`,
     plotId,
   );
-  if (!rows.length) return 'unknown';
-  if (rows[0].removed) return 'ignored-removed';
+  if (!plot) return 'unknown';
+  if (plot.removed) return 'ignored-removed';
   await tx.footprint.deleteMany({ where: { plotId } });
   await tx.plotAvatar.deleteMany({ where: { plotId } });
   await tx.plot.update({ where: { id: plotId }, data: { removedAt: new Date(), visible: false } });
@@ -67,7 +67,7 @@ export async function removePlot({
     schema: SCHEMA,
     type: 'plots.plot.removed',
     requestId,
-    data: { plotId, sessionId: rows[0].session_id, reason },
+    data: { plotId, sessionId: plot.session_id, reason },
   });
   return 'removed';
 }

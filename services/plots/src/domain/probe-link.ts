@@ -85,7 +85,7 @@ export class LinkProber {
     this.allowed = parseNetworks(options.allowedNetworks);
     this.ports = new Set(options.allowedPorts ?? [80, 443]);
     this.agent = new Agent({
-      connect: { lookup: guardedLookup(this.allowed) as never, timeout: options.timeoutMs },
+      connect: { lookup: guardedLookup(this.allowed), timeout: options.timeoutMs },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       // One probe per link per period: nothing to gain from keeping sockets open between rounds.

@@ -1,21 +1,25 @@
 import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { describe, expect, it } from 'vitest';
-import { buyAndPay, landSpots, publishEvent, startCheckout } from '@pixel-atlas/test-stack/world';
+import { assert, describe, expect, it } from 'vitest';
+import { buyAndPay, publishEvent, startCheckout } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
 const world = worldPerFile({ moderation: false });
 
-const spots = () => landSpots(world, 1, 3);
-const holdIdOf = async (sessionId: string) =>
-  (await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0].hold_id;
+const nextSpot = spotSupply(world, 1, 3);
+async function holdIdOf(sessionId: string): Promise<string> {
+  const [payment] = await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]);
+  assert(payment, `no payment for ${sessionId}`);
+  return payment.hold_id;
+}
 const holds = async (sessionId: string) =>
   (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
 
 describe('a paid hold is never released', () => {
   it('releaseHoldCommand and payments.checkout.expired leave the hold of a paid session alone, and free an unpaid one', async () => {
-    const [paidSpot, unpaidSpot] = spots();
+    const [paidSpot, unpaidSpot] = [nextSpot(), nextSpot()];
     const paid = await buyAndPay(world, { tier: 'basic', ...paidSpot });
     await eventually(async () => (await world.db.query(`SELECT 1 FROM plots.entitlements WHERE session_id = $1`, [paid])).length === 1);
     const unpaid = (await startCheckout(world, { tier: 'basic', ...unpaidSpot })).json().sessionId as string;

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, streamEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
@@ -108,10 +108,12 @@ describe('moderation down at claim time', () => {
     expect(queue.filter((p) => published.includes(p.id))).toEqual([
       expect.objectContaining({ id: published[0], source: 'visitor', flag_count: 1, reasons: ['Copied my map'] }),
     ]);
-    expect(queue.find((p) => p.id === held[0])).toMatchObject({ display_name: 'Kill Switch Co', reasons: ['kill'], source: 'screen' });
+    const [killSwitch] = held;
+    assert(killSwitch, 'the outage held a plot');
+    expect(queue.find((p) => p.id === killSwitch)).toMatchObject({ display_name: 'Kill Switch Co', reasons: ['kill'], source: 'screen' });
 
-    expect((await decide(world, 'approve', held[0])).statusCode).toBe(200);
-    await eventually(async () => (await ids()).includes(held[0]), 15_000);
+    expect((await decide(world, 'approve', killSwitch)).statusCode).toBe(200);
+    await eventually(async () => (await ids()).includes(killSwitch), 15_000);
 
     // And with moderation back, claims are screened by it again.
     const next = await claimTimed({ display_name: 'Test Kitchen', message: 'Recipes' });

@@ -3,8 +3,9 @@ import { TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
 import { loadEnv } from '../env.ts';
-import { buyAndPay, claim, claimBody, flagPlot, landSpots } from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody, flagPlot } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
 // Flags count once per visitor; a visitor is a cookie WE signed, so a script minting cookies is one address.
 // A per-address limit above 30, so the script below is not stopped by the rate limit but by the signature.
@@ -15,8 +16,9 @@ const issued = (response: { headers: Record<string, unknown> }) =>
 const flagRows = async (plotId: string) =>
   world.db.query<{ visitor_key: string }>(`SELECT visitor_key FROM plots.plot_flags WHERE plot_id = $1 ORDER BY created_at`, [plotId]);
 
-async function claimedPlot(index: number): Promise<string> {
-  const spot = landSpots(world, 1, 4)[index];
+const nextSpot = spotSupply(world, 1, 2);
+async function claimedPlot(): Promise<string> {
+  const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
   const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
   expect(response.statusCode).toBe(201);
@@ -25,7 +27,7 @@ async function claimedPlot(index: number): Promise<string> {
 
 describe('forged pa_visitor cookies', () => {
   it('30 flags with 30 forged cookies (unsigned, or signed with another secret) from one address count once', async () => {
-    const plotId = await claimedPlot(0);
+    const plotId = await claimedPlot();
     const ip = '198.51.100.30';
     const otherSecret = defaultVisitorCookieSecret('someone-elses-internal-token-0123');
     const statuses = [];
@@ -39,11 +41,11 @@ describe('forged pa_visitor cookies', () => {
     expect(statuses).toEqual(Array(30).fill(200));
     expect(await flagRows(plotId)).toEqual([{ visitor_key: `ip:${ip}` }]);
     const [row] = await world.db.query<{ flagged: boolean }>(`SELECT flagged FROM plots.plots WHERE id = $1`, [plotId]);
-    expect(row.flagged).toBe(true);
+    expect(row?.flagged).toBe(true);
   });
 
   it('a cookie we signed still names its visitor from any address; the same value unsigned does not', async () => {
-    const plotId = await claimedPlot(1);
+    const plotId = await claimedPlot();
     const secret = defaultVisitorCookieSecret(TEST_INTERNAL_TOKEN);
     const value = 'genuine-visitor-0123456789abcdef';
     for (const ip of ['198.51.100.31', '198.51.100.32']) {

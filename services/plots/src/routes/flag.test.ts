@@ -27,7 +27,7 @@ async function claimed(overrides: Record<string, unknown> = {}) {
 /** The pa_visitor value a response set, or null. */
 function issuedCookie(response: { headers: Record<string, unknown> }): string | null {
   const header = response.headers['set-cookie'];
-  const all = Array.isArray(header) ? header : header ? [String(header)] : [];
+  const all = Array.isArray(header) ? header : typeof header === 'string' ? [header] : [];
   const found = all.find((c) => c.startsWith('pa_visitor='));
   return found ? found.slice('pa_visitor='.length).split(';')[0] : null;
 }
@@ -64,10 +64,7 @@ describe('POST /api/flag-plot', () => {
     expect((await world.plots.inject(`/api/users/${encodeURIComponent('Spammy Sam')}/plots`)).json().plots).toEqual([one.json()]);
     expect(await flagRows(plot.id)).toEqual([{ visitor_key: expect.stringMatching(/^ip:198\.18\./), reason: 'Spam link' }]);
 
-    const [event] = await eventually(async () => {
-      const found = await flaggedEventsOf(plot.id);
-      return found.length ? found : null;
-    });
+    const event = await eventually(async () => (await flaggedEventsOf(plot.id))[0]);
     expect(event.data).toEqual({
       plotId: plot.id,
       displayName: 'Spammy Sam',

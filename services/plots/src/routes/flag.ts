@@ -44,7 +44,7 @@ export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) 
       // request) fall back to the client address, so they all count as one visitor.
       const presented = request.cookies[VISITOR_COOKIE];
       const unsigned = presented ? request.unsignCookie(presented) : null;
-      const cookieValue = unsigned?.valid && isVisitorCookie(unsigned.value ?? undefined) ? unsigned.value! : null;
+      const cookieValue = unsigned?.valid && isVisitorCookie(unsigned.value ?? undefined) ? unsigned.value : null;
       let issuedCookie: string | null = null;
       if (!cookieValue) {
         issuedCookie = newVisitorCookie();

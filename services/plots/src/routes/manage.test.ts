@@ -36,7 +36,7 @@ describe('the owner link', () => {
     const [row] = await world.db.query<{ token_hash: string }>(`SELECT token_hash FROM plots.plot_manage_tokens WHERE plot_id = $1`, [
       plot.id,
     ]);
-    expect(row.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(row?.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
     const outbox = await world.db.query<{ payload: unknown }>(`SELECT payload FROM plots.outbox_events`);
     expect(JSON.stringify(outbox)).not.toContain(token);
     expect(JSON.stringify(await streamEvents(world))).not.toContain(token);
@@ -106,12 +106,12 @@ describe('owner edits', () => {
     });
     const publicPlot = (await world.plots.inject(`/api/plots/${plot.id}`)).json();
     expect(publicPlot).toMatchObject({ message: 'New words from Ada', link: 'https://example.org/new' });
-    const list = (await world.plots.inject('/api/plots')).json() as Array<{ id: string; message: string }>;
+    const list = (await world.plots.inject('/api/plots')).json<Array<{ id: string; message: string }>>();
     expect(list.find((p) => p.id === plot.id)?.message).toBe('New words from Ada');
     await until(async () => {
       const updates = (await streamEvents(world, 'plots.plot.updated')).filter((e) => e.data.plotId === plot.id);
       expect(updates).toHaveLength(1);
-      expect(updates[0].data).toMatchObject({
+      expect(updates[0]?.data).toMatchObject({
         message: 'New words from Ada',
         link: 'https://example.org/new',
         changed: ['message', 'link'],
@@ -160,9 +160,7 @@ describe('owner edits', () => {
 
     // The admin approves it in moderation's queue: plots applies it.
     const queued = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json() as Array<
-        Record<string, any>
-      >;
+      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<Array<Record<string, any>>>();
       const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
       expect(item).toBeDefined();
       return item!;
@@ -188,9 +186,7 @@ describe('owner edits', () => {
     const { plot, token } = await claimed();
     await manage(token, 'PATCH', { message: 'Free porn here', link: '' });
     const editId = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json() as Array<
-        Record<string, any>
-      >;
+      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<Array<Record<string, any>>>();
       const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
       expect(item).toBeDefined();
       return item!.edit_id as string;

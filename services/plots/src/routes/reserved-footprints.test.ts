@@ -1,7 +1,7 @@
 import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { reservedFootprintListSchema } from '@pixel-atlas/contracts/plots';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { buyAndPay, claim, claimBody, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
@@ -16,15 +16,18 @@ const reserved = async () => {
 };
 const ask = async (x: number, y: number, tier = 'basic') =>
   (await world.plots.inject({ url: `/api/position-available?x=${x}&y=${y}&tier=${tier}`, headers: viaGateway() })).json();
-const holdIdOf = async (sessionId: string) =>
-  (await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]))[0].hold_id;
+async function holdIdOf(sessionId: string): Promise<string> {
+  const [payment] = await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]);
+  assert(payment, `no payment for ${sessionId}`);
+  return payment.hold_id;
+}
 
 async function claimPlot(name: string, tier: 'basic' | 'featured' = 'basic', spot = nextSpot()) {
   const sessionId = await buyAndPay(world, { tier, ...spot });
   const response = await claim(world, await claimBody(sessionId, tier, spot.x, spot.y, { display_name: name, message: 'Hello there' }));
   expect(response.statusCode).toBe(201);
   return {
-    ...(response.json() as { plot: { id: string; x: number; y: number; display_name: string }; warning?: string }),
+    ...(response.json<{ plot: { id: string; x: number; y: number; display_name: string }; warning?: string }>()),
     sessionId,
     spot,
   };
@@ -39,7 +42,7 @@ describe('GET /api/reserved-footprints', () => {
     expect(await reserved()).toEqual([{ x: spot.x, y: spot.y, size: 2, reason: 'held' }]);
     expect(await ask(spot.x + 1, spot.y + 1)).toEqual({ available: false, reason: 'held' });
 
-    const { sessionId } = checkout.json() as { sessionId: string };
+    const { sessionId } = checkout.json<{ sessionId: string }>();
     expect(await query(world.payments.bus, releaseHoldCommand, { holdId: await holdIdOf(sessionId) })).toEqual({ released: true });
     expect(await reserved()).toEqual([]);
     expect(await ask(spot.x + 1, spot.y + 1)).toEqual({ available: true });
@@ -47,7 +50,7 @@ describe('GET /api/reserved-footprints', () => {
 
   it('leaves out expired holds, like every other check', async () => {
     const spot = nextSpot();
-    const { sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json() as { sessionId: string };
+    const { sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json<{ sessionId: string }>();
     await world.db.query(`UPDATE plots.footprints SET expires_at = now() - interval '1 second' WHERE hold_id = $1`, [
       await holdIdOf(sessionId),
     ]);
@@ -63,7 +66,7 @@ describe('GET /api/reserved-footprints', () => {
     const response = await world.plots.inject({ url: '/api/reserved-footprints', headers: viaGateway() });
     expect(response.json()).toContainEqual({ x: spot.x, y: spot.y, size: 2, reason: 'review' });
     for (const secret of [plot.id, 'Drug Deals Daily', sessionId, 'Hello there', 'avatar']) expect(response.body).not.toContain(secret);
-    for (const footprint of response.json() as Array<Record<string, unknown>>)
+    for (const footprint of response.json<Array<Record<string, unknown>>>())
       expect(Object.keys(footprint).sort()).toEqual(['reason', 'size', 'x', 'y']);
 
     // Under review: the reason, never the name.
