@@ -49,4 +49,21 @@ export function parseEnv<S extends z.ZodObject>(schema: S, source: Record<string
   throw new ConfigError(problems);
 }
 
+/** A service's `loadEnv`: its schema parsed from `source`, process.env unless a test gives its own. */
+export function envLoader<S extends z.ZodObject>(schema: S): (source?: Record<string, string | undefined>) => z.infer<S> {
+  return (source = process.env) => parseEnv(schema, source);
+}
+
+/**
+ * Reports a key that production needs as missing. An unset NODE_ENV counts as production, so a forgotten NODE_ENV
+ * never runs a live site on a development default.
+ */
+export function requireOutsideDevelopment(ctx: z.RefinementCtx, key: string, why: string): void {
+  ctx.addIssue({
+    code: 'custom',
+    path: [key],
+    message: `is required unless NODE_ENV is explicitly development or test (unset counts as production): ${why}`,
+  });
+}
+
 export type BaseEnv = z.infer<z.ZodObject<typeof baseEnvShape>>;

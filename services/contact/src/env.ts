@@ -1,4 +1,4 @@
-import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 export const envSchema = z.object({
@@ -14,6 +14,4 @@ export const envSchema = z.object({
 });
 export type ContactEnv = z.infer<typeof envSchema>;
 
-export function loadEnv(source: Record<string, string | undefined> = process.env): ContactEnv {
-  return parseEnv(envSchema, source);
-}
+export const loadEnv = envLoader(envSchema);

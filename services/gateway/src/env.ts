@@ -1,6 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
-import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -23,7 +23,7 @@ const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isProxyAddress(entry: string): boolean {
   if (PROXY_RANGE_NAMES.has(entry)) return true;
-  const [address, bits, ...rest] = entry.split('/');
+  const [address = '', bits, ...rest] = entry.split('/');
   const family = net.isIP(address);
   if (!family || rest.length) return false;
   if (bits === undefined) return true;
@@ -138,6 +138,4 @@ export function publicOriginOf(env: Pick<GatewayEnv, 'PUBLIC_ORIGIN' | 'PORT'>):
   return env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : `http://localhost:${env.PORT}`;
 }
 
-export function loadEnv(source: Record<string, string | undefined> = process.env): GatewayEnv {
-  return parseEnv(envSchema, source);
-}
+export const loadEnv = envLoader(envSchema);

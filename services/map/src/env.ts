@@ -1,4 +1,4 @@
-import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 export const envSchema = z.object({
@@ -11,6 +11,4 @@ export const envSchema = z.object({
 });
 export type MapEnv = z.infer<typeof envSchema>;
 
-export function loadEnv(source: Record<string, string | undefined> = process.env): MapEnv {
-  return parseEnv(envSchema, source);
-}
+export const loadEnv = envLoader(envSchema);

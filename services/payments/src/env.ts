@@ -1,4 +1,4 @@
-import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { DEFAULT_TIER_PRICE_CENTS, TIERS, type Tier } from '@pixel-atlas/contracts/tiers';
 import { z } from 'zod';
 
@@ -57,12 +57,11 @@ export const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (!env.STRIPE_SECRET_KEY && env.NODE_ENV === 'production') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['STRIPE_SECRET_KEY'],
-        message:
-          'is required unless NODE_ENV is explicitly development or test (unset counts as production): the built-in test checkout takes no real money. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or NODE_ENV=development for a trial',
-      });
+      requireOutsideDevelopment(
+        ctx,
+        'STRIPE_SECRET_KEY',
+        'the built-in test checkout takes no real money. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or NODE_ENV=development for a trial',
+      );
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({
@@ -75,9 +74,7 @@ export const envSchema = z
   });
 export type PaymentsEnv = z.infer<typeof envSchema>;
 
-export function loadEnv(source: Record<string, string | undefined> = process.env): PaymentsEnv {
-  return parseEnv(envSchema, source);
-}
+export const loadEnv = envLoader(envSchema);
 
 export interface PriceTable {
   currency: 'usd';

@@ -1,4 +1,4 @@
-import { baseEnvShape, parseEnv } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 export const envSchema = z
@@ -98,16 +98,9 @@ export const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (!env.VISITOR_COOKIE_SECRET && env.NODE_ENV === 'production') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['VISITOR_COOKIE_SECRET'],
-        message:
-          'is required unless NODE_ENV is explicitly development or test (unset counts as production): it signs the visitor cookie that counts flags (e.g. openssl rand -hex 32)',
-      });
+      requireOutsideDevelopment(ctx, 'VISITOR_COOKIE_SECRET', 'it signs the visitor cookie that counts flags (e.g. openssl rand -hex 32)');
     }
   });
 export type PlotsEnv = z.infer<typeof envSchema>;
 
-export function loadEnv(source: Record<string, string | undefined> = process.env): PlotsEnv {
-  return parseEnv(envSchema, source);
-}
+export const loadEnv = envLoader(envSchema);
