@@ -27,6 +27,15 @@ export interface FulfilCheckoutSessionOptions {
   requestId?: string;
 }
 
+/** The options of a step on one session for a route: its database, provider and metrics, the request's log and id. */
+export function sessionStepOptions<P extends CheckoutProvider>(
+  route: { db: PrismaClient; provider: P; metrics: PaymentsMetrics },
+  request: { log: FastifyBaseLogger; id: string },
+  sessionId: string,
+): Omit<FulfilCheckoutSessionOptions, 'provider'> & { provider: P } {
+  return { db: route.db, provider: route.provider, metrics: route.metrics, log: request.log, requestId: request.id, sessionId };
+}
+
 async function retrieve(provider: CheckoutProvider, sessionId: string): Promise<ProviderSession | null> {
   try {
     return await provider.retrieveSession(sessionId);

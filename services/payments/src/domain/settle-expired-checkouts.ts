@@ -39,10 +39,10 @@ export async function settleExpiredCheckouts(options: SettleExpiredCheckoutsOpti
   const budgetMs = options.budgetMs ?? 30_000;
   return options.db.$transaction(
     async (tx) => {
-      const [{ locked }] = await tx.$queryRaw<
+      const [lock] = await tx.$queryRaw<
         Array<{ locked: boolean }>
       >`SELECT pg_try_advisory_xact_lock(hashtext(${SWEEP_LOCK_NAME})) AS locked`;
-      if (!locked) return null;
+      if (!lock?.locked) return null;
       // The transaction only holds the lock: fulfilment runs its own transactions beside it.
       return sweep(options, Date.now() + budgetMs);
     },

@@ -1,21 +1,18 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { STRIPE_WEBHOOK_SECRET } from '@pixel-atlas/test-stack/fake-stripe';
-import { claim, claimBody, landSpots, startCheckout, startWorld, streamEvents, waterTile, type World } from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, startCheckout, streamEvents, waterTile } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 /** The real SDK, used here only to sign test payloads the way Stripe signs webhooks. */
 const signer = new Stripe('sk_test_signer_only', { telemetry: false });
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld({ stripe: true });
-});
-afterAll(async () => world?.close());
+const world = worldPerFile({ stripe: true });
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 60);
 const fake = () => world.fakeStripe!;
 const payment = (sessionId: string) => world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
 const holdOf = async (sessionId: string) =>
@@ -27,7 +24,7 @@ async function checkout(tier: 'basic' | 'featured' | 'prime' | 'premium' = 'basi
   const spot = nextSpot();
   const response = await startCheckout(world, { tier, ...spot });
   expect(response.statusCode).toBe(200);
-  return { ...(response.json() as { url: string; sessionId: string }), spot };
+  return { ...response.json<{ url: string; sessionId: string }>(), spot };
 }
 
 async function webhook(
@@ -112,7 +109,7 @@ describe('Stripe Checkout through the real SDK (local fake of the API)', () => {
     expect(await payment(sessionId)).toMatchObject({ status: 'paid' });
     const events = await eventually(async () => ((await verifiedEvents(sessionId)).length ? verifiedEvents(sessionId) : null));
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({
+    expect(events[0]?.data).toEqual({
       sessionId,
       tier: 'prime',
       amountCents: 7500,

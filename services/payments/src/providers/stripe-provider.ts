@@ -88,7 +88,7 @@ export class StripeCheckoutProvider implements CheckoutProvider {
       paymentStatus: session.payment_status as ProviderSession['paymentStatus'],
       amountTotal: session.amount_total ?? null,
       currency: session.currency ?? null,
-      metadata: (session.metadata ?? {}) as Record<string, string>,
+      metadata: session.metadata ?? {},
     };
   }
 }

@@ -1,39 +1,22 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  landSpots,
-  startCheckout,
-  startWorld,
-  streamEvents,
-  viaGateway,
-  type World,
-} from '@pixel-atlas/test-stack/world';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, startCheckout, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
+import { describe, expect, it } from 'vitest';
 
 // Holding land without paying: one open hold per client, and Cancel frees the spot at once (test checkout).
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
+const world = worldPerFile();
 
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 60);
 let ipIndex = 0;
 const freshIp = () => `198.51.100.${++ipIndex}`;
 
 /** Live holds of one client address, joined across the two schemas (a hold is the client's through its payment). */
-const holdsOfClient = async (ip: string) =>
-  Number(
-    (
-      await world.db.query<{ n: string }>(
-        `SELECT count(*) AS n FROM plots.footprints f JOIN payments.payments p ON p.hold_id = f.hold_id
-          WHERE f.kind = 'hold' AND f.expires_at > now() AND p.client_ip = $1`,
-        [ip],
-      )
-    )[0].n,
+const holdsOfClient = (ip: string) =>
+  world.db.count(
+    `plots.footprints f JOIN payments.payments p ON p.hold_id = f.hold_id
+      WHERE f.kind = 'hold' AND f.expires_at > now() AND p.client_ip = $1`,
+    [ip],
   );
 const holdOfSession = async (sessionId: string) =>
   (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { isAppError } from '@pixel-atlas/service-kit/errors';
 import { cancelCheckoutSession } from '../domain/cancel-checkout-session.ts';
 import { CANCEL_PATH, PAYMENT_START_FAILED, createCheckoutSession } from '../domain/create-checkout-session.ts';
+import { sessionStepOptions } from '../domain/fulfil-checkout-session.ts';
 import { verifyCheckoutSession } from '../domain/verify-checkout-session.ts';
 import type { PriceTable } from '../env.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
@@ -96,16 +97,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
       let to = '/?checkout=cancelled';
       if (sessionId) {
         try {
-          const outcome = await cancelCheckoutSession({
-            db: opts.db,
-            bus: app.bus,
-            provider: opts.provider,
-            sessionId,
-            reason: 'buyer',
-            log: request.log,
-            metrics: opts.metrics,
-            requestId: request.id,
-          });
+          const outcome = await cancelCheckoutSession({ ...sessionStepOptions(opts, request, sessionId), bus: app.bus, reason: 'buyer' });
           app.outbox.kick();
           if (outcome.state === 'kept') {
             // Paid before the cancel arrived: the buyer's plot is waiting to be claimed.
@@ -135,14 +127,7 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
       },
     },
     async (request) => {
-      const result = await verifyCheckoutSession({
-        db: opts.db,
-        provider: opts.provider,
-        sessionId: request.params.sessionId,
-        log: request.log,
-        metrics: opts.metrics,
-        requestId: request.id,
-      });
+      const result = await verifyCheckoutSession(sessionStepOptions(opts, request, request.params.sessionId));
       app.outbox.kick();
       return result;
     },

@@ -1,14 +1,13 @@
 import { pricesResponseSchema } from '@pixel-atlas/contracts/payments';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
-import { landSpots, startCheckout, startWorld, viaGateway, type World } from '@pixel-atlas/test-stack/world';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
+import { startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { describe, expect, it } from 'vitest';
 import { describeApi } from '../openapi.ts';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld({ paymentsEnv: { TIER_PRICES_CENTS: '{"basic":3100,"premium":20000}' } });
-});
-afterAll(async () => world?.close());
+const world = worldPerFile({ paymentsEnv: { TIER_PRICES_CENTS: '{"basic":3100,"premium":20000}' } });
+const nextSpot = spotSupply(world, 4, 2);
 
 const getPrices = (headers: Record<string, string> = {}) =>
   world.payments.inject({ method: 'GET', url: '/api/prices', headers: { ...viaGateway(), ...headers } });
@@ -24,11 +23,10 @@ describe('GET /api/prices', () => {
   });
 
   it('is what a checkout charges', async () => {
-    const { cents } = (await getPrices()).json() as { cents: Record<string, number> };
-    const [basicSpot, premiumSpot] = landSpots(world, 4, 2);
+    const { cents } = (await getPrices()).json<{ cents: Record<string, number> }>();
     for (const [tier, spot] of [
-      ['basic', basicSpot],
-      ['premium', premiumSpot],
+      ['basic', nextSpot()],
+      ['premium', nextSpot()],
     ] as const) {
       const created = await startCheckout(world, { tier, ...spot });
       expect(created.statusCode).toBe(200);

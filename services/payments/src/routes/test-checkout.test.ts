@@ -1,37 +1,21 @@
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  landSpots,
-  publishEvent,
-  startCheckout,
-  startWorld,
-  streamEvents,
-  viaGateway,
-  waterTile,
-  type World,
-} from '@pixel-atlas/test-stack/world';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, landSpots, publishEvent, startCheckout, startWorld, streamEvents, viaGateway, waterTile } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
+import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../env.ts';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld({ paymentsEnv: { TIER_PRICES_CENTS: '{"premium":20000}' } });
-});
-afterAll(async () => world?.close());
+const world = worldPerFile({ paymentsEnv: { TIER_PRICES_CENTS: '{"premium":20000}' } });
 
-const count = async (sql: string, params: unknown[] = []) =>
-  Number((await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, params))[0].n);
 const holds = () =>
   world.db.query<{ x: number; y: number; size: number; hold_id: string; session_id: string | null; expires_at: Date }>(
     `SELECT x, y, size, hold_id, session_id, expires_at FROM plots.footprints WHERE kind = 'hold' ORDER BY created_at`,
   );
-let spotIndex = 0;
 /** Fresh, non-overlapping land spots for each case (4×4 cells fit every tier). */
-const nextSpot = () => landSpots(world, 4, 60)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 60);
 
 describe('POST /api/create-checkout-session (test checkout)', () => {
   it('holds the footprint, stores a pending payment at the server price, and returns the test checkout URL', async () => {
@@ -53,6 +37,7 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
       plotId: null,
     });
     const [hold] = (await holds()).filter((h) => h.session_id === sessionId);
+    assert(hold, 'the checkout holds its footprint');
     expect(hold).toMatchObject({ x: spot.x, y: spot.y, size: 3, hold_id: payment.holdId });
     // The hold outlives the checkout session (30 min + slack) by the margin.
     const minutes = (hold.expires_at.getTime() - Date.now()) / 60_000;
@@ -83,22 +68,22 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
     ],
   ])('refuses %s before any checkout session exists', async (_name, body, status, code, message) => {
     const before = {
-      payments: await count('payments.payments'),
-      sessions: await count('payments.test_checkout_sessions'),
+      payments: await world.db.count('payments.payments'),
+      sessions: await world.db.count('payments.test_checkout_sessions'),
       holds: (await holds()).length,
     };
     const response = await startCheckout(world, body());
     expect(response.statusCode).toBe(status);
     expect(response.json().error).toMatchObject({ code, message });
-    expect(await count('payments.payments')).toBe(before.payments);
-    expect(await count('payments.test_checkout_sessions')).toBe(before.sessions);
+    expect(await world.db.count('payments.payments')).toBe(before.payments);
+    expect(await world.db.count('payments.test_checkout_sessions')).toBe(before.sessions);
     expect((await holds()).length).toBe(before.holds);
   });
 
   it('refuses a footprint held by another checkout, or overlapping a plot, with 409 and creates nothing', async () => {
     const spot = nextSpot();
     expect((await startCheckout(world, { tier: 'featured', ...spot })).statusCode).toBe(200);
-    const before = { payments: await count('payments.payments'), sessions: await count('payments.test_checkout_sessions') };
+    const before = { payments: await world.db.count('payments.payments'), sessions: await world.db.count('payments.test_checkout_sessions') };
     // Overlaps the held 2×2 by one tile.
     const held = await startCheckout(world, { tier: 'basic', x: spot.x + 1, y: spot.y + 1 });
     expect(held.statusCode).toBe(409);
@@ -109,8 +94,8 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
     expect((await claim(world, await claimBody(sessionId, 'basic', other.x, other.y))).statusCode).toBe(201);
     const taken = await startCheckout(world, { tier: 'basic', ...other });
     expect(taken.statusCode).toBe(409);
-    expect(await count('payments.payments')).toBe(before.payments + 1);
-    expect(await count('payments.test_checkout_sessions')).toBe(before.sessions + 1);
+    expect(await world.db.count('payments.payments')).toBe(before.payments + 1);
+    expect(await world.db.count('payments.test_checkout_sessions')).toBe(before.sessions + 1);
   });
 
   it('validates the body (tier enum, coordinates inside the grid)', async () => {
@@ -162,12 +147,12 @@ describe('test checkout page and pay flow', () => {
     );
     // Cancel goes to payments' cancel URL: the session ends and the spot is free at once (checkout-cancel.test.ts).
     expect(page.body).toContain(
-      `<a href="/api/payments/checkout-cancel?session_id=${encodeURIComponent(url.split('/').pop()!)}">Cancel</a>`,
+      `<a href="/api/payments/checkout-cancel?session_id=${encodeURIComponent(url.split('/').pop() ?? '')}">Cancel</a>`,
     );
     expect(page.body).not.toMatch(/<script/i);
     // The site's look: its night background and gold, the pixel font inlined (no asset of the web build), and the
     // one style block allowed by its hash, not by 'unsafe-inline'.
-    const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)![1];
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)?.[1] ?? '';
     expect(style).toContain('#120f1f');
     expect(style).toContain('#f2c14e');
     expect(style).toMatch(/@font-face \{ font-family: "Press Start 2P";[^}]*src: url\(data:font\/woff2;base64,/);
@@ -211,7 +196,7 @@ describe('test checkout page and pay flow', () => {
       return found.length ? found : null;
     });
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({
+    expect(events[0]?.data).toEqual({
       sessionId,
       tier: 'basic',
       amountCents: 2500,

@@ -2,6 +2,7 @@ import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sessionStepOptions } from '../domain/fulfil-checkout-session.ts';
 import { payTestCheckout } from '../domain/pay-test-checkout.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
 import { TEST_CHECKOUT_PATH, type TestCheckoutProvider } from '../providers/test-checkout-provider.ts';
@@ -70,14 +71,7 @@ export async function testCheckoutRoutes(
       },
     },
     async (request, reply) => {
-      const result = await payTestCheckout({
-        db: opts.db,
-        provider: opts.provider,
-        sessionId: request.params.sessionId,
-        log: request.log,
-        metrics: opts.metrics,
-        requestId: request.id,
-      });
+      const result = await payTestCheckout(sessionStepOptions(opts, request, request.params.sessionId));
       app.outbox.kick();
       if (result.state === 'not_found') return html(reply, 404, renderTestCheckoutNotFound(opts.siteName));
       if (result.state === 'expired') return html(reply, 410, renderTestCheckoutExpired(opts.siteName, result.session));

@@ -1,31 +1,18 @@
 import { verifySessionResponseSchema } from '@pixel-atlas/contracts/payments';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import {
-  buyAndPay,
-  claim,
-  claimBody,
-  landSpots,
-  publishEvent,
-  startCheckout,
-  startWorld,
-  viaGateway,
-  type World,
-} from '@pixel-atlas/test-stack/world';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyAndPay, claim, claimBody, publishEvent, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
+import { describe, expect, it } from 'vitest';
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
+const world = worldPerFile();
 
 const verify = async (sessionId: string) => {
   const response = await world.payments.inject({ method: 'GET', url: `/api/verify-session/${sessionId}`, headers: viaGateway() });
   expect(response.statusCode).toBe(200);
   return verifySessionResponseSchema.parse(response.json());
 };
-let spotIndex = 0;
-const nextSpot = () => landSpots(world, 4, 20)[spotIndex++];
+const nextSpot = spotSupply(world, 4, 20);
 
 describe('GET /api/verify-session/:id beyond verified/tier', () => {
   it('gives the held position of a checkout, paid or not, so another browser can fill it in', async () => {
