@@ -2,8 +2,8 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
-import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
-import { faultStackForFile } from './support/stack.ts';
+import { FaultLedger, countOf, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { faultStackForFile, replica } from './support/stack.ts';
 import { Visitor, buyMany, claimPlot, flagPlot, pool, sleep, spots } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
@@ -43,7 +43,7 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   // Entitlements first, so claims need no query to payments while it is down (a claim with an unknown
   // session would wait for payments, which is not what this test is about).
   await eventually(
-    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === CLAIMS,
+    async () => (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)) === CLAIMS,
     30_000,
   );
 
@@ -88,7 +88,7 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
     while (Date.now() < deadline && (state.payments.ackPending === 0 || state.moderation.ackPending < 3)) {
       state = { payments: await consumerState('payments'), moderation: await consumerState('moderation') };
     }
-    await Promise.all([stack.replicas.payments[0].stop('SIGKILL'), stack.replicas.moderation[0].stop('SIGKILL')]);
+    await Promise.all([replica(stack, 'payments').stop('SIGKILL'), replica(stack, 'moderation').stop('SIGKILL')]);
     ledger.fault(
       `payments killed (SIGKILL) with ${state.payments.ackPending} events delivered and unacknowledged, ${state.payments.pending} waiting; ${plotIds.length}/${CLAIMS} claims done`,
     );

@@ -4,7 +4,7 @@ import { STRIPE_WEBHOOK_SECRET, fakeStripeEnv, startFakeStripe, type FakeStripe 
 import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { FaultLedger, countOf, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
 import { faultStackForFile } from './support/stack.ts';
 import { Visitor, api, claimPlot, flagPlot, pool, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -30,7 +30,8 @@ function shuffle<T>(items: T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
+    // j <= i < out.length
+    [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
 }
@@ -146,7 +147,7 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   );
   await eventually(
     async () =>
-      (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === PAID + PAID_THEN_EXPIRED,
+      (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)) === PAID + PAID_THEN_EXPIRED,
     20_000,
   );
 
@@ -167,15 +168,15 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
     'plots.plot.claimed': ['payments', 'moderation'],
     'plots.plot.flagged': ['moderation'],
   };
-  const inboxTotal = async () =>
-    (
-      await stack.db.query<{ n: number }>(
-        `SELECT (SELECT count(*) FROM plots.inbox_events) + (SELECT count(*) FROM payments.inbox_events) + (SELECT count(*) FROM moderation.inbox_events) AS n`,
-      )
-    )[0].n;
+  const inboxTotal = () =>
+    countOf(
+      stack.db,
+      `SELECT ((SELECT count(*) FROM plots.inbox_events) + (SELECT count(*) FROM payments.inbox_events)
+        + (SELECT count(*) FROM moderation.inbox_events))::int AS n`,
+    );
   const events = (await readStream(stack.stream)).filter((m) => m.event.type in consumersOf);
-  const expectedInbox = events.reduce((n, m) => n + consumersOf[m.event.type].length, 0);
-  await eventually(async () => Number(await inboxTotal()) === expectedInbox, 30_000);
+  const expectedInbox = events.reduce((n, m) => n + (consumersOf[m.event.type]?.length ?? 0), 0);
+  await eventually(async () => (await inboxTotal()) === expectedInbox, 30_000);
 
   const effects = async () => ({
     used: await stack.db.query(`SELECT session_id, plot_id::text, used_at FROM payments.used_sessions ORDER BY session_id`),

@@ -9,6 +9,7 @@ import {
   longFaultFile,
   settleAndReport,
 } from './support/long-outage.ts';
+import { replica } from './support/stack.ts';
 import { sleep } from './support/traffic.ts';
 
 // A burst of buyers presses Claim at once; while their claims are inside plots (entitlement read, attempt
@@ -43,7 +44,7 @@ it(
       await sleep(500);
       while (traffic.inFlightClaims === 0 && Date.now() - crashedAt < 15_000) await sleep(2);
       const inFlightAtKill = traffic.inFlightClaims;
-      await stack.replicas.plots[0].stop('SIGKILL');
+      await replica(stack, 'plots').stop('SIGKILL');
       const killedAfterS = ((Date.now() - crashedAt) / 1000).toFixed(1);
       ledger.fault(
         `PostgreSQL crashed (pg_ctl stop -m immediate) with ${inFlightAtCrash} claim requests in flight, ${traffic.claimed.size} claims done`,

@@ -1,7 +1,16 @@
 import { rm } from 'node:fs/promises';
 import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
-import { FaultLedger, outboxRows, outboxesDrained, unpublished } from './support/checks.ts';
+import {
+  FaultLedger,
+  countOf,
+  expectAnsweredWritesStored,
+  expectFlagsQueued,
+  expectSessionsUsedByTheirPlots,
+  outboxRows,
+  outboxesDrained,
+  unpublished,
+} from './support/checks.ts';
 import { faultStackForFile } from './support/stack.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -60,7 +69,8 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
         continue;
       }
       const fresh = plots.find((id) => !flagged.has(id));
-      const plotId = fresh ?? plots[Math.floor(Math.random() * plots.length)];
+      // plots is not empty (checked above)
+      const plotId = fresh ?? plots[Math.floor(Math.random() * plots.length)]!;
       flagged.add(plotId);
       const visitor = new Visitor();
       for (let attempt = 0; attempt < 60; attempt++) {
@@ -123,24 +133,13 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
     `during the outage: ${outcomes.during.claims} claim attempts (${outcomes.during.claimOk} 2xx), ${outcomes.during.flags} flag attempts (${outcomes.during.flagOk} 2xx)`,
   );
 
-  // 1. Every 2xx claim exists, one plot per session, and every paid buyer got one.
-  const plots = await stack.db.query<{ id: string; stripe_session_id: string }>(`SELECT id::text, stripe_session_id FROM plots.plots`);
-  ledger.checked(plots.length);
-  const plotBySession = new Map(plots.map((p) => [p.stripe_session_id, p.id]));
-  let missingClaims = 0;
-  for (const [sessionId, { plotId }] of claimed) if (plotBySession.get(sessionId) !== plotId) missingClaims += 1;
-  ledger.missing(missingClaims, 'claims answered 2xx without their plot row');
-  expect(missingClaims).toBe(0);
+  // 1. Every 2xx claim exists, one plot per session, and every paid buyer got one; every contact message answered 201 is stored.
+  const { plotRows, plotBySession } = await expectAnsweredWritesStored(stack.db, ledger, {
+    claims: new Map([...claimed].map(([sessionId, { plotId }]) => [sessionId, plotId])),
+    contactIds,
+  });
   expect(claimed.size).toBe(CLAIMS);
-  expect(plots).toHaveLength(CLAIMS);
-
-  // Every contact message answered 201 is stored.
-  const contacts = await stack.db.query<{ id: string }>(`SELECT id::text FROM contact.contact_submissions`);
-  ledger.checked(contacts.length);
-  const storedContacts = new Set(contacts.map((c) => c.id));
-  const missingContacts = contactIds.filter((id) => !storedContacts.has(id)).length;
-  ledger.missing(missingContacts, 'contact messages answered 201 without their row');
-  expect(missingContacts).toBe(0);
+  expect(plotRows).toBe(CLAIMS);
 
   // 2. Every outbox row reaches JetStream once NATS is back, each exactly once in the stream.
   await outboxesDrained(stack.db, 60_000);
@@ -165,25 +164,9 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   expect(messages.every((m) => m.msgId === m.event.id)).toBe(true);
 
   // 3. Consumers: payments links every claimed plot's session once; plots has every paid entitlement once.
-  await eventually(
-    async () => {
-      const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`);
-      return row.n === CLAIMS;
-    },
-    60_000,
-    250,
-  );
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
-    `SELECT session_id, plot_id::text FROM payments.used_sessions`,
-  );
-  ledger.checked(used.length);
-  const usedWrong = used.filter((u) => plotBySession.get(u.session_id) !== u.plot_id).length;
-  ledger.missing(CLAIMS - used.length + usedWrong, 'claimed plots without their used_sessions row');
-  expect(usedWrong).toBe(0);
-  const linked = await stack.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM payments.payments WHERE plot_id IS NOT NULL AND status = 'paid'`,
-  );
-  expect(linked[0].n).toBe(CLAIMS);
+  await expectSessionsUsedByTheirPlots(stack.db, ledger, plotBySession, CLAIMS);
+  const linked = await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.payments WHERE plot_id IS NOT NULL AND status = 'paid'`);
+  expect(linked).toBe(CLAIMS);
   const inbox = await stack.db.query<{ consumer: string; subject: string; n: number }>(
     `SELECT consumer, subject, count(*)::int AS n FROM payments.inbox_events GROUP BY 1, 2
      UNION ALL SELECT consumer, subject, count(*)::int FROM plots.inbox_events GROUP BY 1, 2
@@ -193,33 +176,11 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   expect(inboxCount('plots.plot.claimed', 'payments')).toBe(CLAIMS);
   expect(inboxCount('payments.payment.verified', 'plots')).toBe(CLAIMS);
   expect(inboxCount('plots.plot.claimed', 'moderation')).toBe(CLAIMS);
-  const entitlements = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`);
-  expect(entitlements[0].n).toBe(CLAIMS);
+  expect(await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)).toBe(CLAIMS);
   ledger.checked(inbox.reduce((n, r) => n + r.n, 0) + CLAIMS);
 
   // 4. Moderation: every flagged plot is queued with exactly the number of flags visitors got a 2xx for.
-  const flaggedEvents = outbox.filter((r) => r.subject === 'plots.plot.flagged').length;
-  expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
-  await eventually(
-    async () => {
-      const [row] = await stack.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`,
-      );
-      return row.n === flaggedEvents;
-    },
-    60_000,
-    250,
-  );
-  const queue = await stack.db.query<{ plot_id: string; flag_count: number; status: string }>(
-    `SELECT plot_id::text, flag_count, status FROM moderation.review_items`,
-  );
-  ledger.checked(queue.length);
-  const queued = new Map(queue.map((q) => [q.plot_id, q.flag_count]));
-  let wrongCounts = 0;
-  for (const [plotId, n] of okFlags) if (queued.get(plotId) !== n) wrongCounts += 1;
-  ledger.missing(wrongCounts, 'flagged plots whose review item does not count every flag');
-  expect(wrongCounts).toBe(0);
-  expect(queue.filter((q) => q.status === 'pending')).toHaveLength(okFlags.size);
+  expect(await expectFlagsQueued(stack.db, ledger, okFlags)).toHaveLength(okFlags.size);
   ledger.print();
   expect(ledger.lost).toBe(0);
 });
@@ -228,14 +189,15 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const { stack, nats } = rig;
   const ledger = new FaultLedger('NATS restarted without its JetStream store');
   const sessions = await buyMany(stack, 'basic', await freeSpots(stack, 1, 10));
-  await eventually(async () => {
-    const [row] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements WHERE session_id = ANY($1)`, [
-      sessions.map((s) => s.sessionId),
-    ]);
-    return row.n === sessions.length;
-  }, 30_000);
+  await eventually(
+    async () =>
+      (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements WHERE session_id = ANY($1)`, [
+        sessions.map((s) => s.sessionId),
+      ])) === sessions.length,
+    30_000,
+  );
   await outboxesDrained(stack.db, 30_000);
-  const usedBefore = (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n;
+  const usedBefore = await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.used_sessions`);
 
   // The broker dies and comes back empty: no stream, no durable consumers, no duplicate window.
   await nats.stop();
@@ -271,7 +233,7 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const published = (Date.now() - resumedAt) / 1000;
   await eventually(
     async () =>
-      (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === usedBefore + sessions.length,
+      (await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.used_sessions`)) === usedBefore + sessions.length,
     90_000,
     250,
   );

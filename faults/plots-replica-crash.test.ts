@@ -1,7 +1,7 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
-import { FaultLedger, overlappingFootprints, overlappingPlots } from './support/checks.ts';
-import { faultStackForFile } from './support/stack.ts';
+import { FaultLedger, countOf, expectSessionsUsedByTheirPlots, overlappingFootprints, overlappingPlots } from './support/checks.ts';
+import { faultStackForFile, replica } from './support/stack.ts';
 import { api, buyMany, claimPlot, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
@@ -32,6 +32,7 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   let switchedToHeld = 0;
   const buyer = async (session: PaidSession, index: number) => {
     const target = targets[index];
+    if (!target) throw new Error(`no contested square for buyer ${index} (${targets.length} squares)`);
     let place: { x: number; y: number } = target;
     for (let attempt = 0; attempt < 40; attempt++) {
       const response = ledger.record('claim', await claimPlot(stack, { ...session, ...place }));
@@ -55,7 +56,7 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
     throw new Error(`claim for ${session.sessionId} never succeeded`);
   };
 
-  const victim = stack.replicas.plots[1];
+  const victim = replica(stack, 'plots', 1);
   const kill = (async () => {
     await eventually(async () => outcome.size >= BUYERS / 4, 60_000, 10);
     await victim.stop('SIGKILL');
@@ -68,10 +69,11 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   const reader = async (n: number) => {
     for (let i = 0; !buyersDone; i++) {
       const plots = [...outcome.values()];
-      const spot = targets[(i * 7 + n) % targets.length];
+      // Both indexes are taken modulo a non-empty list's length.
+      const spot = targets[(i * 7 + n) % targets.length]!;
       const path =
         i % 3 === 0 && plots.length
-          ? `/api/plots/${plots[i % plots.length].plotId}`
+          ? `/api/plots/${plots[i % plots.length]!.plotId}`
           : i % 3 === 1
             ? `/api/position-available?x=${spot.x}&y=${spot.y}&tier=featured`
             : '/api/plots';
@@ -122,7 +124,7 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
 
   // 3. Every paid buyer has a plot or an unused entitlement (none is left with neither).
   await eventually(
-    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.entitlements`))[0].n === BUYERS,
+    async () => (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)) === BUYERS,
     30_000,
   );
   const paid = await stack.db.query<{ session: string; plot: string | null; entitlement: string | null }>(`
@@ -141,18 +143,8 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   expect(outcome.size).toBe(BUYERS);
 
   // 4. Payments recorded each session's use once, for the plot that was made.
-  await eventually(
-    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === BUYERS,
-    30_000,
-  );
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
-    `SELECT session_id, plot_id::text FROM payments.used_sessions`,
-  );
-  ledger.checked(used.length);
-  const wrongUse = used.filter((u) => plotOf.get(u.session_id)?.id !== u.plot_id).length;
-  ledger.missing(wrongUse, 'used sessions not matching the plot');
-  expect(wrongUse).toBe(0);
-  expect(stack.replicas.plots[0].child.exitCode).toBeNull();
+  await expectSessionsUsedByTheirPlots(stack.db, ledger, new Map(plots.map((p) => [p.stripe_session_id, p.id])), BUYERS, 30_000);
+  expect(replica(stack, 'plots', 0).child.exitCode).toBeNull();
   ledger.print();
   expect(ledger.lost).toBe(0);
 });

@@ -1,6 +1,13 @@
 import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
-import { FaultLedger, outboxRows, outboxesDrained } from './support/checks.ts';
+import {
+  FaultLedger,
+  expectAnsweredWritesStored,
+  expectFlagsQueued,
+  expectSessionsUsedByTheirPlots,
+  outboxRows,
+  outboxesDrained,
+} from './support/checks.ts';
 import { faultStackForFile, type BackendName } from './support/stack.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -68,7 +75,8 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
       ledger.record('read /api/map-layout', await api(stack, 'GET', '/api/map-layout'));
       const plotIds = [...claimed.values()];
       if (plotIds.length) {
-        const plotId = plotIds[i % plotIds.length];
+        // modulo a non-empty list's length
+        const plotId = plotIds[i % plotIds.length]!;
         const flag = ledger.record('flag', await flagPlot(stack, plotId, new Visitor()));
         if (flag.status < 300) okFlags.set(plotId, (okFlags.get(plotId) ?? 0) + 1);
       }
@@ -124,18 +132,8 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   }
 
   // No 2xx without its write.
-  const plots = await stack.db.query<{ id: string; stripe_session_id: string }>(`SELECT id::text, stripe_session_id FROM plots.plots`);
-  ledger.checked(plots.length);
-  const plotOf = new Map(plots.map((p) => [p.stripe_session_id, p.id]));
-  const missingClaims = [...claimed].filter(([sessionId, plotId]) => plotOf.get(sessionId) !== plotId).length;
-  ledger.missing(missingClaims, 'claims answered 2xx without their plot');
-  expect(missingClaims).toBe(0);
+  const { plotBySession } = await expectAnsweredWritesStored(stack.db, ledger, { claims: claimed, contactIds });
   expect(claimed.size).toBe(CLAIMS);
-  const contacts = new Set((await stack.db.query<{ id: string }>(`SELECT id::text FROM contact.contact_submissions`)).map((r) => r.id));
-  ledger.checked(contacts.size);
-  const missingContacts = contactIds.filter((id) => !contacts.has(id)).length;
-  ledger.missing(missingContacts, 'contact messages answered 201 without their row');
-  expect(missingContacts).toBe(0);
 
   // And what they wrote went out: outboxes drain, consumers apply each event once.
   await outboxesDrained(stack.db, 60_000);
@@ -149,39 +147,8 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
   const unsent = outbox.filter((r) => !streamIds.has(r.id)).length;
   ledger.missing(unsent, 'outbox events not in the stream');
   expect(unsent).toBe(0);
-  await eventually(
-    async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS,
-    60_000,
-    250,
-  );
-  const used = await stack.db.query<{ session_id: string; plot_id: string }>(
-    `SELECT session_id, plot_id::text FROM payments.used_sessions`,
-  );
-  ledger.checked(used.length);
-  const wrongUse = used.filter((u) => plotOf.get(u.session_id) !== u.plot_id).length;
-  ledger.missing(wrongUse, 'used sessions not matching their plot');
-  expect(wrongUse).toBe(0);
-  const flaggedEvents = (await outboxRows(stack.db, 'plots', 'plots.plot.flagged')).length;
-  expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
-  await eventually(
-    async () =>
-      (
-        await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)
-      )[0].n === flaggedEvents,
-    60_000,
-    250,
-  );
-  const queue = new Map(
-    (
-      await stack.db.query<{ plot_id: string; flag_count: number }>(
-        `SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`,
-      )
-    ).map((q) => [q.plot_id, q.flag_count]),
-  );
-  ledger.checked(queue.size);
-  const wrong = [...okFlags].filter(([plotId, n]) => queue.get(plotId) !== n).length;
-  ledger.missing(wrong, 'flag counts in the review queue that differ from the 2xx flags');
-  expect(wrong).toBe(0);
+  await expectSessionsUsedByTheirPlots(stack.db, ledger, plotBySession, CLAIMS);
+  await expectFlagsQueued(stack.db, ledger, okFlags);
   ledger.print();
   expect(ledger.lost).toBe(0);
 });

@@ -1,8 +1,8 @@
 import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
-import { describe, expect, it } from 'vitest';
-import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
-import { faultStackForFile } from './support/stack.ts';
+import { assert, describe, expect, it } from 'vitest';
+import { FaultLedger, countOf, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { faultStackForFile, replica } from './support/stack.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, pool, spots } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 
@@ -37,11 +37,12 @@ describe('two replicas of plots and of payments behind one gateway', () => {
   it('claims, flags and reads across replicas: holds and claims stay correct, caches invalidated on both, each event handled once, no double publish', async () => {
     const { stack } = rig;
     const ledger = new FaultLedger('two replicas of plots and payments behind one gateway');
-    const [plotsA, plotsB] = stack.replicas.plots;
-    const [paymentsA, paymentsB] = stack.replicas.payments;
+    const [plotsA, plotsB] = [replica(stack, 'plots', 0), replica(stack, 'plots', 1)];
+    const [paymentsA, paymentsB] = [replica(stack, 'payments', 0), replica(stack, 'payments', 1)];
 
     // A hold is one hold whichever payments replica takes the checkout: six buyers, one square, at once.
     const [contested] = spots(stack, 2, 1);
+    assert(contested);
     const race = await Promise.all(
       Array.from({ length: 6 }, async () =>
         ledger.record('checkout', await api(stack, 'POST', '/api/create-checkout-session', { json: { tier: 'featured', ...contested } })),
@@ -111,13 +112,12 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(verifiedEvents).toHaveLength(CLAIMS);
     expect(flaggedEvents).toHaveLength([...okFlags.values()].reduce((a, b) => a + b, 0));
     await eventually(
-      async () => (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM payments.used_sessions`))[0].n === CLAIMS,
+      async () => (await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.used_sessions`)) === CLAIMS,
       20_000,
     );
     await eventually(
       async () =>
-        (await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events`))[0].n ===
-        CLAIMS + flaggedEvents.length,
+        (await countOf(stack.db, `SELECT count(*)::int AS n FROM moderation.inbox_events`)) === CLAIMS + flaggedEvents.length,
       20_000,
     );
     const applied = async (replicas: ServiceProcess[], consumer: string) => {
@@ -169,8 +169,7 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     );
     ledger.checked(counts.size);
     for (const [plotId, n] of okFlags) expect(counts.get(plotId)).toBe(n);
-    const plots = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.plots`);
-    expect(plots[0].n).toBe(CLAIMS);
+    expect(await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.plots`)).toBe(CLAIMS);
     ledger.print();
     expect(ledger.lost).toBe(0);
   });
@@ -178,6 +177,7 @@ describe('two replicas of plots and of payments behind one gateway', () => {
   it('one request id followed end to end: gateway log, service log, outbox row, the consumer’s log', async () => {
     const { stack } = rig;
     const [spot] = await freeSpots(stack, 1, 1);
+    assert(spot);
     // Paying is a request too: its id travels with payments.payment.verified to plots.
     const visitor = new Visitor();
     const checkout = await api(stack, 'POST', '/api/create-checkout-session', { json: { tier: 'basic', ...spot }, visitor });
@@ -185,9 +185,10 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     const pay = await api(stack, 'POST', `${new URL(checkout.body.url, 'http://gateway').pathname}/pay`, { form: '', visitor });
     expect(pay.status).toBe(303);
     const session = { sessionId: checkout.body.sessionId as string, tier: 'basic' as const, ...spot, visitor };
-    const [verified] = (await outboxRows(stack.db, 'payments', 'payments.payment.verified')).filter(
+    const verified = (await outboxRows(stack.db, 'payments', 'payments.payment.verified')).find(
       (r) => r.payload.data.sessionId === session.sessionId,
     );
+    assert(verified, 'payments wrote the payment.verified event');
     expect(verified.request_id).toBe(pay.requestId);
     const plotsHandledPayment = await eventually(
       async () =>
@@ -221,7 +222,8 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(plotsLines.find((l) => l.msg === 'plot claimed')).toMatchObject({ plotId, service: 'plots' });
     expect(new Set(plotsLines.map((l) => l.replica)).size).toBe(1);
     // The outbox row carries it, in its column and in the envelope.
-    const [row] = (await outboxRows(stack.db, 'plots', 'plots.plot.claimed')).filter((r) => r.payload.data.plotId === plotId);
+    const row = (await outboxRows(stack.db, 'plots', 'plots.plot.claimed')).find((r) => r.payload.data.plotId === plotId);
+    assert(row, 'plots wrote the plot.claimed event');
     expect(row.request_id).toBe(requestId);
     expect(row.payload.requestId).toBe(requestId);
     // Each consumer that handled the event logged it under the same id, with the event id.
@@ -238,7 +240,8 @@ describe('two replicas of plots and of payments behind one gateway', () => {
       [
         `── request id ${requestId} followed end to end`,
         `   gateway: ${gatewayLines.length} log lines (${[...new Set(gatewayLines.map((l) => l.msg))].join(', ')})`,
-        `   plots (${plotsLines[0].replica}): ${plotsLines.length} log lines (${[...new Set(plotsLines.map((l) => l.msg))].join(', ')})`,
+        // plotsLines holds at least the 'request completed' line (awaited above)
+        `   plots (${plotsLines[0]!.replica}): ${plotsLines.length} log lines (${[...new Set(plotsLines.map((l) => l.msg))].join(', ')})`,
         `   plots.outbox_events ${row.id}: request_id = ${row.request_id}`,
         `   payments: 'event handled' eventId ${paymentsLine.eventId} requestId ${paymentsLine.requestId}`,
         `   moderation: 'event handled' eventId ${moderationLine.eventId} requestId ${moderationLine.requestId}`,

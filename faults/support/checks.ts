@@ -4,6 +4,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import { eventually, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { expect } from 'vitest';
 import type { ApiResponse } from './traffic.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -127,6 +128,80 @@ export class FaultLedger {
   }
 }
 
+/** The `n` of a one-row `SELECT count(*)::int AS n …` query. */
+export async function countOf(db: TestDatabase, sql: string, params: unknown[] = []): Promise<number> {
+  const [row] = await db.query<{ n: number }>(sql, params);
+  if (!row) throw new Error(`no row from: ${sql}`);
+  return row.n;
+}
+
+/**
+ * No 2xx without its write: every claim answered 2xx (session id → plot id) has its plot row and every contact
+ * message answered 201 its row; what is not there is counted in the ledger. Returns the plot rows' ids by session.
+ */
+export async function expectAnsweredWritesStored(
+  db: TestDatabase,
+  ledger: FaultLedger,
+  answered: { claims: Map<string, string>; contactIds: string[] },
+): Promise<{ plotRows: number; plotBySession: Map<string, string> }> {
+  const plots = await db.query<{ id: string; stripe_session_id: string }>(`SELECT id::text, stripe_session_id FROM plots.plots`);
+  ledger.checked(plots.length);
+  const plotBySession = new Map(plots.map((p) => [p.stripe_session_id, p.id]));
+  const missingClaims = [...answered.claims].filter(([sessionId, plotId]) => plotBySession.get(sessionId) !== plotId).length;
+  ledger.missing(missingClaims, 'claims answered 2xx without their plot row');
+  expect(missingClaims).toBe(0);
+  const contacts = new Set((await db.query<{ id: string }>(`SELECT id::text FROM contact.contact_submissions`)).map((c) => c.id));
+  ledger.checked(contacts.size);
+  const missingContacts = answered.contactIds.filter((id) => !contacts.has(id)).length;
+  ledger.missing(missingContacts, 'contact messages answered 201 without their row');
+  expect(missingContacts).toBe(0);
+  return { plotRows: plots.length, plotBySession };
+}
+
+/** Payments recorded each claimed session's use once, for the plot that was made: waits for `claims` rows, then compares. */
+export async function expectSessionsUsedByTheirPlots(
+  db: TestDatabase,
+  ledger: FaultLedger,
+  plotBySession: Map<string, string>,
+  claims: number,
+  timeoutMs = 60_000,
+): Promise<void> {
+  await eventually(async () => (await countOf(db, `SELECT count(*)::int AS n FROM payments.used_sessions`)) === claims, timeoutMs, 250);
+  const used = await db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions`);
+  ledger.checked(used.length);
+  const wrongUse = used.filter((u) => plotBySession.get(u.session_id) !== u.plot_id).length;
+  ledger.missing(wrongUse, 'used sessions not matching their plot');
+  expect(wrongUse).toBe(0);
+}
+
+/**
+ * Every flag answered 2xx (plot id → flags) is one plots.plot.flagged event, moderation handled them all, and each
+ * flagged plot's pending review item counts every one. Returns the pending review items.
+ */
+export async function expectFlagsQueued(
+  db: TestDatabase,
+  ledger: FaultLedger,
+  okFlags: Map<string, number>,
+): Promise<Array<{ plot_id: string; flag_count: number }>> {
+  const flaggedEvents = (await outboxRows(db, 'plots', 'plots.plot.flagged')).length;
+  expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
+  await eventually(
+    async () =>
+      (await countOf(db, `SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)) === flaggedEvents,
+    60_000,
+    250,
+  );
+  const pending = await db.query<{ plot_id: string; flag_count: number }>(
+    `SELECT plot_id::text, flag_count FROM moderation.review_items WHERE status = 'pending'`,
+  );
+  ledger.checked(pending.length);
+  const queued = new Map(pending.map((q) => [q.plot_id, q.flag_count]));
+  const wrongCounts = [...okFlags].filter(([plotId, n]) => queued.get(plotId) !== n).length;
+  ledger.missing(wrongCounts, 'flagged plots whose review item does not count every flag');
+  expect(wrongCounts).toBe(0);
+  return pending;
+}
+
 export const SCHEMAS = ['plots', 'payments', 'moderation', 'map', 'contact', 'gateway'] as const;
 
 /** Outbox rows not yet acknowledged by JetStream, per schema that has an outbox. */
@@ -136,8 +211,7 @@ export async function unpublished(db: TestDatabase): Promise<Record<string, numb
   );
   const out: Record<string, number> = {};
   for (const { schema } of tables) {
-    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".outbox_events WHERE published_at IS NULL`);
-    out[schema] = row.n;
+    out[schema] = await countOf(db, `SELECT count(*)::int AS n FROM "${schema}".outbox_events WHERE published_at IS NULL`);
   }
   return out;
 }
@@ -170,17 +244,19 @@ export async function overlappingFootprints(db: TestDatabase): Promise<{ overlap
              AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
              AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)) AS overlaps,
            (SELECT count(*)::int FROM plots.footprints) AS rows`);
+  if (!row) throw new Error('the footprint overlap query returned no row');
   return row;
 }
 
 /** Overlapping plots (plots table only). Must be 0. */
 export async function overlappingPlots(db: TestDatabase): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`
-    SELECT count(*)::int AS n FROM plots.plots a JOIN plots.plots b
-      ON a.id < b.id
-     AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
-     AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)`);
-  return row.n;
+  return countOf(
+    db,
+    `SELECT count(*)::int AS n FROM plots.plots a JOIN plots.plots b
+       ON a.id < b.id
+      AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
+      AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)`,
+  );
 }
 
 /** Parses a Prometheus text exposition into {name{labels} → value}. */

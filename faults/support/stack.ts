@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { startProcessStack, type ProcessStack } from '@pixel-atlas/test-stack/process-stack';
 import type { BackendName, ServiceName } from '@pixel-atlas/test-stack/services';
@@ -75,6 +76,13 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     await rm(webDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A backend's running replica, by index; throws when the stack was started with fewer. */
+export function replica(stack: FaultStack, name: BackendName, index = 0): ServiceProcess {
+  const found = stack.replicas[name][index];
+  if (!found) throw new Error(`the stack runs ${stack.replicas[name].length} ${name} replica(s), not #${index}`);
+  return found;
 }
 
 type FaultFileOptions = Omit<FaultStackOptions, 'nats' | 'databaseServerUrl'> & { ownPostgres?: boolean; hookTimeoutMs?: number };

@@ -27,7 +27,7 @@ export class Visitor {
   }
   remember(setCookies: string[]): void {
     for (const line of setCookies) {
-      const [pair] = line.split(';');
+      const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');
       if (eq > 0) this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
@@ -169,7 +169,8 @@ export async function pool<T, R>(items: T[], concurrency: number, work: (item: T
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
       while (next < items.length) {
         const i = next++;
-        out[i] = await work(items[i], i);
+        // i < items.length: checked by the loop, and no await between the check and the increment
+        out[i] = await work(items[i]!, i);
       }
     }),
   );
