@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
-import { useRef, useState, type ComponentPropsWithoutRef, type MutableRefObject, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type RefObject } from 'react';
 import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
 
 interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof DialogPrimitive.Content>, 'title'> {
@@ -79,7 +79,7 @@ export function PixelDialogContent({
         data-placement={placement}
         className={SHEET + PLACEMENT[placement].content + className}
       >
-        <RememberOpener into={opener} />
+        <RememberOpener openerRef={opener} />
         <div className="mb-4 flex items-start justify-between gap-4">
           <DialogPrimitive.Title className="font-pixel text-sm leading-relaxed text-gold">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Close
@@ -100,13 +100,16 @@ export function PixelDialogContent({
 
 /**
  * Mounts with the dialog's content (each time it opens) and notes the focused element during that render,
- * before an autoFocus inside the dialog (Find Plots' search box) or Radix moves focus in.
+ * before an autoFocus inside the dialog (Find Plots' search box) or Radix moves focus in; hands it over once committed.
  */
-function RememberOpener({ into }: { into: MutableRefObject<Element | null> }) {
-  useState(() => {
+function RememberOpener({ openerRef }: { openerRef: RefObject<Element | null> }) {
+  const [opener] = useState(() => {
     const active = document.activeElement;
-    into.current = active && active !== document.body ? active : lastFocused;
+    return active && active !== document.body ? active : lastFocused;
   });
+  useLayoutEffect(() => {
+    openerRef.current = opener;
+  }, [openerRef, opener]);
   return null;
 }
 

@@ -19,8 +19,12 @@ export function SiteHeader() {
   const menuId = useId();
   const { pathname } = useLocation();
 
-  // A route change means the person picked something: the menu has done its job.
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // A route change means the person picked something: the menu has done its job. Closed in the same render.
+  const [menuPathname, setMenuPathname] = useState(pathname);
+  if (menuPathname !== pathname) {
+    setMenuPathname(pathname);
+    setMenuOpen(false);
+  }
 
   useEffect(() => {
     if (!menuOpen) return;

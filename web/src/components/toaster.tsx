@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useToast, type ToastEntry } from '../hooks/use-toast.ts';
 import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
@@ -45,13 +45,12 @@ export function Toaster() {
 function ToastCard({ entry, onDismiss }: { entry: ToastEntry; onDismiss: () => void }) {
   const [paused, setPaused] = useState(false);
   const remaining = useRef(entry.duration);
-  const dismissRef = useRef(onDismiss);
-  dismissRef.current = onDismiss;
+  const dismiss = useEffectEvent(onDismiss);
 
   useEffect(() => {
     if (!entry.open || paused) return;
     const started = Date.now();
-    const timer = window.setTimeout(() => dismissRef.current(), remaining.current);
+    const timer = window.setTimeout(() => dismiss(), remaining.current);
     return () => {
       window.clearTimeout(timer);
       remaining.current = Math.max(0, remaining.current - (Date.now() - started));

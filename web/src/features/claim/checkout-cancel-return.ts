@@ -1,6 +1,6 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import { isTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '../../hooks/use-toast.ts';
 import type { Tile } from './claim-popup.tsx';
@@ -25,8 +25,7 @@ export function readCancelledCheckout(params: URLSearchParams): { tile: Tile; ti
 export function useCheckoutCancelReturn(reopen: (tile: Tile, tier: Tier) => void): void {
   const [params, setParams] = useSearchParams();
   const handled = useRef<string | null>(null);
-  const reopenRef = useRef(reopen);
-  reopenRef.current = reopen;
+  const reopenPurchase = useEffectEvent(reopen);
 
   useEffect(() => {
     const cancelled = readCancelledCheckout(params);
@@ -39,6 +38,6 @@ export function useCheckoutCancelReturn(reopen: (tile: Tile, tier: Tier) => void
     // The claim flow's own wording, loaded with the claim popup it reopens: the home map's first load stays without
     // the claim code (the bundler keeps the claim messages with the claim's schemas).
     void import('./claim-messages.ts').then(({ CLAIM_TOASTS }) => toast(CLAIM_TOASTS.checkoutCancelled));
-    if (cancelled !== 'no-purchase') reopenRef.current(cancelled.tile, cancelled.tier);
+    if (cancelled !== 'no-purchase') reopenPurchase(cancelled.tile, cancelled.tier);
   }, [params, setParams]);
 }

@@ -59,6 +59,8 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
     },
   });
 
+  // TanStack Query keeps `mutate` the same function for the component's life: the effect still runs once per session.
+  const submitClaim = submission.mutate;
   useEffect(() => {
     if (!pending || autoClaimedSessions.has(sessionId)) return;
     autoClaimedSessions.add(sessionId);
@@ -73,9 +75,8 @@ export function ClaimFlow({ sessionId, tier, heldPosition }: { sessionId: string
       avatar_url: pending.avatar_url,
       ...(pending.notification_email ? { notification_email: pending.notification_email } : {}),
     };
-    submission.mutate({ payload, auto: true });
-    // Runs once per session; `submission` is stable in what it does.
-  }, [pending, sessionId, tier]);
+    submitClaim({ payload, auto: true });
+  }, [pending, sessionId, tier, submitClaim]);
 
   const claimedPlotId = claimed?.plot.id;
   useEffect(() => {

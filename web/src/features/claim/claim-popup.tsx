@@ -92,10 +92,12 @@ function ClaimPopupForm({
 
   // The buyer sees the spot being bought: the map pans it (with the pin, the tier's whole footprint) out
   // from under the dialog, beside it on a desktop, above the sheet on a phone.
+  const tileX = tile?.x;
+  const tileY = tile?.y;
   useEffect(() => {
-    if (!tile) return;
-    revealMapTile({ x: tile.x, y: tile.y, size: TIER_SIZE[tier], besides: formRef.current?.closest('[role="dialog"]') ?? null });
-  }, [tile?.x, tile?.y, tier]);
+    if (tileX === undefined || tileY === undefined) return;
+    revealMapTile({ x: tileX, y: tileY, size: TIER_SIZE[tier], besides: formRef.current?.closest('[role="dialog"]') ?? null });
+  }, [tileX, tileY, tier]);
 
   const chooseTier = (next: Tier) => {
     setTier(next);

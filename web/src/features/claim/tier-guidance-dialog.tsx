@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent, mapCanvas } from '../../components/pixel-dialog.tsx';
 import { toast } from '../../hooks/use-toast.ts';
@@ -22,20 +22,19 @@ interface TierGuidanceDialogProps {
 export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanceDialogProps) {
   const [tier, setTier] = useState<Tier | null>(null);
   const [assigning, setAssigning] = useState(false);
-  // Read through a ref so the window listener is added once.
-  const selected = useRef(onTierSelected);
-  selected.current = onTierSelected;
+  // An effect event, so the window listener is added once and still calls the latest callback.
+  const tierSelected = useEffectEvent((next: Tier) => onTierSelected?.(next));
 
   useEffect(() => {
     const onGuidance = (event: Event) => {
       const detail = (event as CustomEvent<TierGuidanceDetail | undefined>).detail;
       const next = detail?.tier ?? storedTier();
       setTier(next);
-      selected.current?.(next);
+      tierSelected(next);
     };
     window.addEventListener(TIER_GUIDANCE_EVENT, onGuidance);
     return () => window.removeEventListener(TIER_GUIDANCE_EVENT, onGuidance);
-  }, [selected]);
+  }, []);
 
   const close = () => {
     setTier(null);

@@ -1,7 +1,7 @@
 import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM, type Region } from '@pixel-atlas/contracts/regions';
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { errorStatus } from '../../api/errors.ts';
 import { plotsQuery } from '../../api/queries.ts';
 import { TOUCH_GUIDE_DISMISSED_KEY } from '../../lib/storage-keys.ts';
@@ -69,7 +69,12 @@ export function AtlasMap({
   const [regionCard, setRegionCard] = useState<Anchored<Region>>(null);
   const [plotCard, setPlotCard] = useState<Anchored<AtlasPlot>>(null);
   const [reservedCard, setReservedCard] = useState<Anchored<ReservedFootprint>>(null);
-  const [selectedTile, setSelectedTile] = useState<{ x: number; y: number } | null>(null);
+  // What the engine's pin shows, to repaint it in a new tier's colour. Not state: nothing renders it.
+  const selectedTileRef = useRef<{ x: number; y: number } | null>(null);
+  const selectTile = useCallback((tile: { x: number; y: number } | null, tier?: Tier) => {
+    selectedTileRef.current = tile;
+    engineRef.current?.setSelectedTile(tile, tier);
+  }, []);
   const [touchGuideOpen, setTouchGuideOpen] = useState(() => !touchGuideDismissed());
   const dismissTouchGuide = useCallback(() => {
     setTouchGuideOpen(false);
@@ -89,31 +94,27 @@ export function AtlasMap({
   const loadFailed = !mapMissing && layoutProp === undefined && layoutQuery.isError;
   const loading = layout === undefined && !mapMissing && !loadFailed;
 
-  // Callbacks reach the engine through a ref, so the engine is created once and never re-created.
-  const handlers = useRef({ onLandTileClick, onPlotClick, onReservedTileClick, selectedTier });
-  handlers.current = { onLandTileClick, onPlotClick, onReservedTileClick, selectedTier };
-
-  const handleTileClick = useCallback((click: TileClick) => {
+  // An effect event: the engine, created once, always calls the latest props.
+  const handleTileClick = useEffectEvent((click: TileClick) => {
     setRegionCard(null);
     if (!click.isLand) return; // spec: clicking water does nothing
     if (click.plot) {
-      handlers.current.onPlotClick?.(click.plot);
+      onPlotClick?.(click.plot);
       return;
     }
     if (click.reserved) {
-      handlers.current.onReservedTileClick?.(click.reserved);
+      onReservedTileClick?.(click.reserved);
       return;
     }
     const tile = { x: click.x, y: click.y };
-    setSelectedTile(tile);
-    engineRef.current?.setSelectedTile(tile, handlers.current.selectedTier);
-    handlers.current.onLandTileClick?.(tile);
-  }, []);
+    selectTile(tile, selectedTier);
+    onLandTileClick?.(tile);
+  });
 
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
-    const engine = createMapEngine(canvas, {
+  // The engine lives as long as the component: made once, with the props of that moment (its zoom limits follow the
+  // device it was created on).
+  const createEngine = useEffectEvent((canvas: HTMLCanvasElement) =>
+    createMapEngine(canvas, {
       isTouch,
       overlay: overlayRef.current,
       onTileClick: handleTileClick,
@@ -124,7 +125,13 @@ export function AtlasMap({
       // The guide has done its job once someone pans, pinches or taps.
       onInteraction: dismissTouchGuide,
       onViewChange: publishCameraOn(canvas),
-    });
+    }),
+  );
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const engine = createEngine(canvas);
     engineRef.current = engine;
     engine.resize();
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => engine.resize()) : null;
@@ -137,7 +144,6 @@ export function AtlasMap({
       engine.destroy();
       engineRef.current = null;
     };
-    // The engine lives as long as the component; zoom limits follow the device it was created on.
   }, []);
 
   // The engine takes new data in a render of its own, after the one that shows it in the page's text: a query's
@@ -148,12 +154,9 @@ export function AtlasMap({
 
   useEffect(() => {
     engineRef.current?.setLayout(engineLayout ?? null);
-    if (!engineLayout) {
-      // A cleared map takes its selection with it.
-      setSelectedTile(null);
-      engineRef.current?.setSelectedTile(null);
-    }
-  }, [engineLayout]);
+    // A cleared map takes its selection with it.
+    if (!engineLayout) selectTile(null);
+  }, [engineLayout, selectTile]);
 
   useEffect(() => {
     engineRef.current?.setPlots(enginePlots);
@@ -164,20 +167,18 @@ export function AtlasMap({
   }, [reservedFootprints]);
 
   useEffect(() => {
-    engineRef.current?.setSelectedTile(selectedTile, selectedTier);
-    // Only the pin colour follows the tier here; selection changes go through handleTileClick.
+    engineRef.current?.setSelectedTile(selectedTileRef.current, selectedTier);
   }, [selectedTier]);
 
   const pinControlled = selectedTileProp !== undefined;
   const pinX = selectedTileProp?.x;
   const pinY = selectedTileProp?.y;
+  // The pin's colour is the tier of the moment; the pin moves only when the coordinates do, not the object's identity.
+  const pinTier = useEffectEvent(() => selectedTier);
   useEffect(() => {
     if (!pinControlled) return;
-    const tile = pinX === undefined || pinY === undefined ? null : { x: pinX, y: pinY };
-    setSelectedTile(tile);
-    engineRef.current?.setSelectedTile(tile, handlers.current.selectedTier);
-    // Follows the coordinates, not the object's identity.
-  }, [pinControlled, pinX, pinY]);
+    selectTile(pinX === undefined || pinY === undefined ? null : { x: pinX, y: pinY }, pinTier());
+  }, [pinControlled, pinX, pinY, selectTile]);
 
   useEffect(() => {
     const onNavigate = (event: Event) => {

@@ -1,7 +1,7 @@
 import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { plotsQuery } from '../../api/queries.ts';
 import { createMapEngine, type MapEngine } from '../engine/engine.ts';
 import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
@@ -37,8 +37,8 @@ export function MapPreview({ x, y, tier, label, arrive = false, className = '' }
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
   const engineRef = useRef<MapEngine | null>(null);
-  const arriveRef = useRef(arrive);
-  arriveRef.current = arrive;
+  // The engine, made once, and the camera, moved when the spot changes, read `arrive` as it is then.
+  const stillPreview = useEffectEvent(() => !arrive || userPrefersReducedMotion());
   const [engineReady, setEngineReady] = useState(false);
   const layoutQuery = useMapLayout();
   const plotList = useQuery(plotsQuery());
@@ -55,7 +55,7 @@ export function MapPreview({ x, y, tier, label, arrive = false, className = '' }
       fonts: typeof document !== 'undefined' ? document.fonts : null,
       // A still preview jumps to its spot; only the celebration's arrival flies and bounces (and not for people
       // who ask for reduced motion).
-      prefersReducedMotion: () => !arriveRef.current || userPrefersReducedMotion(),
+      prefersReducedMotion: () => stillPreview(),
       onViewChange: publishCameraOn(canvas),
     });
     engineRef.current = engine;
@@ -88,7 +88,7 @@ export function MapPreview({ x, y, tier, label, arrive = false, className = '' }
     const offset = (size - 1) / 2;
     engine.flyTo(x + offset, y + offset, previewZoom(canvas, size));
     const pinTier = normalizeTier(tier);
-    if (!arriveRef.current || userPrefersReducedMotion()) {
+    if (stillPreview()) {
       engine.setSelectedTile({ x, y }, pinTier);
       return;
     }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import type { ScreenRect } from '../engine/engine.ts';
 import { layoutBox } from '../engine/layout-box.ts';
 
@@ -39,28 +39,31 @@ export function measureOccluders(
  * while they are on the page. `measure()` re-reads them at once, before a flight.
  */
 export function useMapOccluders(
-  container: RefObject<HTMLElement | null>,
-  canvas: RefObject<HTMLElement | null>,
+  containerRef: RefObject<HTMLElement | null>,
+  canvasRef: RefObject<HTMLElement | null>,
   apply: (rects: ScreenRect[]) => void,
 ): { measure: () => void; keepClearOf: (element: Element) => void } {
   const extras = useRef(new Set<Element>());
+  // `measure` runs from listeners and the caller's handlers, outside render: it calls the latest `apply`.
   const applyRef = useRef(apply);
-  applyRef.current = apply;
+  useLayoutEffect(() => {
+    applyRef.current = apply;
+  });
   const schedule = useRef<() => void>(() => {});
 
   const elements = useCallback((): Element[] => {
     for (const element of extras.current) if (!element.isConnected) extras.current.delete(element);
-    const own = container.current ? [...container.current.querySelectorAll(`[${MAP_OCCLUDER_ATTRIBUTE}]`)] : [];
+    const own = containerRef.current ? [...containerRef.current.querySelectorAll(`[${MAP_OCCLUDER_ATTRIBUTE}]`)] : [];
     return [...own, ...extras.current];
-  }, [container]);
+  }, [containerRef]);
 
   const measure = useCallback(() => {
-    if (!canvas.current) return;
-    applyRef.current(measureOccluders(canvas.current, elements()));
-  }, [canvas, elements]);
+    if (!canvasRef.current) return;
+    applyRef.current(measureOccluders(canvasRef.current, elements()));
+  }, [canvasRef, elements]);
 
   useEffect(() => {
-    const root = container.current;
+    const root = containerRef.current;
     if (!root) return;
     const observed = new Set<Element>();
     const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(() => schedule.current()) : null;
@@ -94,7 +97,7 @@ export function useMapOccluders(
       mutations?.disconnect();
       window.removeEventListener('resize', onResize);
     };
-  }, [container, elements, measure]);
+  }, [containerRef, elements, measure]);
 
   const keepClearOf = useCallback((element: Element) => {
     extras.current.add(element);

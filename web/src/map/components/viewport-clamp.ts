@@ -35,7 +35,7 @@ export function placeCard(
  * never shows half off-screen, even for a frame). Until measured it sits where a small card would.
  */
 export function useViewportClamp(
-  card: RefObject<HTMLElement | null>,
+  cardRef: RefObject<HTMLElement | null>,
   anchor: { x: number; y: number },
   options: { alignX: number; offset: number; above?: number; width: number },
   /** What the card shows (another plot, another region): a change measures it again. */
@@ -44,15 +44,18 @@ export function useViewportClamp(
   const [placement, setPlacement] = useState<CardPlacement>(() =>
     placeCard(anchor, { width: options.width, height: 0 }, viewportSize(), options),
   );
+  // Callers pass fresh objects every render: the card is measured again when a value changes, not an identity.
+  const { x, y } = anchor;
+  const { alignX, offset, above, width } = options;
   useLayoutEffect(() => {
-    const element = card.current;
+    const element = cardRef.current;
     if (!element) return;
-    const size = { width: element.offsetWidth || options.width, height: element.scrollHeight || element.offsetHeight };
-    const next = placeCard(anchor, size, viewportSize(), options);
+    const size = { width: element.offsetWidth || width, height: element.scrollHeight || element.offsetHeight };
+    const next = placeCard({ x, y }, size, viewportSize(), { alignX, offset, above });
     setPlacement((current) =>
       current.left === next.left && current.top === next.top && current.maxHeight === next.maxHeight ? current : next,
     );
-  }, [card, anchor.x, anchor.y, options.alignX, options.offset, options.above, options.width, content]);
+  }, [cardRef, x, y, alignX, offset, above, width, content]);
   return placement;
 }
 

@@ -1,6 +1,6 @@
 import { formatPrice } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { plotsQuery } from '../../api/queries.ts';
 import { usePrices } from '../../features/claim/use-prices.tsx';
@@ -99,15 +99,15 @@ export function RecentClaims({ plots }: { plots: readonly StripPlot[] | null }) 
   const recent = plots ? recentPlots(plots, TICKER_LENGTH) : [];
   const newestId = recent[0]?.id;
   const listRef = useRef<HTMLSpanElement>(null);
-  const [firstSeenNewest, setFirstSeenNewest] = useState<string | undefined>(undefined);
+  const firstSeenNewest = useRef<string | undefined>(undefined);
 
   useEffect(() => {
     if (!newestId) return;
-    if (firstSeenNewest === undefined) {
-      setFirstSeenNewest(newestId);
+    if (firstSeenNewest.current === undefined) {
+      firstSeenNewest.current = newestId;
       return;
     }
-    if (newestId === firstSeenNewest) return;
+    if (newestId === firstSeenNewest.current) return;
     // A claim made while the page was open: draw the eye to it, gently.
     const first = listRef.current?.firstElementChild;
     if (first && typeof first.animate === 'function' && !prefersReducedMotion()) {
@@ -119,7 +119,7 @@ export function RecentClaims({ plots }: { plots: readonly StripPlot[] | null }) 
         { duration: 450, easing: 'ease-out' },
       );
     }
-  }, [newestId, firstSeenNewest]);
+  }, [newestId]);
 
   return (
     <span data-testid="strip-ticker" className="flex min-w-0 flex-1 items-baseline gap-1 overflow-hidden">
