@@ -1,43 +1,24 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
-import {
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  readStream,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 
 // The broker is this test's own nats-server, so killing it disturbs nobody else.
 let nats: TestNatsServer;
-let db: TestDatabase;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let stream: TestStream;
-
 beforeAll(async () => {
   nats = await TestNatsServer.start();
-  db = await createTestDatabase();
-  stream = await createTestStream(nats);
-  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_RATE_LIMIT_MAX: '1000' }));
-  await app.ready();
 });
-
-afterAll(async () => {
-  await app?.close();
-  await nats?.destroy();
-  await db?.drop();
-});
+afterAll(async () => nats?.destroy());
+const service = servicePerFile((env) => buildApp(loadEnv({ ...env, CONTACT_RATE_LIMIT_MAX: '1000' })), { natsServer: () => nats });
 
 async function eventIdsInStream(): Promise<string[]> {
-  return (await readStream(stream)).map((message) => message.event.id);
+  return (await readStream(service.stream)).map((message) => message.event.id);
 }
 
 it('loses no contact message while NATS is down: the outbox delivers each exactly once after it returns', async () => {
-  const before = await app.inject({
+  const before = await service.app.inject({
     method: 'POST',
     url: '/api/contact',
     payload: { name: 'Before', email: 'b@example.com', subject: 'general', message: 'one' },
@@ -48,7 +29,7 @@ it('loses no contact message while NATS is down: the outbox delivers each exactl
   await nats.stop();
   const during = [];
   for (let i = 0; i < 20; i++) {
-    const response = await app.inject({
+    const response = await service.app.inject({
       method: 'POST',
       url: '/api/contact',
       payload: { name: `Visitor ${i}`, email: `v${i}@example.com`, subject: 'other', message: `while NATS was down #${i}` },
@@ -56,17 +37,17 @@ it('loses no contact message while NATS is down: the outbox delivers each exactl
     during.push(response.statusCode);
   }
   expect(during.every((s) => s === 201)).toBe(true);
-  expect(await app.db.outboxEvent.count({ where: { publishedAt: null } })).toBe(20);
+  expect(await service.app.db.outboxEvent.count({ where: { publishedAt: null } })).toBe(20);
 
   await nats.resume();
   const ids = await eventually(async () => {
     const found = await eventIdsInStream();
     return found.length >= 21 ? found : null;
   }, 30_000);
-  const outboxIds = (await app.db.outboxEvent.findMany({ select: { id: true } })).map((r) => r.id);
+  const outboxIds = (await service.app.db.outboxEvent.findMany({ select: { id: true } })).map((r) => r.id);
   expect(ids).toHaveLength(21);
   expect(new Set(ids).size).toBe(21);
   expect(new Set(ids)).toEqual(new Set(outboxIds));
-  expect(await app.db.outboxEvent.count({ where: { publishedAt: null } })).toBe(0);
-  expect(await app.db.contactSubmission.count()).toBe(21);
+  expect(await service.app.db.outboxEvent.count({ where: { publishedAt: null } })).toBe(0);
+  expect(await service.app.db.contactSubmission.count()).toBe(21);
 });

@@ -1,21 +1,11 @@
-import {
-  createTestDatabase,
-  createTestStream,
-  TEST_INTERNAL_TOKEN,
-  eventually,
-  readStream,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_INTERNAL_TOKEN, eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { describeApi } from '../openapi.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
-let app: Awaited<ReturnType<typeof buildApp>>;
+const service = servicePerFile((env) => buildApp(loadEnv({ ...env, CONTACT_RATE_LIMIT_MAX: '3' })));
 
 let clientCounter = 0;
 /** Requests through the gateway carry the visitor's address; each case gets its own visitor. */
@@ -27,36 +17,23 @@ function asNewClient(): Record<string, string> {
 const valid = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' };
 
 async function streamMessages(): Promise<Array<{ subject: string; data: any }>> {
-  return (await readStream(stream)).map((message) => ({ subject: message.subject, data: message.event }));
+  return (await readStream(service.stream)).map((message) => ({ subject: message.subject, data: message.event }));
 }
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
-  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_RATE_LIMIT_MAX: '3' }));
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await stream?.remove();
-  await db?.drop();
-});
 
 describe('POST /api/contact', () => {
   it('stores the message and publishes contact.message.received', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: asNewClient() });
+    const response = await service.app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: asNewClient() });
     expect(response.statusCode).toBe(201);
     const { id } = response.json();
-    const rows = await app.db.contactSubmission.findMany();
+    const rows = await service.app.db.contactSubmission.findMany();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id, name: 'Ada Lovelace', email: 'ada@example.com', subject: 'feedback', message: 'Lovely map!' });
     const events = await eventually(async () => {
       const msgs = await streamMessages();
       return msgs.length ? msgs : null;
     });
-    expect(events[0].subject).toBe(`${stream.subjectPrefix}contact.message.received`);
-    expect(events[0].data.data).toMatchObject({ id, email: 'ada@example.com', subject: 'feedback' });
+    expect(events[0]?.subject).toBe(`${service.stream.subjectPrefix}contact.message.received`);
+    expect(events[0]?.data.data).toMatchObject({ id, email: 'ada@example.com', subject: 'feedback' });
   });
 
   it.each([
@@ -66,39 +43,39 @@ describe('POST /api/contact', () => {
     [{ ...valid, name: '   ' }, 'name: Name is required'],
     [{ name: 'A', email: 'a@b.co', subject: 'general' }, 'message'],
   ])('rejects a bad payload with 400 and writes nothing (%#)', async (payload, message) => {
-    const before = await app.db.contactSubmission.count();
-    const response = await app.inject({ method: 'POST', url: '/api/contact', payload, headers: asNewClient() });
+    const before = await service.app.db.contactSubmission.count();
+    const response = await service.app.inject({ method: 'POST', url: '/api/contact', payload, headers: asNewClient() });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('VALIDATION_FAILED');
     expect(response.json().error.message).toContain(message);
-    expect(await app.db.contactSubmission.count()).toBe(before);
+    expect(await service.app.db.contactSubmission.count()).toBe(before);
   });
 
   it('rate-limits one client with a clear 429', async () => {
     const fromClient = asNewClient();
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      statuses.push((await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: fromClient })).statusCode);
+      statuses.push((await service.app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: fromClient })).statusCode);
     }
     expect(statuses).toEqual([201, 201, 201, 429]);
-    const limited = await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: fromClient });
+    const limited = await service.app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: fromClient });
     expect(limited.json().error).toMatchObject({ code: 'RATE_LIMITED' });
     expect(limited.json().error.message).toMatch(/Too many requests/);
     // Another client is not affected.
-    const other = await app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: asNewClient() });
+    const other = await service.app.inject({ method: 'POST', url: '/api/contact', payload: valid, headers: asNewClient() });
     expect(other.statusCode).toBe(201);
   });
 
   it('publishes an OpenAPI document generated from the zod schemas', async () => {
-    const doc = (await app.inject('/openapi.json')).json();
+    const doc = (await service.app.inject('/openapi.json')).json();
     expect(doc.paths['/api/contact'].post.requestBody.content['application/json'].schema).toBeDefined();
     expect(JSON.stringify(doc)).toContain('ContactRequest');
     expect(doc.paths, 'the public document is built from describeApi()').toEqual((await describeApi()).paths);
   });
 
   it('reports ready, serves metrics by route template', async () => {
-    expect((await app.inject('/readyz')).json()).toMatchObject({ status: 'ready', checks: { database: 'ok', nats: 'ok' } });
-    const metrics = (await app.inject('/metrics')).body;
+    expect((await service.app.inject('/readyz')).json()).toMatchObject({ status: 'ready', checks: { database: 'ok', nats: 'ok' } });
+    const metrics = (await service.app.inject('/metrics')).body;
     expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/api\/contact",status_code="201",service="contact"\}/);
     expect(metrics).toContain('outbox_backlog_events');
   });
