@@ -14,13 +14,11 @@ import { PLOT_PUBLIC_SELECT, toPlotDto } from '../plot-dto.ts';
 import {
   OVERLAPS_SQL,
   TILE_UNAVAILABLE_MESSAGE,
-  assertInsideGrid,
-  assertLand,
-  deleteExpiredHoldsUnder,
-  lockFootprintArea,
+  assertPlaceable,
   isOverlapViolation,
   isRetryableTransactionError,
   isUniqueViolation,
+  makeRoomFor,
 } from './footprints.ts';
 import { newManageToken } from './manage-token.ts';
 import { processAvatar } from './process-avatar.ts';
@@ -189,8 +187,7 @@ async function uncountAttempt(db: PrismaClient, sessionId: string): Promise<void
 async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promise<ClaimPlotResult> {
   const { db, claim } = options;
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
-  assertInsideGrid(footprint);
-  const { regionName } = await assertLand(options.bus, footprint);
+  const { regionName } = await assertPlaceable(options.bus, footprint);
   try {
     await assertClaimable(db, footprint, claim.stripeSessionId);
   } catch (error) {
@@ -215,8 +212,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promi
     db.$transaction(async (tx) => {
       // This session's own hold goes (wherever the plot lands), and so do expired holds under the new footprint.
       await tx.footprint.deleteMany({ where: { kind: 'hold', sessionId: claim.stripeSessionId } });
-      await lockFootprintArea(tx, footprint);
-      await deleteExpiredHoldsUnder(tx, footprint);
+      await makeRoomFor(tx, footprint);
       const plot = await tx.plot.create({
         data: {
           id: randomUUID(),

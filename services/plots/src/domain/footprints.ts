@@ -15,7 +15,16 @@ export const NO_MAP_MESSAGE = 'The map is not available right now, so plots cann
 /** SQL: the footprint row's half-open ranges overlap the square at ($1, $2) with side $3. */
 export const OVERLAPS_SQL = `int4range("x", "x" + "size") && int4range($1::int, $1::int + $3::int) AND int4range("y", "y" + "size") && int4range($2::int, $2::int + $3::int)`;
 
-export function assertInsideGrid(footprint: Footprint): void {
+/**
+ * Refuses a footprint that leaves the grid or touches water; returns the region of its top-left tile. Checked
+ * before any transaction, since it asks the map service.
+ */
+export async function assertPlaceable(bus: EventBus, footprint: Footprint): Promise<{ regionName: string | null }> {
+  assertInsideGrid(footprint);
+  return assertLand(bus, footprint);
+}
+
+function assertInsideGrid(footprint: Footprint): void {
   if (!footprintInsideGrid(footprint)) throw new AppError('INVALID_LOCATION', OUTSIDE_GRID_MESSAGE);
 }
 
@@ -23,7 +32,7 @@ export function assertInsideGrid(footprint: Footprint): void {
  * Asks the map service whether every tile of the footprint is land; returns the region of its top-left
  * tile (null when the map does not say: an older map replica).
  */
-export async function assertLand(bus: EventBus, footprint: Footprint): Promise<{ regionName: string | null }> {
+async function assertLand(bus: EventBus, footprint: Footprint): Promise<{ regionName: string | null }> {
   const { mapExists, land, regionName } = await query(bus, footprintIsLandQuery, footprint);
   if (!mapExists) throw new AppError('MAP_NOT_AVAILABLE', NO_MAP_MESSAGE);
   if (!land) throw new AppError('INVALID_LOCATION', WATER_MESSAGE);
@@ -42,7 +51,7 @@ const FOOTPRINT_LOCK_NAMESPACE = 72707370;
  * per 4x4 block the footprint touches, taken in ascending order, and released at commit; the exclusion
  * constraint stays the final arbiter.
  */
-export async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
+async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
   const blocks = new Set<number>();
   for (let by = Math.floor(footprint.y / LOCK_BLOCK); by <= Math.floor((footprint.y + footprint.size - 1) / LOCK_BLOCK); by++) {
     for (let bx = Math.floor(footprint.x / LOCK_BLOCK); bx <= Math.floor((footprint.x + footprint.size - 1) / LOCK_BLOCK); bx++) {
@@ -54,8 +63,16 @@ export async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<v
   }
 }
 
-/** Expired holds under the footprint go, in the caller's transaction, before a footprint is inserted there. */
-export async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint): Promise<number> {
+/**
+ * Readies the footprint's area for an insert in the caller's transaction: waits its turn behind overlapping
+ * placements, then removes the expired holds under it.
+ */
+export async function makeRoomFor(tx: Tx, footprint: Footprint): Promise<void> {
+  await lockFootprintArea(tx, footprint);
+  await deleteExpiredHoldsUnder(tx, footprint);
+}
+
+async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint): Promise<number> {
   return tx.$executeRawUnsafe(
     `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND "expires_at" <= now() AND ${OVERLAPS_SQL}`,
     footprint.x,

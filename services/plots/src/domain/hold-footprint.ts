@@ -2,15 +2,7 @@ import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import type { PrismaClient } from '../db.ts';
-import {
-  TILE_UNAVAILABLE_MESSAGE,
-  assertInsideGrid,
-  assertLand,
-  deleteExpiredHoldsUnder,
-  lockFootprintArea,
-  isOverlapViolation,
-  isUniqueViolation,
-} from './footprints.ts';
+import { TILE_UNAVAILABLE_MESSAGE, assertPlaceable, isOverlapViolation, isUniqueViolation, makeRoomFor } from './footprints.ts';
 
 export interface HoldFootprintOptions {
   db: PrismaClient;
@@ -37,13 +29,11 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
     throw new AppError('VALIDATION_FAILED', `expiresAt must be a time within the next ${options.maxHoldSeconds} seconds`);
   }
   if (await db.footprint.findUnique({ where: { holdId }, select: { id: true } })) return { held: true };
-  assertInsideGrid(footprint);
-  await assertLand(bus, footprint);
+  await assertPlaceable(bus, footprint);
   try {
     await db.$transaction(
       async (tx) => {
-        await lockFootprintArea(tx, footprint);
-        await deleteExpiredHoldsUnder(tx, footprint);
+        await makeRoomFor(tx, footprint);
         await tx.footprint.create({ data: { ...footprint, kind: 'hold', holdId, tier, expiresAt } });
       },
       { maxWait: 10_000, timeout: 10_000 },
