@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
-import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
+import { inboxPlugin, type EventHandlers } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
-import { PrismaClient, SCHEMA } from './db.ts';
+import { PrismaClient, SCHEMA, type Tx } from './db.ts';
 import { attachHold } from './domain/attach-hold.ts';
 import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
 import { decidePlotEdit } from './domain/decide-plot-edit.ts';
@@ -92,6 +92,22 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     await linkChecker?.prober.close();
   });
 
+  // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
+  const applyEditDecision =
+    (approved: boolean): NonNullable<EventHandlers<Tx>['moderation.edit.approved']> =>
+    async (event, tx, log) => {
+      const outcome = await decidePlotEdit({
+        tx,
+        editId: event.data.editId,
+        approved,
+        decidedAt: event.data.decidedAt,
+        requestId: event.requestId,
+      });
+      log.info(
+        { plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy },
+        approved ? 'edit approval applied' : 'edit rejection applied',
+      );
+    };
   // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
   const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected', 'moderation.edit.approved']);
   await app.register(
@@ -139,33 +155,8 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
               metrics.moderationDecisions.inc({ outcome });
               log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation rejection applied');
             },
-            // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
-            'moderation.edit.approved': async (event, tx, log) => {
-              const outcome = await decidePlotEdit({
-                tx,
-                editId: event.data.editId,
-                approved: true,
-                decidedAt: event.data.decidedAt,
-                requestId: event.requestId,
-              });
-              log.info(
-                { plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy },
-                'edit approval applied',
-              );
-            },
-            'moderation.edit.rejected': async (event, tx, log) => {
-              const outcome = await decidePlotEdit({
-                tx,
-                editId: event.data.editId,
-                approved: false,
-                decidedAt: event.data.decidedAt,
-                requestId: event.requestId,
-              });
-              log.info(
-                { plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy },
-                'edit rejection applied',
-              );
-            },
+            'moderation.edit.approved': applyEditDecision(true),
+            'moderation.edit.rejected': applyEditDecision(false),
           },
         },
       ],
