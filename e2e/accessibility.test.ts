@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from 'vitest';
 import { gotoLive, signInAdmin, startStack, type Stack } from './support/stack.ts';
+import { ONE_PIXEL_PNG_BYTES, claimThroughApi, paidCheckout } from './support/claim.ts';
 import { mapCanvas, screenPointOfTile } from './support/map.ts';
 
 /*
@@ -15,8 +16,6 @@ const VIEWPORTS = [
   { name: '1366x768', viewport: { width: 1366, height: 768 }, touch: false },
   { name: '390x844', viewport: { width: 390, height: 844 }, touch: true },
 ] as const;
-const ONE_PIXEL_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 /** What a careless or hostile buyer can put in the review queue: one word as long as the schema allows. */
 const LONG_WORD = 'Supercalifragilistic'.repeat(7);
 const LONG_LINK = `https://very-long-link.example/${'unbroken'.repeat(200)}`;
@@ -114,32 +113,6 @@ async function newPage(size: (typeof VIEWPORTS)[number]): Promise<Page> {
   return context.newPage();
 }
 
-/** A claimed plot: its id and the owner link's token the claim answered with. */
-async function buyPlot(
-  request: APIRequestContext,
-  tile: { x: number; y: number },
-  fields: { display_name: string; message: string; link: string },
-): Promise<{ id: string; manageToken: string }> {
-  const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
-  expect(checkout.ok(), await checkout.text()).toBe(true);
-  const { sessionId } = await checkout.json();
-  expect((await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 })).status()).toBe(303);
-  const claim = await request.post(`${stack.url}/api/claim-plot`, {
-    data: { ...fields, zone: 'nexus', ...tile, stripeSessionId: sessionId, tier: 'basic', avatar_url: ONE_PIXEL_PNG },
-  });
-  expect(claim.status(), await claim.text()).toBe(201);
-  const body = await claim.json();
-  return { id: body.plot.id, manageToken: body.manage_token };
-}
-
-/** A paid checkout nobody has claimed with yet: /claim shows its form (with the avatar drop zone). */
-async function paidSession(request: APIRequestContext, tile: { x: number; y: number }): Promise<string> {
-  const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
-  const { sessionId } = await checkout.json();
-  expect((await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 })).status()).toBe(303);
-  return sessionId;
-}
-
 async function openHome(page: Page): Promise<void> {
   await gotoLive(page, stack.url);
   await expect.poll(async () => Number(await mapCanvas(page).getAttribute('data-zoom'))).toBeGreaterThan(0);
@@ -152,9 +125,11 @@ async function freeTileNearCentre(page: Page): Promise<{ x: number; y: number }>
   const centerY = Number(await canvas.getAttribute('data-center-y'));
   const plots = (await (await page.request.get(`${stack.url}/api/plots`)).json()) as Array<{ x: number; y: number }>;
   const taken = (tile: { x: number; y: number }) => plots.some((plot) => Math.abs(plot.x - tile.x) <= 2 && Math.abs(plot.y - tile.y) <= 2);
-  return [...land]
+  const [nearest] = [...land]
     .filter((tile) => !taken(tile))
-    .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY))[0];
+    .sort((a, b) => Math.hypot(a.x - centerX, a.y - centerY) - Math.hypot(b.x - centerX, b.y - centerY));
+  if (!nearest) throw new Error('no free land tile on the map');
+  return nearest;
 }
 
 beforeAll(async () => {
@@ -165,14 +140,19 @@ beforeAll(async () => {
     tiles: Array<{ x: number; y: number; is_land: boolean }>;
   };
   land = layout.tiles.filter((tile) => tile.is_land);
-  const spots = land.filter((tile) => tile.x >= 55 && tile.y >= 55 && tile.x % 4 === 0 && tile.y % 4 === 0);
-  ({ id: plotId, manageToken } = await buyPlot(setup.request, spots[0], {
+  const [adaSpot, longSpot] = land.filter((tile) => tile.x >= 55 && tile.y >= 55 && tile.x % 4 === 0 && tile.y % 4 === 0);
+  assert(adaSpot && longSpot, 'two land tiles in the south-east for the setup plots');
+  ({ plotId, manageToken } = await claimThroughApi(setup.request, stack.url, adaSpot, {
     display_name: PLOT_NAME,
     message: 'Tiny worlds, drawn by hand',
     link: 'https://ada.example/',
   }));
   // A plot with one very long word and a very long link, flagged by a visitor: it sits in the admin's queue.
-  const { id: longId } = await buyPlot(setup.request, spots[1], { display_name: 'Longwinded', message: LONG_WORD, link: LONG_LINK });
+  const { plotId: longId } = await claimThroughApi(setup.request, stack.url, longSpot, {
+    display_name: 'Longwinded',
+    message: LONG_WORD,
+    link: LONG_LINK,
+  });
   expect((await setup.request.post(`${stack.url}/api/flag-plot`, { data: { plotId: longId } })).ok()).toBe(true);
 });
 
@@ -185,7 +165,9 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
   it('finds no serious or critical violation on any route', async () => {
     const page = await newPage(size);
     const unclaimed = land.filter((tile) => tile.x >= 60 && tile.y >= 70 && tile.x % 3 === 0 && tile.y % 3 === 0);
-    const sessionId = await paidSession(page.request, unclaimed[VIEWPORTS.indexOf(size)]);
+    const tile = unclaimed[VIEWPORTS.indexOf(size)];
+    assert(tile, 'an unclaimed land tile per viewport');
+    const sessionId = await paidCheckout(page.request, stack.url, tile);
     const routes: Array<[string, number, string]> = [
       ['/', 200, 'Claim Your Place in'],
       ['/claim', 200, 'Missing Session ID'],
@@ -248,7 +230,7 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     await expect.poll(() => popup.getByText('Please enter a valid http or https URL').count()).toBe(1);
     await page.getByLabel('Link (optional)').fill('https://killjoy.example/');
     // A text file renamed .png, and a PNG cut short (right signature, no image): refused before the cropper.
-    const png = Buffer.from(ONE_PIXEL_PNG.split(',')[1], 'base64');
+    const png = ONE_PIXEL_PNG_BYTES;
     for (const [name, buffer] of [
       ['notes.png', Buffer.from('just some notes, not pixels')],
       ['cut.png', png.subarray(0, 20)],

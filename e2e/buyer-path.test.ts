@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { fillAndConfirmClaim, startCheckoutInPage } from './support/claim.ts';
 import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
 
 // Prices that are not the built-in defaults: what the browser shows and what is charged must both be these.
@@ -113,20 +114,7 @@ describe("the buyer's path, truthfully", () => {
     const other = await stack.newPage();
     await gotoLive(other, stack.url);
     // The checkout starts from this page (as the popup would), without a pending claim in its session storage.
-    const started = await other.evaluate(
-      async (body) => {
-        const response = await fetch('/api/create-checkout-session', {
-          method: 'POST',
-          credentials: 'include',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
-      },
-      { tier: 'basic', x: tile.x, y: tile.y },
-    );
-    expect(started.status).toBe(200);
-    const { url, sessionId } = started.json;
+    const { url, sessionId } = await startCheckoutInPage(other, { tier: 'basic', x: tile.x, y: tile.y });
     // The test checkout is payments' own page (no app to go live): a plain goto.
     await other.goto(`${stack.url}${url}`);
     await other.getByRole('button', { name: /Pay \(test mode\)/ }).click();
@@ -137,13 +125,7 @@ describe("the buyer's path, truthfully", () => {
     // No pending claim in this browser: the position comes from the server.
     expect(await other.getByRole('spinbutton', { name: 'X' }).inputValue()).toBe(String(tile.x));
     expect(await other.getByRole('spinbutton', { name: 'Y' }).inputValue()).toBe(String(tile.y));
-    await other.getByLabel('Display name').fill('Quick Hands');
-    await other.getByLabel('Message').fill('Bought it right after');
-    await other.setInputFiles('input[type=file]', await avatarFile(other, { fill: '#3b82f6' }));
-    await other.getByRole('button', { name: 'Save Avatar' }).click();
-    await expect.poll(() => other.getByText('Avatar Saved').count()).toBeGreaterThan(0);
-    await other.getByRole('button', { name: 'REVIEW DETAILS' }).click();
-    await other.getByRole('button', { name: 'CONFIRM & CLAIM' }).click();
+    await fillAndConfirmClaim(other, { name: 'Quick Hands', message: 'Bought it right after', avatarFill: '#3b82f6' });
     await expect.poll(() => other.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
     const [plot] = await stack.db.query<{ display_name: string; x: number; y: number }>(
       `SELECT display_name, x, y FROM plots.plots WHERE stripe_session_id = $1`,

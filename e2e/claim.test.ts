@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
 import { claimThroughPopup } from './support/claim.ts';
 
@@ -37,6 +37,7 @@ describe('claiming a plot, end to end in a real browser', () => {
     expect(await buyer.getByText(`Coordinates (${land.x}, ${land.y})`).count()).toBe(1);
     await buyer.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/plot-page.png') });
     const plotId = buyer.url().split('/plot/')[1];
+    assert(plotId, 'the buyer landed on a /plot/:id page');
     claimedPlotId = plotId;
 
     // The second page, open all along, sees the plot without a reload.
@@ -62,6 +63,7 @@ describe('claiming a plot, end to end in a real browser', () => {
       [plotId],
     );
     expect(plot).toMatchObject({ display_name: 'Pixel Pioneer', tier: 'basic', x: land.x, y: land.y });
+    assert(plot);
     const [payment] = await stack.db.query<{ status: string; amount: number; plot_id: string }>(
       `SELECT status, amount, plot_id::text FROM payments.payments WHERE stripe_session_id = $1`,
       [plot.stripe_session_id],
@@ -80,7 +82,7 @@ describe('claiming a plot, end to end in a real browser', () => {
             await stack.db.query<{ plot_id: string }>(`SELECT plot_id::text FROM payments.payments WHERE stripe_session_id = $1`, [
               plot.stripe_session_id,
             ])
-          )[0].plot_id,
+          )[0]?.plot_id,
       )
       .toBe(plotId);
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
-import { avatarFile } from './support/map.ts';
+import { fillAndConfirmClaim, startCheckoutInPage } from './support/claim.ts';
 
 // Not the built-in defaults: the strip's 'from $…' must be the served lowest price.
 const PRICES = { basic: 1900, premium: 20000 };
@@ -86,18 +86,7 @@ describe('what buyers see and feel', () => {
     const buyer = await newPage({ width: 1280, height: 900 });
     await gotoLive(buyer, stack.url);
     const tile = landTiles.find((t) => t.x > 20 && t.y > 20)!;
-    const started = await buyer.evaluate(
-      async (body) => {
-        const response = await fetch('/api/create-checkout-session', {
-          method: 'POST',
-          credentials: 'include',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        return (await response.json()) as { url: string };
-      },
-      { tier: 'basic', x: tile.x, y: tile.y },
-    );
+    const started = await startCheckoutInPage(buyer, { tier: 'basic', x: tile.x, y: tile.y });
     const cspViolations: string[] = [];
     buyer.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -119,13 +108,7 @@ describe('what buyers see and feel', () => {
     await expect
       .poll(() => buyer.getByRole('img', { name: `Map: your plot's position at (${tile.x}, ${tile.y})` }).count(), { timeout: 15_000 })
       .toBe(1);
-    await buyer.getByLabel('Display name').fill('Felt Right');
-    await buyer.getByLabel('Message').fill('Bought on the live map');
-    await buyer.setInputFiles('input[type=file]', await avatarFile(buyer, { fill: '#a855f7' }));
-    await buyer.getByRole('button', { name: 'Save Avatar' }).click();
-    await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBeGreaterThan(0);
-    await buyer.getByRole('button', { name: 'REVIEW DETAILS' }).click();
-    await buyer.getByRole('button', { name: 'CONFIRM & CLAIM' }).click();
+    await fillAndConfirmClaim(buyer, { name: 'Felt Right', message: 'Bought on the live map', avatarFill: '#a855f7' });
 
     // The celebration: the new plot on the map (the camera flies to it), and a way on to the plot page.
     await expect.poll(() => buyer.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);

@@ -1,6 +1,7 @@
-import type { APIRequestContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, signInAdmin, startStack, type Stack, gotoLive } from './support/stack.ts';
+import { ONE_PIXEL_PNG_BYTES, claimThroughApi } from './support/claim.ts';
 import { mapCanvas } from './support/map.ts';
 
 let stack: Stack;
@@ -10,36 +11,6 @@ let watcher: Page;
 let landTiles: Array<{ x: number; y: number }>;
 
 const findPlotsCount = (page: Page) => page.getByRole('button', { name: /^Find Plots/ }).textContent();
-const ONE_PIXEL_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-/** Buys and claims a plot through the public API (the browser flow itself is covered by claim.test.ts). */
-async function buyPlot(
-  request: APIRequestContext,
-  tile: { x: number; y: number },
-  displayName: string,
-): Promise<{ plotId: string; sessionId: string }> {
-  const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
-  expect(checkout.ok(), await checkout.text()).toBe(true);
-  const { sessionId } = await checkout.json();
-  const paid = await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 });
-  expect(paid.status()).toBe(303);
-  const claim = await request.post(`${stack.url}/api/claim-plot`, {
-    data: {
-      display_name: displayName,
-      message: 'A calm corner of the map',
-      link: 'https://calm.example/',
-      zone: 'nexus',
-      ...tile,
-      stripeSessionId: sessionId,
-      tier: 'basic',
-      avatar_url: ONE_PIXEL_PNG,
-    },
-  });
-  expect(claim.status(), await claim.text()).toBe(201);
-  return { plotId: (await claim.json()).plot.id, sessionId };
-}
-
 beforeAll(async () => {
   stack = await startStack({ MAP_SEED: 'pixel-atlas' });
   buyer = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -67,8 +38,7 @@ describe('moderation, end to end in a real browser', () => {
     await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
     await buyer.getByLabel('Display name').fill('Grumpy Gnome');
     await buyer.getByLabel('Message').fill('I hate slow websites');
-    const png = Buffer.from(ONE_PIXEL_PNG.split(',')[1], 'base64');
-    await buyer.setInputFiles('input[type=file]', { name: 'gnome.png', mimeType: 'image/png', buffer: png });
+    await buyer.setInputFiles('input[type=file]', { name: 'gnome.png', mimeType: 'image/png', buffer: ONE_PIXEL_PNG_BYTES });
     await buyer.getByRole('button', { name: 'Save Avatar' }).click();
     await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBe(1);
     await buyer.getByRole('button', { name: 'PAY & CLAIM ($25)' }).click();
@@ -84,6 +54,7 @@ describe('moderation, end to end in a real browser', () => {
       `SELECT id::text, visible, notification_email FROM plots.plots WHERE display_name = 'Grumpy Gnome'`,
     );
     expect(hidden).toMatchObject({ visible: false, notification_email: 'gnome@example.com' });
+    assert(hidden);
     expect(((await (await buyer.request.get(`${stack.url}/api/plots`)).json()) as unknown[]).length).toBe(0);
 
     await signInAdmin(admin, stack.url);
@@ -104,7 +75,12 @@ describe('moderation, end to end in a real browser', () => {
 
   it('lets a visitor flag a plot without hiding it; the admin rejects it and it is gone everywhere but the payment record', async () => {
     const tile = landTiles.find((t) => t.x === 50) ?? landTiles[0];
-    const { plotId, sessionId } = await buyPlot(buyer.request, tile, 'Shady Shop');
+    assert(tile, 'land on the map');
+    const { plotId, sessionId } = await claimThroughApi(buyer.request, stack.url, tile, {
+      display_name: 'Shady Shop',
+      message: 'A calm corner of the map',
+      link: 'https://calm.example/',
+    });
     await expect.poll(() => findPlotsCount(watcher), { timeout: 15_000 }).toBe('Find Plots (2)');
 
     // A visitor opens the plot's profile card from the map and flags it.

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { claimThroughPopup } from './support/claim.ts';
 import { screenPointOfTile } from './support/map.ts';
 import { startStack, gotoLive, type Stack } from './support/stack.ts';
@@ -83,6 +83,7 @@ describe("the owner's private page, end to end in real browsers", () => {
 
     // The token never reached a log line (the gateway's and every service's request logs redact it).
     const token = ownerUrl.split('/manage/')[1];
+    assert(token, 'the owner link is /manage/<token>');
     for (const service of stack.processes()) {
       const leaks = service
         .output()

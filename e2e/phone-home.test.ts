@@ -1,7 +1,8 @@
 import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { claimThroughApi } from './support/claim.ts';
 import { mapCanvas, mapView } from './support/map.ts';
 
 /**
@@ -12,8 +13,6 @@ let stack: Stack;
 let layout: { tiles: Array<{ x: number; y: number; is_land: boolean }>; regions: Array<{ name: string; focus: { x: number; y: number } }> };
 const plots: Array<{ x: number; y: number; size: number; name: string }> = [];
 
-const ONE_PIXEL_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 interface Rect {
   left: number;
@@ -22,27 +21,6 @@ interface Rect {
   bottom: number;
 }
 const overlaps = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
-/** Buys and claims a plot through the public API (the browser flow itself is claim.test.ts's). */
-async function buyPlot(request: APIRequestContext, tier: 'basic', tile: { x: number; y: number }, name: string): Promise<void> {
-  const checkout = await request.post(`${stack.url}/api/create-checkout-session`, { data: { tier, ...tile } });
-  expect(checkout.ok(), await checkout.text()).toBe(true);
-  const { sessionId } = await checkout.json();
-  expect((await request.post(`${stack.url}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 })).status()).toBe(303);
-  const claim = await request.post(`${stack.url}/api/claim-plot`, {
-    data: {
-      display_name: name,
-      message: 'Somewhere on the atlas',
-      link: 'https://atlas.example/',
-      zone: 'nexus',
-      ...tile,
-      stripeSessionId: sessionId,
-      tier,
-      avatar_url: ONE_PIXEL_PNG,
-    },
-  });
-  expect(claim.status(), await claim.text()).toBe(201);
-}
 
 const isLand = (x: number, y: number, size = 1) => {
   for (let dy = 0; dy < size; dy++)
@@ -57,12 +35,16 @@ beforeAll(async () => {
   const request = apiContext.request;
   layout = await (await request.get(`${stack.url}/api/map-layout`)).json();
   // A plot far from the centre, so Find Plots has somewhere to fly.
-  for (const [tier, size, from, name] of [['basic', 1, { x: 70, y: 70 }, 'South East Shop']] as const) {
+  for (const [size, from, name] of [[1, { x: 70, y: 70 }, 'South East Shop']] as const) {
     let spot: { x: number; y: number } | null = null;
     for (let r = 0; r < 30 && !spot; r++)
       for (let d = 0; d <= r && !spot; d++) if (isLand(from.x + d, from.y + r - d, size)) spot = { x: from.x + d, y: from.y + r - d };
     if (!spot) throw new Error(`no land for ${name}`);
-    await buyPlot(request, tier, spot, name);
+    await claimThroughApi(request, stack.url, spot, {
+      display_name: name,
+      message: 'Somewhere on the atlas',
+      link: 'https://atlas.example/',
+    });
     plots.push({ ...spot, size, name });
   }
   await apiContext.close();
@@ -82,6 +64,15 @@ async function settled(page: Page): Promise<{ zoom: number; x: number; y: number
     last = next;
   }
   return last;
+}
+
+/** The claim popup (or sheet) a tap or click on a tile opened, once it has come in and the map has panned clear of it. */
+async function claimPopupSettled(page: Page) {
+  const popup = page.getByRole('dialog', { name: 'Claim This Tile' });
+  await expect.poll(() => popup.count()).toBe(1);
+  await page.waitForTimeout(500);
+  await settled(page);
+  return popup;
 }
 
 async function openHome(page: Page): Promise<void> {
@@ -160,7 +151,7 @@ async function visibleMapShare(page: Page): Promise<number> {
       const css = getComputedStyle(el);
       if (css.visibility === 'hidden' || Number(css.opacity) === 0) return false;
       const background = css.backgroundColor.match(/[\d.]+/g)?.map(Number) ?? [];
-      if (background.length === 4 ? background[3] > 0 : background.length === 3) return true;
+      if (background.length === 4 ? background[3]! > 0 : background.length === 3) return true;
       if (parseFloat(css.borderTopWidth) > 0 && css.borderTopStyle !== 'none') return true;
       if (['IMG', 'SVG', 'svg', 'CANVAS', 'VIDEO'].includes(el.tagName)) return true;
       return Array.from(el.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
@@ -273,11 +264,7 @@ describe('the home screen on a 390×844 phone', () => {
     await openHome(phone);
     const tile = await landTileNear(phone, { x: 195, y: 600 });
     await phone.touchscreen.tap(tile.point.x, tile.point.y);
-    const sheet = phone.getByRole('dialog', { name: 'Claim This Tile' });
-    await expect.poll(() => sheet.count()).toBe(1);
-    // The map pans once the sheet has slid in.
-    await phone.waitForTimeout(500);
-    await settled(phone);
+    const sheet = await claimPopupSettled(phone);
     const sheetBox = (await sheet.boundingBox())!;
     const tileRect = await footprintRect(phone, tile.x, tile.y);
     expect(tileRect.bottom).toBeLessThanOrEqual(sheetBox.y);
@@ -324,11 +311,7 @@ describe('the home screen at 1366×768', () => {
     // A tile right of the centre: where a dialog would sit.
     const tile = await landTileNear(page, { x: 950, y: 420 });
     await page.mouse.click(tile.point.x, tile.point.y);
-    const dialog = page.getByRole('dialog', { name: 'Claim This Tile' });
-    await expect.poll(() => dialog.count()).toBe(1);
-    // The map pans once the dialog has come in.
-    await page.waitForTimeout(500);
-    await settled(page);
+    const dialog = await claimPopupSettled(page);
 
     const pay = (await dialog.getByRole('button', { name: /PAY & CLAIM/ }).boundingBox())!;
     expect(pay.y).toBeGreaterThanOrEqual(0);

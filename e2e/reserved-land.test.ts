@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
+import { startCheckoutInPage } from './support/claim.ts';
 import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
@@ -27,21 +28,6 @@ async function openHome(page: Page) {
   if (land.length === 0) land = await landNearCentre(page, stack.url, 2);
 }
 
-/** Starts a checkout from this browser (as PAY & CLAIM does), which holds the footprint while it lasts. */
-async function startCheckout(page: Page, body: { tier: string; x: number; y: number }) {
-  const started = await page.evaluate(async (payload) => {
-    const response = await fetch('/api/create-checkout-session', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
-  }, body);
-  expect(started.status).toBe(200);
-  return started.json;
-}
-
 /** Clicks a map tile and waits out the double-click window (a single click acts only after it). */
 async function clickTile(page: Page, tile: { x: number; y: number }) {
   const point = await screenPointOfTile(page, tile.x, tile.y);
@@ -63,7 +49,7 @@ describe('reserved land on the map', () => {
     const tile = land.find((t) => land.some((l) => l.x === t.x - 1 && l.y === t.y))!;
     used.push(tile, { x: tile.x - 1, y: tile.y });
     // The payer starts a 2×2 checkout and does not pay (yet): the footprint is held.
-    await startCheckout(payer, { tier: 'featured', x: tile.x, y: tile.y });
+    await startCheckoutInPage(payer, { tier: 'featured', x: tile.x, y: tile.y });
 
     const visitor = await stack.newPage();
     await openHome(visitor);
@@ -95,7 +81,7 @@ describe('reserved land on the map', () => {
     const tile = farFrom(used);
     used.push(tile);
     // Buy and pay in the owner's browser, then claim with a name the content screen holds for review.
-    const { url, sessionId } = await startCheckout(owner, { tier: 'basic', x: tile.x, y: tile.y });
+    const { url, sessionId } = await startCheckoutInPage(owner, { tier: 'basic', x: tile.x, y: tile.y });
     // The test checkout is the payments service's own page, not the app: a plain navigation.
     await owner.goto(`${stack.url}${url}`);
     await owner.getByRole('button', { name: /Pay \(test mode\)/ }).click();

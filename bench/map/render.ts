@@ -9,10 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { GRID_SIZE, TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import type { MapTile } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
+import { launchChromium } from '../../e2e/support/chromium.ts';
 import { scenarioPlots, type PlotScenario } from './plots.ts';
 import type { PhaseInput, PhaseResult, SetupResult } from './protocol.ts';
 import { fmt, summary, table } from './stats.ts';
@@ -25,17 +26,6 @@ const FRAME_MS = 1000 / 60;
 export const DROPPED_FRAME_MS = 1.5 * FRAME_MS;
 /** Issue target: every view's draw+raster p95 within this factor of the lower bound. */
 export const TARGET_RATIO = 1.5;
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface RenderOptions {
   layout: { tiles: MapTile[]; regions: Region[] };
@@ -134,7 +124,7 @@ async function measure(options: RenderOptions, onCleanup: RenderOptions['onClean
   const url = await serveStatic(dist, onCleanup);
   const buildMs = performance.now() - buildStarted;
 
-  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser: Browser = await launchChromium();
   onCleanup('chromium', () => browser.close());
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const page = await context.newPage();

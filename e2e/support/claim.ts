@@ -1,11 +1,71 @@
-import type { Page } from 'playwright-core';
+import type { APIRequestContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './map.ts';
+
+/** The smallest avatar a claim accepts, as a data URL. */
+export const ONE_PIXEL_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+/** The same PNG as a file's bytes, for an upload. */
+export const ONE_PIXEL_PNG_BYTES = Buffer.from(ONE_PIXEL_PNG.slice(ONE_PIXEL_PNG.indexOf(',') + 1), 'base64');
+
+/** A test-mode checkout for a basic plot at `tile`, paid and not claimed yet: its session id. */
+export async function paidCheckout(request: APIRequestContext, siteUrl: string, tile: { x: number; y: number }): Promise<string> {
+  const checkout = await request.post(`${siteUrl}/api/create-checkout-session`, { data: { tier: 'basic', ...tile } });
+  expect(checkout.ok(), await checkout.text()).toBe(true);
+  const { sessionId } = (await checkout.json()) as { sessionId: string };
+  expect((await request.post(`${siteUrl}/api/test-checkout/${sessionId}/pay`, { maxRedirects: 0 })).status()).toBe(303);
+  return sessionId;
+}
+
+/** Buys and claims a basic plot through the public API (the browser flow itself is claim.test.ts's). */
+export async function claimThroughApi(
+  request: APIRequestContext,
+  siteUrl: string,
+  tile: { x: number; y: number },
+  fields: { display_name: string; message: string; link: string },
+): Promise<{ plotId: string; sessionId: string; manageToken: string }> {
+  const sessionId = await paidCheckout(request, siteUrl, tile);
+  const claim = await request.post(`${siteUrl}/api/claim-plot`, {
+    data: { ...fields, zone: 'nexus', ...tile, stripeSessionId: sessionId, tier: 'basic', avatar_url: ONE_PIXEL_PNG },
+  });
+  expect(claim.status(), await claim.text()).toBe(201);
+  const body = (await claim.json()) as { plot: { id: string }; manage_token: string };
+  return { plotId: body.plot.id, sessionId, manageToken: body.manage_token };
+}
 
 export interface BuyerProfile {
   name: string;
   message: string;
   link: string;
+}
+
+/** Starts a checkout from this browser (as PAY & CLAIM does), which holds the footprint while it lasts. */
+export async function startCheckoutInPage(
+  page: Page,
+  body: { tier: string; x: number; y: number },
+): Promise<{ url: string; sessionId: string }> {
+  const started = await page.evaluate(async (payload) => {
+    const response = await fetch('/api/create-checkout-session', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    return { status: response.status, json: (await response.json()) as { url: string; sessionId: string } };
+  }, body);
+  expect(started.status).toBe(200);
+  return started.json;
+}
+
+/** On /claim after paying: the name and message, an avatar of one colour saved, then confirmed through the review step. */
+export async function fillAndConfirmClaim(page: Page, profile: { name: string; message: string; avatarFill: string }): Promise<void> {
+  await page.getByLabel('Display name').fill(profile.name);
+  await page.getByLabel('Message').fill(profile.message);
+  await page.setInputFiles('input[type=file]', await avatarFile(page, { fill: profile.avatarFill }));
+  await page.getByRole('button', { name: 'Save Avatar' }).click();
+  await expect.poll(() => page.getByText('Avatar Saved').count()).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'REVIEW DETAILS' }).click();
+  await page.getByRole('button', { name: 'CONFIRM & CLAIM' }).click();
 }
 
 /**

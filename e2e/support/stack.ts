@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startProcessStack, type ProcessStack } from '@pixel-atlas/test-stack/process-stack';
+import { launchChromium } from './chromium.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -25,24 +26,10 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     env,
     serviceEnv: { gateway: { ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password } },
   });
-  const browser = await chromium
-    .launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
-    .catch(async (error: unknown) => {
-      await stack.stop();
-      throw error;
-    });
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await stack.stop();
+    throw error;
+  });
   return {
     ...stack,
     browser,
