@@ -221,15 +221,19 @@ export async function buyAndPay(world: World, body: { tier: Tier; x: number; y: 
   if (world.fakeStripe) {
     world.fakeStripe.complete(sessionId);
   } else {
-    const paid = await world.payments.inject({
-      method: 'POST',
-      url: `${url}/pay`,
-      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
+    const paid = await payTestCheckout(world, url);
     if (paid.statusCode !== 303) throw new Error(`test checkout pay failed: ${paid.statusCode} ${paid.body}`);
   }
   return sessionId;
+}
+/** The Pay button of the built-in test checkout page at `url`, pressed (303 to the claim page once paid). */
+export async function payTestCheckout(world: World, url: string): Promise<LightMyRequestResponse> {
+  return world.payments.inject({
+    method: 'POST',
+    url: `${url}/pay`,
+    headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
 }
 
 export async function claimBody(sessionId: string, tier: Tier, x: number, y: number, overrides: Record<string, unknown> = {}) {

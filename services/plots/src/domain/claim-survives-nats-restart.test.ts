@@ -1,7 +1,7 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claim, claimBody, startCheckout, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, payTestCheckout, startCheckout, streamEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -20,12 +20,7 @@ it('NATS down between payment and claim: the payment is recorded, the claim fail
 
   await nats.stop();
   // Paying needs no broker: the payment and its payments.payment.verified event wait in the outbox.
-  const paid = await world.payments.inject({
-    method: 'POST',
-    url: `${url}/pay`,
-    headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: '',
-  });
+  const paid = await payTestCheckout(world, url);
   expect(paid.statusCode).toBe(303);
   expect((await world.payments.inject(`/api/verify-session/${sessionId}`)).json()).toMatchObject({ verified: true });
   // A claim now cannot reach the map or payments: a clean 5xx and nothing written.

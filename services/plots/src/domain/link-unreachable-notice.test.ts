@@ -4,8 +4,9 @@
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, landSpots } from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { getLinkHealth } from './get-link-health.ts';
 
 let smtp: TestSmtpServer;
@@ -24,9 +25,10 @@ const world = worldPerFile(() => ({
   },
   moderationEnv: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`, NOTIFY_POLL_INTERVAL_MS: '100' },
 }));
+const nextSpot = spotSupply(world, 1, 1);
 
 it('tells the owner once by e-mail when the link is unreachable, and shows it to the owner and the admin', async () => {
-  const spot = landSpots(world, 1, 1)[0]!;
+  const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
   const claimed = await claim(
     world,
