@@ -8,19 +8,19 @@ interface PixelSelectProps {
   onValueChange: (value: string) => void;
   options: ReadonlyArray<{ value: string; label: string }>;
   placeholder: string;
-  invalid?: boolean;
-  describedBy?: string;
+  'aria-invalid'?: boolean | undefined;
+  'aria-describedby'?: string | undefined;
 }
 
 /** Radix Select in the app's look; an empty value shows the placeholder. */
-export function PixelSelect({ id, name, value, onValueChange, options, placeholder, invalid, describedBy }: PixelSelectProps) {
+export function PixelSelect({ id, name, value, onValueChange, options, placeholder, ...aria }: PixelSelectProps) {
   return (
     <SelectPrimitive.Root name={name} value={value} onValueChange={onValueChange}>
       <SelectPrimitive.Trigger
         id={id}
         aria-labelledby={`${id}-label ${id}`}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
+        aria-invalid={aria['aria-invalid'] || undefined}
+        aria-describedby={aria['aria-describedby']}
         className={`${inputClassName} flex items-center justify-between gap-2 text-left font-sans data-[placeholder]:text-ink-muted`}
       >
         <SelectPrimitive.Value placeholder={placeholder} />

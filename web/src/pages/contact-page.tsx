@@ -9,29 +9,24 @@ import { FormField, inputClassName } from '../components/form-field.tsx';
 import { PixelSelect } from '../components/pixel-select.tsx';
 import { useToast } from '../hooks/use-toast.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { firstErrorPerField, type FieldErrors } from '../lib/field-errors.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
 type ContactForm = Record<keyof ContactRequest, string>;
-type FieldErrors = Partial<Record<keyof ContactRequest, string>>;
 
 const EMPTY_FORM: ContactForm = { name: '', email: '', subject: '', message: '' };
 
-function validate(form: ContactForm): { data: ContactRequest } | { errors: FieldErrors } {
+function validate(form: ContactForm): { data: ContactRequest } | { errors: FieldErrors<ContactRequest> } {
   const result = contactRequestSchema.safeParse(form);
   if (result.success) return { data: result.data };
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof ContactRequest;
-    errors[field] ??= issue.message;
-  }
-  return { errors };
+  return { errors: firstErrorPerField(result.error) };
 }
 
 export function ContactPage() {
   usePageMeta(`Contact - ${SITE_NAME}`, `Questions about ${SITE_NAME}, your plot or a payment? Send us a message.`);
   const { toast } = useToast();
   const [form, setForm] = useState<ContactForm>(EMPTY_FORM);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<FieldErrors<ContactRequest>>({});
 
   const sendMessage = useMutation({
     mutationFn: (request: ContactRequest) => api.POST('/api/contact', { body: request }),
@@ -80,62 +75,54 @@ export function ContactPage() {
       <div className="mt-10 grid gap-8 md:grid-cols-[1fr_16rem]">
         <form noValidate onSubmit={submit} className="pixel-panel grid gap-5 p-6" aria-label="Contact form">
           <FormField id="contact-name" label="Name" error={errors.name}>
-            {({ id, errorId, invalid }) => (
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 name="name"
                 autoComplete="name"
                 className={inputClassName}
                 value={form.name}
                 onChange={(event) => updateField('name', event.target.value)}
-                aria-invalid={invalid || undefined}
-                aria-describedby={errorId}
               />
             )}
           </FormField>
 
           <FormField id="contact-email" label="Email" error={errors.email}>
-            {({ id, errorId, invalid }) => (
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 name="email"
                 type="email"
                 autoComplete="email"
                 className={inputClassName}
                 value={form.email}
                 onChange={(event) => updateField('email', event.target.value)}
-                aria-invalid={invalid || undefined}
-                aria-describedby={errorId}
               />
             )}
           </FormField>
 
           <FormField id="contact-subject" label="Subject" error={errors.subject}>
-            {({ id, errorId, invalid }) => (
+            {(control) => (
               <PixelSelect
-                id={id}
+                {...control}
                 name="subject"
                 value={form.subject}
                 onValueChange={(value) => updateField('subject', value)}
                 options={CONTACT_SUBJECTS}
                 placeholder="Select a subject"
-                invalid={invalid}
-                describedBy={errorId}
               />
             )}
           </FormField>
 
           <FormField id="contact-message" label="Message" error={errors.message}>
-            {({ id, errorId, invalid }) => (
+            {(control) => (
               <textarea
-                id={id}
+                {...control}
                 name="message"
                 rows={6}
                 className={`${inputClassName} resize-y`}
                 value={form.message}
                 onChange={(event) => updateField('message', event.target.value)}
-                aria-invalid={invalid || undefined}
-                aria-describedby={errorId}
               />
             )}
           </FormField>

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import Cropper from 'react-easy-crop';
 import { buttonClassName } from '../../components/button-styles.ts';
+import { FieldError, fieldErrorId } from '../../components/form-field.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { AVATAR_START_ZOOM, cropAvatar, isUsableAvatarFile, readFileAsDataUrl, type AvatarShape, type CropArea } from './avatar-image.ts';
 import { CLAIM_TOASTS } from './claim-messages.ts';
@@ -74,7 +75,7 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
   };
 
   const hintId = `${id}-hint`;
-  const errorId = error ? `${id}-error` : undefined;
+  const errorId = fieldErrorId(id, error);
   const roundClass = shape === 'round' ? 'rounded-full' : '';
 
   return (
@@ -150,11 +151,7 @@ export function AvatarUploader({ value, onChange, shape, error }: AvatarUploader
       <p id={hintId} className="text-xs text-ink-muted">
         JPG, PNG or GIF (max 1MB)
       </p>
-      {error ? (
-        <p id={errorId} className="text-sm text-danger-text">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

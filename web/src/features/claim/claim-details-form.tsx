@@ -9,7 +9,7 @@ import { CLAIM_TOASTS } from './claim-messages.ts';
 import { checkPosition } from './position-check.ts';
 import { PositionFields } from './position-fields.tsx';
 import { ProfileFields } from './profile-fields.tsx';
-import { validateProfile, type FieldErrors, type ProfileDraft } from './profile-validation.ts';
+import { validateProfile, type ProfileErrors, type ProfileDraft } from './profile-validation.ts';
 import { ZoneRadioGroup } from './zone-radio-group.tsx';
 
 /** Everything the /claim form edits; x and y stay text while typed. */
@@ -20,7 +20,7 @@ export interface ClaimDraft extends ProfileDraft {
   avatar_url: string | null;
 }
 
-type DraftErrors = FieldErrors & { position?: string; avatar?: string };
+type DraftErrors = ProfileErrors & { position?: string; avatar?: string };
 
 interface ClaimDetailsFormProps {
   tier: Tier;

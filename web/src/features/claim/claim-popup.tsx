@@ -14,7 +14,7 @@ import { savePendingClaim, clearPendingClaim, readPendingClaim } from './pending
 import { checkPosition } from './position-check.ts';
 import { ProfileFields } from './profile-fields.tsx';
 import { FootprintConflictNote } from './reserved-land-note.tsx';
-import { normalizeProfile, validateProfile, type FieldErrors, type ProfileDraft } from './profile-validation.ts';
+import { normalizeProfile, validateProfile, type ProfileErrors, type ProfileDraft } from './profile-validation.ts';
 import { startCheckout } from './start-checkout.ts';
 import { storedTier } from './stored-tier.ts';
 import { TierRadioList } from './tier-radio-list.tsx';
@@ -81,7 +81,7 @@ function ClaimPopupForm({
   const [draft, setDraft] = useState<ProfileDraft>(() =>
     earlier ? { display_name: earlier.display_name, message: earlier.message, link: earlier.link } : EMPTY_DRAFT,
   );
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<ProfileErrors>({});
   const [tier, setTier] = useState<Tier>(initialTier);
   const [avatar, setAvatar] = useState<string | null>(earlier?.avatar_url ?? null);
   const [busy, setBusy] = useState(false);

@@ -53,15 +53,13 @@ function ContentReviewBody({ onCreate, onSkip }: Pick<ContentReviewDialogProps, 
           will be visible on the map once approved.
         </p>
         <FormField id="review-notification-email" label="Email for the review result (optional)" error={error}>
-          {({ id, errorId, invalid }) => (
+          {(control) => (
             <input
-              id={id}
+              {...control}
               type="email"
               autoComplete="email"
               className={inputClassName}
               value={email}
-              aria-invalid={invalid || undefined}
-              aria-describedby={errorId}
               onChange={(event) => {
                 setEmail(event.target.value);
                 setError(undefined);

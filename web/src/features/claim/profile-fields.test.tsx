@@ -3,14 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ProfileFields } from './profile-fields.tsx';
-import { validateProfile, type FieldErrors, type ProfileDraft } from './profile-validation.ts';
+import { validateProfile, type ProfileErrors, type ProfileDraft } from './profile-validation.ts';
 
 const INVALID_LINK = 'Please enter a valid http or https URL';
 
 /** The fields as a form uses them: errors from its last submit, cleared per field while typing. */
 function Form() {
   const [draft, setDraft] = useState<ProfileDraft>({ display_name: '', message: '', link: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<ProfileErrors>({});
   return (
     <form
       noValidate

@@ -2,11 +2,11 @@ import { DISPLAY_NAME_MAX, MESSAGE_MAX } from '@pixel-atlas/contracts/plots';
 import { useId, useState } from 'react';
 import { CharacterCounter } from '../../components/character-counter.tsx';
 import { FormField, inputClassName } from '../../components/form-field.tsx';
-import { validateProfile, type FieldErrors, type ProfileDraft, type ProfileField } from './profile-validation.ts';
+import { validateProfile, type ProfileErrors, type ProfileDraft, type ProfileField } from './profile-validation.ts';
 
 interface ProfileFieldsProps {
   draft: ProfileDraft;
-  errors: FieldErrors;
+  errors: ProfileErrors;
   onChange: (field: ProfileField, value: string) => void;
 }
 
@@ -15,8 +15,8 @@ export function ProfileFields({ draft, errors: submitErrors, onChange }: Profile
   const id = useId();
   // A field left with something wrong in it says so at once (e.g. 'https://exa mple.com'), not only after
   // PAY & CLAIM; an empty field is not judged until submit. Typing in a field clears its message.
-  const [leftErrors, setLeftErrors] = useState<FieldErrors>({});
-  const errors: FieldErrors = { ...leftErrors, ...pickDefined(submitErrors) };
+  const [leftErrors, setLeftErrors] = useState<ProfileErrors>({});
+  const errors: ProfileErrors = { ...leftErrors, ...pickDefined(submitErrors) };
   const judgeOnLeave = (field: ProfileField) => {
     if (!draft[field].trim()) return;
     const error = validateProfile(draft)[field];
@@ -29,16 +29,14 @@ export function ProfileFields({ draft, errors: submitErrors, onChange }: Profile
   return (
     <>
       <FormField id={`${id}-name`} label="Display name" error={errors.display_name}>
-        {({ id: inputId, errorId, invalid }) => (
+        {(control) => (
           <input
-            id={inputId}
+            {...control}
             name="display_name"
             className={inputClassName}
             value={draft.display_name}
             maxLength={DISPLAY_NAME_MAX}
             autoComplete="nickname"
-            aria-invalid={invalid || undefined}
-            aria-describedby={errorId}
             onChange={(event) => change('display_name', event.target.value)}
             onBlur={() => judgeOnLeave('display_name')}
           />
@@ -63,17 +61,16 @@ export function MessageAndLinkFields({ idPrefix, draft, errors, onChange, onBlur
   return (
     <>
       <FormField id={`${idPrefix}-message`} label="Message" error={errors.message}>
-        {({ id: inputId, errorId, invalid }) => (
+        {(control) => (
           <>
             <textarea
-              id={inputId}
+              {...control}
               name="message"
               rows={3}
               className={`${inputClassName} resize-y`}
               value={draft.message}
               maxLength={MESSAGE_MAX}
-              aria-invalid={invalid || undefined}
-              aria-describedby={[counterId, errorId].filter(Boolean).join(' ')}
+              aria-describedby={[counterId, control['aria-describedby']].filter(Boolean).join(' ')}
               onChange={(event) => onChange('message', event.target.value.slice(0, MESSAGE_MAX))}
               onBlur={() => onBlur?.('message')}
             />
@@ -82,9 +79,9 @@ export function MessageAndLinkFields({ idPrefix, draft, errors, onChange, onBlur
         )}
       </FormField>
       <FormField id={`${idPrefix}-link`} label="Link (optional)" error={errors.link}>
-        {({ id: inputId, errorId, invalid }) => (
+        {(control) => (
           <input
-            id={inputId}
+            {...control}
             name="link"
             type="url"
             inputMode="url"
@@ -92,8 +89,6 @@ export function MessageAndLinkFields({ idPrefix, draft, errors, onChange, onBlur
             className={inputClassName}
             value={draft.link}
             autoComplete="url"
-            aria-invalid={invalid || undefined}
-            aria-describedby={errorId}
             onChange={(event) => onChange('link', event.target.value)}
             onBlur={() => onBlur?.('link')}
           />
@@ -103,6 +98,6 @@ export function MessageAndLinkFields({ idPrefix, draft, errors, onChange, onBlur
   );
 }
 
-function pickDefined(errors: FieldErrors): FieldErrors {
+function pickDefined(errors: ProfileErrors): ProfileErrors {
   return Object.fromEntries(Object.entries(errors).filter(([, message]) => message !== undefined));
 }

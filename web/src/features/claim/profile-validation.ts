@@ -1,4 +1,5 @@
 import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
+import { firstErrorPerField, type FieldErrors } from '../../lib/field-errors.ts';
 
 export interface ProfileDraft {
   display_name: string;
@@ -6,20 +7,15 @@ export interface ProfileDraft {
   link: string;
 }
 export type ProfileField = keyof ProfileDraft;
-export type FieldErrors = Partial<Record<ProfileField, string>>;
+export type ProfileErrors = FieldErrors<ProfileDraft>;
 
 /** The claim schema's rules for the fields a buyer types (spec section 5), one message per field. */
 const profileSchema = claimPlotRequestSchema.pick({ display_name: true, message: true, link: true });
 
-export function validateProfile(draft: ProfileDraft): FieldErrors {
+export function validateProfile(draft: ProfileDraft): ProfileErrors {
   const result = profileSchema.safeParse(draft);
   if (result.success) return {};
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as ProfileField;
-    errors[field] ??= issue.message;
-  }
-  return errors;
+  return firstErrorPerField(result.error);
 }
 
 /** What the server receives for the typed fields: trimmed, no link when none was given. */

@@ -6,17 +6,15 @@ import { toast } from '../../hooks/use-toast.ts';
 import { errorMessageForDisplay } from '../../api/errors.ts';
 import { MessageAndLinkFields } from '../claim/profile-fields.tsx';
 import { editPlotContent } from './manage-actions.ts';
+import { firstErrorPerField, type FieldErrors } from '../../lib/field-errors.ts';
 
-type Field = 'message' | 'link';
-type Errors = Partial<Record<Field, string>>;
+type Errors = FieldErrors<{ message: string; link: string }>;
 
 /** The claim's own rules for message and link (the same schema the server applies). */
 function validate(draft: { message: string; link: string }): Errors {
   const result = editPlotContentRequestSchema.safeParse(draft);
   if (result.success) return {};
-  const errors: Errors = {};
-  for (const issue of result.error.issues) errors[issue.path[0] as Field] ??= issue.message;
-  return errors;
+  return firstErrorPerField(result.error);
 }
 
 /** Message and link: saved live when the screen passes them, otherwise held for a quick review (the plot keeps its content). */

@@ -6,8 +6,7 @@ import { FormField, inputClassName } from '../../components/form-field.tsx';
 import { api } from '../../api/client.ts';
 import { errorMessageForDisplay, errorStatus } from '../../api/errors.ts';
 import { adminMeQuery } from '../../api/queries.ts';
-
-type FieldErrors = Partial<Record<keyof AdminLoginRequest, string>>;
+import { firstErrorPerField, type FieldErrors } from '../../lib/field-errors.ts';
 
 function signInFailureMessage(error: unknown): string {
   const fallback = errorStatus(error) === 401 ? 'Invalid username or password' : 'Could not sign in. Please try again.';
@@ -17,7 +16,7 @@ function signInFailureMessage(error: unknown): string {
 export function AdminSignInForm() {
   const queryClient = useQueryClient();
   const [credentials, setCredentials] = useState<AdminLoginRequest>({ username: '', password: '' });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors<AdminLoginRequest>>({});
 
   const signIn = useMutation({
     mutationFn: async (request: AdminLoginRequest) => (await api.POST('/api/admin/login', { body: request })).data,
@@ -34,9 +33,7 @@ export function AdminSignInForm() {
     if (signIn.isPending) return;
     const parsed = adminLoginRequestSchema.safeParse(credentials);
     if (!parsed.success) {
-      const errors: FieldErrors = {};
-      for (const issue of parsed.error.issues) errors[issue.path[0] as keyof AdminLoginRequest] ??= issue.message;
-      setFieldErrors(errors);
+      setFieldErrors(firstErrorPerField(parsed.error));
       return;
     }
     setFieldErrors({});
@@ -54,31 +51,27 @@ export function AdminSignInForm() {
         Admin sign in
       </h2>
       <FormField id="admin-username" label="Username" error={fieldErrors.username}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <input
-            id={id}
+            {...control}
             name="username"
             autoComplete="username"
             className={inputClassName}
             value={credentials.username}
             onChange={(event) => update('username', event.target.value)}
-            aria-invalid={invalid || undefined}
-            aria-describedby={errorId}
           />
         )}
       </FormField>
       <FormField id="admin-password" label="Password" error={fieldErrors.password}>
-        {({ id, errorId, invalid }) => (
+        {(control) => (
           <input
-            id={id}
+            {...control}
             name="password"
             type="password"
             autoComplete="current-password"
             className={inputClassName}
             value={credentials.password}
             onChange={(event) => update('password', event.target.value)}
-            aria-invalid={invalid || undefined}
-            aria-describedby={errorId}
           />
         )}
       </FormField>
