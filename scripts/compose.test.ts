@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, SERVICE_PORTS, discoverServices } from './lib/workspace.ts';
-import { interpolate } from './swarm-stack.ts';
+import { envText, interpolate } from './swarm-stack.ts';
 
 type Service = { name: string; port: number; upstreamEnv: string | null };
 type ComposeService = {
@@ -70,7 +70,7 @@ function containerEnv(svc: ComposeService, vars: Record<string, string | undefin
     if (value === null || value === undefined) {
       if (vars[key] !== undefined) out[key] = vars[key]!;
     } else {
-      out[key] = interpolate(String(value), vars);
+      out[key] = interpolate(envText(value), vars);
     }
   }
   return out;
@@ -129,7 +129,7 @@ describe('docker-compose.yml: the app services are exactly the services with src
 });
 
 describe.each(services)('service $name', (service) => {
-  const svc = compose.services[service.name] ?? ({} as ComposeService);
+  const svc: ComposeService = compose.services[service.name] ?? {};
   const env = envOf(svc);
   const build = typeof svc.build === 'string' ? { context: svc.build } : (svc.build ?? {});
 
@@ -146,8 +146,8 @@ describe.each(services)('service $name', (service) => {
 
   it('listens on its fixed port', () => {
     expect(String(env.PORT)).toBe(String(service.port));
-    if (SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS])
-      expect(service.port).toBe(SERVICE_PORTS[service.name as keyof typeof SERVICE_PORTS]);
+    const fixedPort = SERVICE_PORTS[service.name];
+    if (fixedPort) expect(service.port).toBe(fixedPort);
   });
 
   it('has a healthcheck on /readyz or /healthz of its own port, without curl (node fetch)', () => {

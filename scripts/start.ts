@@ -24,7 +24,8 @@ const prefixes = new Map(SERVICES.map((name, i) => [name, paint(COLORS[i % COLOR
 const rawLogs = ['1', 'true'].includes(process.env.PA_RAW_LOGS ?? '');
 /** Fastify's request lines as `incoming request GET /api/plots`, `request completed 200 in 12 ms`. */
 function requestMessage(log: Record<string, unknown>, messageKey: string): string {
-  const message = String(log[messageKey] ?? '');
+  const raw = log[messageKey] ?? '';
+  const message = typeof raw === 'string' ? raw : JSON.stringify(raw);
   const req = log.req as { method?: string; url?: string } | undefined;
   const res = log.res as { statusCode?: number } | undefined;
   if (req?.method) return `${message} ${req.method} ${req.url}`;

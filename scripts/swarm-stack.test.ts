@@ -110,7 +110,7 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
   it('runs app services replicated, rolling (start-first), restarted on failure, their names resolving to every task', () => {
     for (const name of appServices) {
       const { deploy, healthcheck } = stack.services[name]!;
-      expect(deploy.replicas, name).toBe(SWARM_REPLICAS[name as keyof typeof SWARM_REPLICAS] ?? 1);
+      expect(deploy.replicas, name).toBe(SWARM_REPLICAS[name] ?? 1);
       expect(deploy.endpoint_mode, name).toBe('dnsrr');
       expect(deploy.update_config?.order).toBe('start-first');
       expect(deploy.restart_policy?.condition).toBe('on-failure');

@@ -63,6 +63,11 @@ export function interpolate(text: string, vars: Vars): string {
   });
 }
 
+/** A compose environment value (a YAML string, number or boolean) as the text the container sees. */
+export function envText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /** A service's environment with the operator's values: keys compose leaves empty come from `vars` or are left out. */
 function environmentOf(service: ComposeService, vars: Vars): Record<string, string> {
   const out: Record<string, string> = {};
@@ -70,7 +75,7 @@ function environmentOf(service: ComposeService, vars: Vars): Record<string, stri
     if (value === null || value === undefined) {
       if (vars[key] !== undefined && vars[key] !== '') out[key] = vars[key];
     } else {
-      out[key] = String(value);
+      out[key] = envText(value);
     }
   }
   return out;

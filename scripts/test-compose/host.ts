@@ -36,6 +36,7 @@ export function run(
     const e = error as { status?: number; stderr?: string; stdout?: string };
     throw new Error(
       `${command} ${args.join(' ')} exited ${e.status}${e.stderr ? `:\n${e.stderr}` : ''}${e.stdout ? `\n${e.stdout.slice(-4000)}` : ''}`,
+      { cause: error },
     );
   }
 }
@@ -80,6 +81,11 @@ export function runStreaming(
       code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}; last lines:\n${tail.join('\n')}`)),
     );
   });
+}
+
+/** `podman build` on the host's network from local images only (nothing is pulled), its output streamed. */
+export function podmanBuild(args: readonly string[]): Promise<void> {
+  return runStreaming(PODMAN[0], [...PODMAN.slice(1), 'build', '--network', 'host', '--pull=never', ...args]);
 }
 
 const onPath = (name: string) => {

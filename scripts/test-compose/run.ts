@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { api, buyAndPay, claimPlot, pool, sleep, Visitor, type PaidSession } from '../../faults/support/traffic.ts';
 import { BASE_IMAGES, ensureBaseImages } from './base-images.ts';
-import { PODMAN, prepareHost, run, runStreaming, startApiService, startHealthTicker } from './host.ts';
+import { PODMAN, podmanBuild, prepareHost, run, startApiService, startHealthTicker } from './host.ts';
 import { ComposeStack } from './stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -101,8 +101,9 @@ async function main(): Promise<void> {
     services: Record<string, { image?: string; build?: { context: string; dockerfile?: string; args?: Record<string, string> } }>;
   };
   const imageTag = 'test-compose';
+  const projectName = `pa-compose-${randomBytes(3).toString('hex')}`;
   const vars: Record<string, string> = {
-    COMPOSE_PROJECT_NAME: `pa-compose-${randomBytes(3).toString('hex')}`,
+    COMPOSE_PROJECT_NAME: projectName,
     IMAGE_TAG: imageTag,
     NODE_ENV: 'development', // the built-in test checkout (no Stripe here)
     INTERNAL_TOKEN: randomBytes(24).toString('hex'),
@@ -126,17 +127,12 @@ async function main(): Promise<void> {
   const buildStarted = Date.now();
   const builtImages: string[] = [];
   for (const service of APP_SERVICES) {
-    const { image, build } = composeFile.services[service];
+    const { image, build } = composeFile.services[service] ?? {};
     check(image && build, `${service} has image and build in docker-compose.yml`);
     const tag = interpolate(image);
     const args = Object.entries(build.args ?? {}).flatMap(([k, v]) => ['--build-arg', `${k}=${interpolate(String(v))}`]);
     const one = Date.now();
-    await runStreaming(PODMAN[0], [
-      ...PODMAN.slice(1),
-      'build',
-      '--network',
-      'host',
-      '--pull=never',
+    await podmanBuild([
       '-f',
       path.join(ROOT, build.context, build.dockerfile ?? 'Dockerfile'),
       ...args,
@@ -172,21 +168,21 @@ async function main(): Promise<void> {
       .join('\n') + '\n',
     { mode: 0o600 },
   );
-  const stack = new ComposeStack(ROOT, vars.COMPOSE_PROJECT_NAME, envFile, {
+  const stack = new ComposeStack(ROOT, projectName, envFile, {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     DOCKER_HOST: apiService.dockerHost,
     ...vars,
   });
   liveStack = stack;
-  const ticker = startHealthTicker(vars.COMPOSE_PROJECT_NAME);
+  const ticker = startHealthTicker(projectName);
   cleanups.push({ what: 'health ticker', run: () => ticker.stop() });
   cleanups.push({
     what: 'compose down -v',
     run: async () => {
       const forced = await stack.tearDown();
       log(
-        `torn down: compose down -v${forced.length ? `; then removed with podman: ${forced.join('; ')}` : ''}; containers left of ${vars.COMPOSE_PROJECT_NAME}: ${stack.containers().length}`,
+        `torn down: compose down -v${forced.length ? `; then removed with podman: ${forced.join('; ')}` : ''}; containers left of ${projectName}: ${stack.containers().length}`,
       );
     },
   });
@@ -202,7 +198,7 @@ async function main(): Promise<void> {
       ...PODMAN.slice(1),
       'ps',
       '--filter',
-      `label=com.docker.compose.project=${vars.COMPOSE_PROJECT_NAME}`,
+      `label=com.docker.compose.project=${projectName}`,
       '--format',
       '{{.Names}} {{.Ports}}',
     ],
@@ -222,8 +218,9 @@ async function main(): Promise<void> {
   step(4, 'claim a plot with the test checkout, then moderate it');
   const land = new Set(stack.sql<{ x: string; y: string }>('SELECT x, y FROM map.map_tiles WHERE is_land').map((r) => `${r.x},${r.y}`));
   check(land.size > 1000, `the map was generated (${land.size} land tiles)`);
-  const spots = freeSpots(stack, land, 1 + KILL_BUYERS + 1);
-  const screened = await buyAndPay(site, 'basic', spots[0]);
+  const [screenedSpot, ...moreSpots] = freeSpots(stack, land, 1 + KILL_BUYERS + 1);
+  check(screenedSpot, 'a free land tile for the screened claim');
+  const screened = await buyAndPay(site, 'basic', screenedSpot);
   const claimed = await claimPlot(site, screened, { display_name: 'Damn Fine Plot' });
   check(claimed.status === 201 || claimed.status === 200, `claim answered ${claimed.status} ${JSON.stringify(claimed.body)}`);
   const plotId = claimed.body.plot.id;
@@ -280,7 +277,7 @@ async function main(): Promise<void> {
 
   // ---- 6. a plots replica killed under traffic
   step(6, 'podman kill a plots replica under traffic');
-  const buyers = await pool(spots.slice(1, 1 + KILL_BUYERS), 6, (spot) => buyAndPay(site, 'basic', spot));
+  const buyers = await pool(moreSpots.slice(0, KILL_BUYERS), 6, (spot) => buyAndPay(site, 'basic', spot));
   log(`${buyers.length} buyers paid (test checkout); claiming with 6 at a time while 3 visitors read`);
   const kill = await killUnderTraffic(stack, site, buyers);
   console.log(
@@ -346,18 +343,18 @@ async function main(): Promise<void> {
 
   // ---- 8. the whole stack restarted: data on the named volumes
   step(8, 'restart the whole stack (down, up): the data is on the named volumes');
-  const plotsBefore = Number(stack.sql<{ n: string }>('SELECT count(*) AS n FROM plots.plots')[0].n);
+  const plotsBefore = stack.count('SELECT count(*) AS n FROM plots.plots');
   await stack.compose(['down', '--timeout', '10']);
   check(stack.containers().length === 0, 'down removed every container');
   const volumes = run(PODMAN[0], [...PODMAN.slice(1), 'volume', 'ls', '--format', '{{.Name}}'], { quiet: true })
     .split('\n')
-    .filter((v) => v.startsWith(`${vars.COMPOSE_PROJECT_NAME}_`));
+    .filter((v) => v.startsWith(`${projectName}_`));
   log(`containers removed; volumes kept: ${volumes.join(', ')}`);
   const restartStarted = Date.now();
   await stack.up(SCALE_ARGS, log);
   await stack.waitHealthy(SCALED, 300_000);
   log(`up again and healthy in ${((Date.now() - restartStarted) / 1000).toFixed(1)} s`);
-  const plotsAfter = Number(stack.sql<{ n: string }>('SELECT count(*) AS n FROM plots.plots')[0].n);
+  const plotsAfter = stack.count('SELECT count(*) AS n FROM plots.plots');
   const again = await api(site, 'GET', `/api/plots/${plotId}`);
   console.log(
     `data after restart: ${plotsAfter} plots in PostgreSQL (before: ${plotsBefore}); GET /api/plots/${plotId} -> ${again.status}`,
@@ -425,7 +422,8 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
         i % 3 === 0 && ids.length
           ? `/api/plots/${ids[(i + n) % ids.length]}`
           : i % 3 === 1
-            ? `/api/position-available?x=${buyers[i % buyers.length].x}&y=${buyers[i % buyers.length].y}&tier=basic`
+            ? // KILL_BUYERS buyers, so the modulo is in range
+              `/api/position-available?x=${buyers[i % buyers.length]!.x}&y=${buyers[i % buyers.length]!.y}&tier=basic`
             : '/api/plots';
       const response = await api(site, 'GET', pathname);
       sent += 1;
@@ -459,18 +457,14 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
   const plotsPerSession = stack.sql<{ n: string }>(
     `SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions}) GROUP BY stripe_session_id HAVING count(*) > 1`,
   );
-  const withPlot = Number(
-    stack.sql<{ n: string }>(`SELECT count(DISTINCT stripe_session_id) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions})`)[0]
-      .n,
-  );
+  const withPlot = stack.count(`SELECT count(DISTINCT stripe_session_id) AS n FROM plots.plots WHERE stripe_session_id IN (${sessions})`);
   const matching = [...claimedIds].filter(
     ([session, id]) =>
       stack.sql<{ id: string }>(`SELECT id::text AS id FROM plots.plots WHERE stripe_session_id = '${session}'`)[0]?.id === id,
   ).length;
   await eventuallyValue(
     async () =>
-      Number(stack.sql<{ n: string }>(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id IN (${sessions})`)[0].n) ===
-      buyers.length
+      stack.count(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id IN (${sessions})`) === buyers.length
         ? true
         : null,
     60_000,

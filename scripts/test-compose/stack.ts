@@ -106,8 +106,9 @@ export class ComposeStack {
     return rows
       .map((row) => ({
         id: row.Id,
-        name: row.Names[0],
-        service: row.Labels['com.docker.compose.service'],
+        name: row.Names[0] ?? row.Id,
+        // Every container listed carries the project's label, and compose labels each with its service too.
+        service: row.Labels['com.docker.compose.service'] ?? '',
         running: row.State === 'running',
         health: (/\((healthy|unhealthy|starting)\)/.exec(row.Status)?.[1] ?? 'none') as ComposeContainer['health'],
       }))
@@ -149,6 +150,7 @@ export class ComposeStack {
   /** Rows of a query, run with psql inside the postgres container (PostgreSQL publishes no port). */
   sql<T extends Record<string, string>>(query: string): T[] {
     const [postgres] = this.replicas('postgres');
+    if (!postgres) throw new Error('no running postgres container to query');
     const out = this.exec(
       postgres.id,
       [
@@ -173,6 +175,13 @@ export class ComposeStack {
     return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [keys[i], v])) as T);
   }
 
+  /** What a one-row `SELECT count(…) AS n` query answers. */
+  count(query: string): number {
+    const [row] = this.sql<{ n: string }>(query);
+    if (!row) throw new Error(`no row from: ${query}`);
+    return Number(row.n);
+  }
+
   /** A replica's HTTP requests by route, from its operations port (METRICS_PORT, reachable only inside). */
   requestsByRoute(container: string): Map<string, number> {
     const text = this.exec(container, [
@@ -182,10 +191,10 @@ export class ComposeStack {
     ]);
     const out = new Map<string, number>();
     for (const line of text.split('\n')) {
-      const match = /^http_requests_total\{([^}]*)\} (\S+)/.exec(line);
-      if (!match) continue;
-      const route = /route="([^"]*)"/.exec(match[1])?.[1] ?? '?';
-      out.set(route, (out.get(route) ?? 0) + Number(match[2]));
+      const [, labels, value] = /^http_requests_total\{([^}]*)\} (\S+)/.exec(line) ?? [];
+      if (labels === undefined || value === undefined) continue;
+      const route = /route="([^"]*)"/.exec(labels)?.[1] ?? '?';
+      out.set(route, (out.get(route) ?? 0) + Number(value));
     }
     return out;
   }
