@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 export const inputClassName =
   'block w-full min-h-11 border-2 border-border bg-night px-3 py-2 text-base text-ink placeholder:text-ink-muted/80 ' +
@@ -30,6 +30,20 @@ export function FormField({ id, label, error, children }: FormFieldProps) {
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': errorId })}
       <FieldError id={errorId} error={error} />
     </div>
+  );
+}
+
+type TextFieldProps = Omit<FormFieldProps, 'children'> &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'onChange' | 'aria-invalid' | 'aria-describedby'> & {
+    onValueChange: (value: string) => void;
+  };
+
+/** A FormField whose control is one text input in the app's look. */
+export function TextField({ id, label, error, onValueChange, ...input }: TextFieldProps) {
+  return (
+    <FormField id={id} label={label} error={error}>
+      {(control) => <input {...control} {...input} className={inputClassName} onChange={(event) => onValueChange(event.target.value)} />}
+    </FormField>
   );
 }
 

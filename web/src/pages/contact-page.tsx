@@ -5,7 +5,7 @@ import { CONTACT_SUBJECTS, contactRequestSchema, type ContactRequest } from '@pi
 import { api } from '../api/client.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
-import { FormField, inputClassName } from '../components/form-field.tsx';
+import { FormField, inputClassName, TextField } from '../components/form-field.tsx';
 import { PixelSelect } from '../components/pixel-select.tsx';
 import { useToast } from '../hooks/use-toast.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
@@ -74,32 +74,26 @@ export function ContactPage() {
 
       <div className="mt-10 grid gap-8 md:grid-cols-[1fr_16rem]">
         <form noValidate onSubmit={submit} className="pixel-panel grid gap-5 p-6" aria-label="Contact form">
-          <FormField id="contact-name" label="Name" error={errors.name}>
-            {(control) => (
-              <input
-                {...control}
-                name="name"
-                autoComplete="name"
-                className={inputClassName}
-                value={form.name}
-                onChange={(event) => updateField('name', event.target.value)}
-              />
-            )}
-          </FormField>
+          <TextField
+            id="contact-name"
+            label="Name"
+            error={errors.name}
+            name="name"
+            autoComplete="name"
+            value={form.name}
+            onValueChange={(value) => updateField('name', value)}
+          />
 
-          <FormField id="contact-email" label="Email" error={errors.email}>
-            {(control) => (
-              <input
-                {...control}
-                name="email"
-                type="email"
-                autoComplete="email"
-                className={inputClassName}
-                value={form.email}
-                onChange={(event) => updateField('email', event.target.value)}
-              />
-            )}
-          </FormField>
+          <TextField
+            id="contact-email"
+            label="Email"
+            error={errors.email}
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            onValueChange={(value) => updateField('email', value)}
+          />
 
           <FormField id="contact-subject" label="Subject" error={errors.subject}>
             {(control) => (

@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
 import { useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
-import { FormField, inputClassName } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form-field.tsx';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
 
 interface ContentReviewDialogProps {
@@ -52,21 +52,18 @@ function ContentReviewBody({ onCreate, onSkip }: Pick<ContentReviewDialogProps, 
           Your plot will be created and your payment processed as usual. Our team reviews flagged content within 24 hours, and your plot
           will be visible on the map once approved.
         </p>
-        <FormField id="review-notification-email" label="Email for the review result (optional)" error={error}>
-          {(control) => (
-            <input
-              {...control}
-              type="email"
-              autoComplete="email"
-              className={inputClassName}
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                setError(undefined);
-              }}
-            />
-          )}
-        </FormField>
+        <TextField
+          id="review-notification-email"
+          label="Email for the review result (optional)"
+          error={error}
+          type="email"
+          autoComplete="email"
+          value={email}
+          onValueChange={(value) => {
+            setEmail(value);
+            setError(undefined);
+          }}
+        />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClassName('secondary')} onClick={onSkip}>
             Skip

@@ -1,7 +1,7 @@
 import { DISPLAY_NAME_MAX, MESSAGE_MAX } from '@pixel-atlas/contracts/plots';
 import { useId, useState } from 'react';
 import { CharacterCounter } from '../../components/character-counter.tsx';
-import { FormField, inputClassName } from '../../components/form-field.tsx';
+import { FormField, inputClassName, TextField } from '../../components/form-field.tsx';
 import { validateProfile, type ProfileErrors, type ProfileDraft, type ProfileField } from './profile-validation.ts';
 
 interface ProfileFieldsProps {
@@ -28,20 +28,17 @@ export function ProfileFields({ draft, errors: submitErrors, onChange }: Profile
   };
   return (
     <>
-      <FormField id={`${id}-name`} label="Display name" error={errors.display_name}>
-        {(control) => (
-          <input
-            {...control}
-            name="display_name"
-            className={inputClassName}
-            value={draft.display_name}
-            maxLength={DISPLAY_NAME_MAX}
-            autoComplete="nickname"
-            onChange={(event) => change('display_name', event.target.value)}
-            onBlur={() => judgeOnLeave('display_name')}
-          />
-        )}
-      </FormField>
+      <TextField
+        id={`${id}-name`}
+        label="Display name"
+        error={errors.display_name}
+        name="display_name"
+        value={draft.display_name}
+        maxLength={DISPLAY_NAME_MAX}
+        autoComplete="nickname"
+        onValueChange={(value) => change('display_name', value)}
+        onBlur={() => judgeOnLeave('display_name')}
+      />
       <MessageAndLinkFields idPrefix={id} draft={draft} errors={errors} onChange={change} onBlur={judgeOnLeave} />
     </>
   );
@@ -78,22 +75,19 @@ export function MessageAndLinkFields({ idPrefix, draft, errors, onChange, onBlur
           </>
         )}
       </FormField>
-      <FormField id={`${idPrefix}-link`} label="Link (optional)" error={errors.link}>
-        {(control) => (
-          <input
-            {...control}
-            name="link"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            className={inputClassName}
-            value={draft.link}
-            autoComplete="url"
-            onChange={(event) => onChange('link', event.target.value)}
-            onBlur={() => onBlur?.('link')}
-          />
-        )}
-      </FormField>
+      <TextField
+        id={`${idPrefix}-link`}
+        label="Link (optional)"
+        error={errors.link}
+        name="link"
+        type="url"
+        inputMode="url"
+        placeholder="https://"
+        value={draft.link}
+        autoComplete="url"
+        onValueChange={(value) => onChange('link', value)}
+        onBlur={() => onBlur?.('link')}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { adminLoginRequestSchema, adminMeResponseSchema, type AdminLoginRequest } from '@pixel-atlas/contracts/admin';
 import { buttonClassName } from '../../components/button-styles.ts';
-import { FormField, inputClassName } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form-field.tsx';
 import { api } from '../../api/client.ts';
 import { errorMessageForDisplay, errorStatus } from '../../api/errors.ts';
 import { adminMeQuery } from '../../api/queries.ts';
@@ -50,31 +50,25 @@ export function AdminSignInForm() {
       <h2 id="admin-sign-in-heading" className="text-sm text-gold">
         Admin sign in
       </h2>
-      <FormField id="admin-username" label="Username" error={fieldErrors.username}>
-        {(control) => (
-          <input
-            {...control}
-            name="username"
-            autoComplete="username"
-            className={inputClassName}
-            value={credentials.username}
-            onChange={(event) => update('username', event.target.value)}
-          />
-        )}
-      </FormField>
-      <FormField id="admin-password" label="Password" error={fieldErrors.password}>
-        {(control) => (
-          <input
-            {...control}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            className={inputClassName}
-            value={credentials.password}
-            onChange={(event) => update('password', event.target.value)}
-          />
-        )}
-      </FormField>
+      <TextField
+        id="admin-username"
+        label="Username"
+        error={fieldErrors.username}
+        name="username"
+        autoComplete="username"
+        value={credentials.username}
+        onValueChange={(value) => update('username', value)}
+      />
+      <TextField
+        id="admin-password"
+        label="Password"
+        error={fieldErrors.password}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={credentials.password}
+        onValueChange={(value) => update('password', value)}
+      />
       {signIn.isError ? (
         <p role="alert" className="border-2 border-danger-edge bg-danger/20 p-3 text-sm text-ink">
           {signInFailureMessage(signIn.error)}
