@@ -1,13 +1,6 @@
-import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
 import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
-import {
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -21,52 +14,40 @@ import {
 } from '../testing/moderation-world.ts';
 import { retryDelayMs } from './deliver-notifications.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let bus: EventBus;
 let smtpPort: number;
 let smtp: TestSmtpServer | null = null;
-
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
   smtpPort = await freePort();
   smtp = await startSmtpServer(smtpPort);
-  app = await buildApp(
-    loadEnv({
-      ...testServiceEnv(db, stream),
-      SITE_NAME: 'Test Atlas',
-      PUBLIC_ORIGIN: 'https://atlas.example',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-      SMTP_FROM: 'Test Atlas <moderation@atlas.example>',
-      NOTIFY_RETRY_BASE_MS: '200',
-      NOTIFY_RETRY_MAX_MS: '400',
-      NOTIFY_POLL_INTERVAL_MS: '100',
-    }),
-  );
-  await app.ready();
-  bus = await connectBus(stream.busSettings('moderation-mail-test'));
 });
-
-afterAll(async () => {
-  await bus?.nc.drain();
-  await app?.close();
-  await smtp?.close();
-  await stream?.remove();
-  await db?.drop();
-});
+afterAll(async () => smtp?.close());
+const service = servicePerFile(
+  (env) =>
+    buildApp(
+      loadEnv({
+        ...env,
+        SITE_NAME: 'Test Atlas',
+        PUBLIC_ORIGIN: 'https://atlas.example',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+        SMTP_FROM: 'Test Atlas <moderation@atlas.example>',
+        NOTIFY_RETRY_BASE_MS: '200',
+        NOTIFY_RETRY_MAX_MS: '400',
+        NOTIFY_POLL_INTERVAL_MS: '100',
+      }),
+    ),
+  { bus: 'moderation-mail-test' },
+);
 
 async function queuedPlot(displayName: string, email: string) {
   const plot = plotSnapshot({ displayName, message: 'hello there' });
   const event = screenedClaimEvent(plot, ['hate'], email);
-  await publish(bus, event);
-  await eventually(async () => (await app.db.reviewItem.count({ where: { plotId: plot.plotId } })) === 1, 15_000);
+  await publish(service.bus, event);
+  await eventually(async () => (await service.app.db.reviewItem.count({ where: { plotId: plot.plotId } })) === 1, 15_000);
   return plot;
 }
 
 function decide(action: 'approve' | 'reject', plotId: string) {
-  return app.inject({ method: 'POST', url: `/api/admin/${action}-plot`, payload: { plotId }, headers: adminHeaders() });
+  return service.app.inject({ method: 'POST', url: `/api/admin/${action}-plot`, payload: { plotId }, headers: adminHeaders() });
 }
 
 describe('owner notifications over SMTP', () => {
@@ -78,7 +59,7 @@ describe('owner notifications over SMTP', () => {
     expect(mail.subject).toBe("Your plot 'Hateful Eight Fan Club' is now live on Test Atlas");
     expect(mail.text).toContain(`It is now live on Test Atlas: https://atlas.example/plot/${plot.plotId}`);
     const row = await eventually(async () => {
-      const found = await app.db.notification.findFirst({ where: { plotId: plot.plotId } });
+      const found = await service.app.db.notification.findFirst({ where: { plotId: plot.plotId } });
       return found?.status === 'sent' ? found : null;
     });
     expect(row).toMatchObject({ email: 'fan@example.com', kind: 'approved', attempts: 1, lastError: null });
@@ -106,7 +87,7 @@ describe('owner notifications over SMTP', () => {
     expect(response.statusCode).toBe(200);
     expect(Date.now() - started).toBeLessThan(2000);
     const failing = await eventually(async () => {
-      const found = await app.db.notification.findFirst({ where: { plotId: plot.plotId } });
+      const found = await service.app.db.notification.findFirst({ where: { plotId: plot.plotId } });
       return found && found.attempts >= 2 ? found : null;
     });
     expect(failing).toMatchObject({ status: 'pending', email: 'patient@example.com' });
@@ -116,12 +97,12 @@ describe('owner notifications over SMTP', () => {
     const mail = await eventually(async () => smtp!.messages.find((m) => m.to.includes('patient@example.com')), 15_000);
     expect(mail.subject).toBe("Your plot 'Outage Hater' is now live on Test Atlas");
     const delivered = await eventually(async () => {
-      const found = await app.db.notification.findFirst({ where: { plotId: plot.plotId } });
+      const found = await service.app.db.notification.findFirst({ where: { plotId: plot.plotId } });
       return found?.status === 'sent' ? found : null;
     });
     expect(delivered.attempts).toBeGreaterThanOrEqual(3);
     expect(smtp.messages.filter((m) => m.to.includes('patient@example.com'))).toHaveLength(1);
-    expect((await app.inject('/metrics')).body).toMatch(/moderation_notifications_total\{outcome="retry",service="moderation"\} [1-9]/);
+    expect((await service.app.inject('/metrics')).body).toMatch(/moderation_notifications_total\{outcome="retry",service="moderation"\} [1-9]/);
   });
 
   it('backs off exponentially between attempts, up to a ceiling', () => {

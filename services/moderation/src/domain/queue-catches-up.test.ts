@@ -1,14 +1,9 @@
+import assert from 'node:assert/strict';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
-import { connectBus, ensureStream, type EventBus } from '@pixel-atlas/service-kit/nats';
+import { ensureStream } from '@pixel-atlas/service-kit/nats';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import {
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   adminHeaders,
@@ -23,43 +18,28 @@ import {
 // The moderation service runs as a real process (as in production) so it can be stopped and killed
 // while plots keeps publishing; JetStream holds the events, the durable consumer resumes, the inbox
 // keeps every event applied exactly once.
-let db: TestDatabase;
-let stream: TestStream;
-let bus: EventBus;
-let env: Record<string, string>;
+const bed = testBedPerFile({ bus: 'plots-stand-in' });
 let moderation: ServiceProcess | null = null;
-
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
-  env = testServiceEnv(db, stream);
-  bus = await connectBus(stream.busSettings('plots-stand-in'));
-  await ensureStream(bus);
+  await ensureStream(bed.bus);
 });
-
 afterAll(async () => {
   await moderation?.stop('SIGKILL');
-  await bus?.nc.drain();
-  await stream?.remove();
-  await db?.drop();
 });
 
-async function inboxCount(): Promise<number> {
-  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.inbox_events`);
-  return row.n;
-}
+const inboxCount = () => bed.db.count('moderation.inbox_events');
 
 async function reviews(plotId: string) {
-  return db.query<{ status: string; flag_count: number; reasons: string[]; source: string }>(
+  return bed.db.query<{ status: string; flag_count: number; reasons: string[]; source: string }>(
     `SELECT status, flag_count, reasons, source FROM moderation.review_items WHERE plot_id = $1 ORDER BY queued_at`,
     [plotId],
   );
 }
 
 it('catches up with every event published while it was stopped, none applied twice', async () => {
-  moderation = await startServiceProcess('moderation', env);
+  moderation = await startServiceProcess('moderation', bed.env);
   const first = plotSnapshot({ displayName: 'Test Before' });
-  await publish(bus, screenedClaimEvent(first, ['test']));
+  await publish(bed.bus, screenedClaimEvent(first, ['test']));
   await eventually(async () => (await reviews(first.plotId)).length === 1, 15_000);
 
   await moderation.stop();
@@ -67,7 +47,7 @@ it('catches up with every event published while it was stopped, none applied twi
 
   const published: EventEnvelope[] = [];
   const send = async (event: EventEnvelope, msgID?: string) => {
-    await publish(bus, event, msgID);
+    await publish(bed.bus, event, msgID);
     published.push(event);
   };
   const screened = Array.from({ length: 10 }, (_, i) => plotSnapshot({ displayName: `Drug Store ${i}` }));
@@ -78,10 +58,13 @@ it('catches up with every event published while it was stopped, none applied twi
   const clean = plotSnapshot({ displayName: 'Clean' });
   await send(claimedEvent(clean));
   // A relay that crashed after publishing re-publishes: same event id, another message id.
-  await publish(bus, published[0], `${published[0].id}-again`);
-  await publish(bus, published[12], `${published[12].id}-again`);
+  for (const index of [0, 12]) {
+    const event = published[index];
+    assert(event, `event ${index} was published`);
+    await publish(bed.bus, event, `${event.id}-again`);
+  }
 
-  moderation = await startServiceProcess('moderation', env);
+  moderation = await startServiceProcess('moderation', bed.env);
   await eventually(async () => (await inboxCount()) === 1 + published.length, 30_000);
   for (const plot of screened)
     expect(await reviews(plot.plotId)).toEqual([{ status: 'pending', flag_count: 0, reasons: ['drug'], source: 'screen' }]);
@@ -91,18 +74,19 @@ it('catches up with every event published while it was stopped, none applied twi
     ]);
   }
   expect(await reviews(clean.plotId)).toEqual([]);
-  const [contacts] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation.plot_contacts`);
-  expect(contacts.n).toBe(10);
+  expect(await bed.db.count('moderation.plot_contacts')).toBe(10);
 
   // The restarted process serves admins too: a decision goes out as an event.
+  const [toApprove] = screened;
+  assert(toApprove);
   const response = await fetch(`${moderation.url}/api/admin/approve-plot`, {
     method: 'POST',
     headers: { ...adminHeaders('night-shift'), 'content-type': 'application/json' },
-    body: JSON.stringify({ plotId: screened[0].plotId }),
+    body: JSON.stringify({ plotId: toApprove.plotId }),
   });
   expect(response.status).toBe(200);
   const approved = await eventually(async () =>
-    (await streamEvents(bus, 'moderation.plot.approved')).find((e) => e.data.plotId === screened[0].plotId),
+    (await streamEvents(bed.bus, 'moderation.plot.approved')).find((e) => e.data.plotId === toApprove.plotId),
   );
   expect(approved.data.decidedBy).toBe('night-shift');
 });
@@ -111,10 +95,10 @@ it('loses nothing and doubles nothing when killed mid-stream', async () => {
   const plot = plotSnapshot({ displayName: 'Hot Topic' });
   const before = await inboxCount();
   const flags = Array.from({ length: 40 }, (_, i) => flaggedEvent(plot, i + 1, `reason ${i % 4}`));
-  await Promise.all(flags.map((f) => publish(bus, f)));
+  await Promise.all(flags.map((f) => publish(bed.bus, f)));
   await new Promise((r) => setTimeout(r, 30));
   await moderation!.stop('SIGKILL');
-  moderation = await startServiceProcess('moderation', env);
+  moderation = await startServiceProcess('moderation', bed.env);
   // Events the killed process had received but not acknowledged come back after the consumer's ack wait (30 s).
   await eventually(async () => (await inboxCount()) === before + 40, 50_000, 250);
   expect(await reviews(plot.plotId)).toEqual([

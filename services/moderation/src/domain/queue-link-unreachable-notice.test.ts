@@ -1,43 +1,28 @@
-import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
-import {
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { eventually } from '@pixel-atlas/service-kit/testing';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { claimedEvent, envelope, plotSnapshot, publish, startSmtpServer, type TestSmtpServer } from '../testing/moderation-world.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let bus: EventBus;
 let smtp: TestSmtpServer;
-
 beforeAll(async () => {
-  [db, stream, smtp] = await Promise.all([createTestDatabase(), createTestStream(), startSmtpServer()]);
-  app = await buildApp(
-    loadEnv({
-      ...testServiceEnv(db, stream),
-      SITE_NAME: 'Test Atlas',
-      PUBLIC_ORIGIN: 'https://atlas.example',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
-      NOTIFY_POLL_INTERVAL_MS: '100',
-    }),
-  );
-  await app.ready();
-  bus = await connectBus(stream.busSettings('moderation-link-test'));
+  smtp = await startSmtpServer();
 });
-afterAll(async () => {
-  await bus?.nc.drain();
-  await app?.close();
-  await smtp?.close();
-  await Promise.all([stream?.remove(), db?.drop()]);
-});
+afterAll(async () => smtp?.close());
+const service = servicePerFile(
+  (env) =>
+    buildApp(
+      loadEnv({
+        ...env,
+        SITE_NAME: 'Test Atlas',
+        PUBLIC_ORIGIN: 'https://atlas.example',
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
+        NOTIFY_POLL_INTERVAL_MS: '100',
+      }),
+    ),
+  { bus: 'moderation-link-test' },
+);
 
 function unreachable(plot: ReturnType<typeof plotSnapshot>) {
   return envelope('plots.link.unreachable', {
@@ -55,12 +40,12 @@ function unreachable(plot: ReturnType<typeof plotSnapshot>) {
 describe('plots.link.unreachable', () => {
   it('e-mails the owner once, saying which link, since when and that the plot keeps it', async () => {
     const plot = plotSnapshot({ displayName: 'Grace', link: 'https://grace.example/cobol' });
-    await publish(bus, claimedEvent(plot, { notificationEmail: 'grace@example.com' }));
-    await eventually(async () => app.db.plotContact.findUnique({ where: { plotId: plot.plotId } }), 15_000);
+    await publish(service.bus, claimedEvent(plot, { notificationEmail: 'grace@example.com' }));
+    await eventually(async () => service.app.db.plotContact.findUnique({ where: { plotId: plot.plotId } }), 15_000);
     const event = unreachable(plot);
-    await publish(bus, event);
+    await publish(service.bus, event);
     // The same event again under another message id (a relay retry past the dedup window): the inbox drops it.
-    await publish(bus, event, `${event.id}-again`);
+    await publish(service.bus, event, `${event.id}-again`);
 
     const mail = await eventually(async () => smtp.messages.find((m) => m.to.includes('grace@example.com')), 15_000);
     expect(mail.subject).toBe("The link on your plot 'Grace' seems to be down");
@@ -71,7 +56,7 @@ describe('plots.link.unreachable', () => {
     );
     expect(mail.text).toContain('Your plot keeps the link');
     const rows = await eventually(async () => {
-      const found = await app.db.notification.findMany({ where: { plotId: plot.plotId } });
+      const found = await service.app.db.notification.findMany({ where: { plotId: plot.plotId } });
       return found.length === 1 && found[0]!.status === 'sent' ? found : null;
     });
     expect(rows[0]).toMatchObject({ kind: 'link-unreachable', auditId: null, email: 'grace@example.com' });
@@ -81,10 +66,10 @@ describe('plots.link.unreachable', () => {
 
   it('queues nothing when the owner left no address', async () => {
     const plot = plotSnapshot({ displayName: 'Anonymous' });
-    await publish(bus, claimedEvent(plot));
+    await publish(service.bus, claimedEvent(plot));
     const event = unreachable(plot);
-    await publish(bus, event);
-    await eventually(async () => (await app.db.inboxEvent.count({ where: { eventId: event.id } })) === 1, 15_000);
-    expect(await app.db.notification.count({ where: { plotId: plot.plotId } })).toBe(0);
+    await publish(service.bus, event);
+    await eventually(async () => (await service.app.db.inboxEvent.count({ where: { eventId: event.id } })) === 1, 15_000);
+    expect(await service.app.db.notification.count({ where: { plotId: plot.plotId } })).toBe(0);
   });
 });

@@ -1,16 +1,9 @@
 import { screenContentQuery } from '@pixel-atlas/contracts/queries';
-import { connectBus, type EventBus } from '@pixel-atlas/service-kit/nats';
+import { connectBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
-import {
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  TEST_INTERNAL_TOKEN,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { describeApi } from '../openapi.ts';
@@ -24,49 +17,32 @@ import {
   streamEvents,
 } from '../testing/moderation-world.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
-let app: Awaited<ReturnType<typeof buildApp>>;
-let bus: EventBus;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
-  // No SMTP_URL: owner notifications are recorded as 'logged'.
-  app = await buildApp(
-    loadEnv({ ...testServiceEnv(db, stream), MODERATION_EXTRA_WORDS: 'casino, Crypto-Giveaway', NOTIFY_POLL_INTERVAL_MS: '200' }),
-  );
-  await app.ready();
-  bus = await connectBus(stream.busSettings('moderation-test'));
-});
-
-afterAll(async () => {
-  await bus?.nc.drain();
-  await app?.close();
-  await stream?.remove();
-  await db?.drop();
-});
+// No SMTP_URL: owner notifications are recorded as 'logged'.
+const service = servicePerFile(
+  (env) => buildApp(loadEnv({ ...env, MODERATION_EXTRA_WORDS: 'casino, Crypto-Giveaway', NOTIFY_POLL_INTERVAL_MS: '200' })),
+  { bus: 'moderation-test' },
+);
 
 /** Resolves once the consumer has applied (or skipped as a duplicate) the event with this id. */
 async function handled(eventId: string): Promise<void> {
-  await eventually(async () => (await app.db.inboxEvent.count({ where: { eventId } })) === 1, 15_000);
+  await eventually(async () => (await service.app.db.inboxEvent.count({ where: { eventId } })) === 1, 15_000);
 }
 
 async function flaggedPlots(): Promise<any[]> {
-  const response = await app.inject({ url: '/api/admin/flagged-plots', headers: adminHeaders() });
+  const response = await service.app.inject({ url: '/api/admin/flagged-plots', headers: adminHeaders() });
   expect(response.statusCode).toBe(200);
   return response.json();
 }
 
 async function decide(action: 'approve' | 'reject', plotId: string, admin = 'warden') {
-  return app.inject({ method: 'POST', url: `/api/admin/${action}-plot`, payload: { plotId }, headers: adminHeaders(admin) });
+  return service.app.inject({ method: 'POST', url: `/api/admin/${action}-plot`, payload: { plotId }, headers: adminHeaders(admin) });
 }
 
 /** A plot sitting in the queue because the screen caught it. */
 async function queuedPlot(words = ['sex'], email: string | null = null) {
   const plot = plotSnapshot({ displayName: 'Sexy Pixels', message: 'hello' });
   const event = screenedClaimEvent(plot, words, email);
-  await publish(bus, event);
+  await publish(service.bus, event);
   await handled(event.id);
   return plot;
 }
@@ -83,7 +59,7 @@ describe('the review queue', () => {
       y: 41,
     });
     const event = screenedClaimEvent(plot, ['test', 'damn', 'kill'], 'owner@example.com');
-    await publish(bus, event);
+    await publish(service.bus, event);
     await handled(event.id);
     const item = (await flaggedPlots()).find((p) => p.id === plot.plotId);
     expect(item).toEqual({
@@ -103,7 +79,7 @@ describe('the review queue', () => {
       edit_id: null,
       current: null,
     });
-    expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({
+    expect(await service.app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({
       notificationEmail: 'owner@example.com',
     });
   });
@@ -111,11 +87,11 @@ describe('the review queue', () => {
   it('leaves a clean claim out of the queue (but keeps the address the buyer left)', async () => {
     const plot = plotSnapshot({ displayName: 'Grace', message: 'Compilers' });
     const event = claimedEvent(plot, { notificationEmail: 'grace@example.com' });
-    await publish(bus, event);
+    await publish(service.bus, event);
     await handled(event.id);
     expect((await flaggedPlots()).map((p) => p.id)).not.toContain(plot.plotId);
-    expect(await app.db.reviewItem.count({ where: { plotId: plot.plotId } })).toBe(0);
-    expect(await app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({
+    expect(await service.app.db.reviewItem.count({ where: { plotId: plot.plotId } })).toBe(0);
+    expect(await service.app.db.plotContact.findUnique({ where: { plotId: plot.plotId } })).toMatchObject({
       notificationEmail: 'grace@example.com',
     });
   });
@@ -123,24 +99,24 @@ describe('the review queue', () => {
   it('gathers 50 flags from 50 visitors into one pending review with flag_count 50, and hides nothing itself', async () => {
     const plot = plotSnapshot({ displayName: 'Popular', message: 'Everyone clicks here' });
     const events = Array.from({ length: 50 }, (_, i) => flaggedEvent(plot, i + 1));
-    await Promise.all(events.map((e) => publish(bus, e)));
-    await eventually(async () => (await app.db.inboxEvent.count({ where: { eventId: { in: events.map((e) => e.id) } } })) === 50, 20_000);
-    const items = await app.db.reviewItem.findMany({ where: { plotId: plot.plotId } });
+    await Promise.all(events.map((e) => publish(service.bus, e)));
+    await eventually(async () => (await service.app.db.inboxEvent.count({ where: { eventId: { in: events.map((e) => e.id) } } })) === 50, 20_000);
+    const items = await service.app.db.reviewItem.findMany({ where: { plotId: plot.plotId } });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ status: 'pending', flagCount: 50, source: 'visitor', reasons: ['Flagged by a visitor'] });
     expect((await flaggedPlots()).filter((p) => p.id === plot.plotId)).toHaveLength(1);
     // Flags only put the plot in front of an admin: no decision, no event that could hide it.
-    const decisions = (await streamEvents(bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId);
+    const decisions = (await streamEvents(service.bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId);
     expect(decisions).toEqual([]);
-    expect(await app.db.moderationAudit.count({ where: { plotId: plot.plotId } })).toBe(0);
+    expect(await service.app.db.moderationAudit.count({ where: { plotId: plot.plotId } })).toBe(0);
   });
 
   it('joins a visitor flag to a screened review: source both, reasons merged, count updated', async () => {
     const plot = await queuedPlot(['sex']);
     const first = flaggedEvent(plot, 1, 'Spam');
     const second = flaggedEvent(plot, 2, null);
-    await publish(bus, first);
-    await publish(bus, second);
+    await publish(service.bus, first);
+    await publish(service.bus, second);
     await handled(first.id);
     await handled(second.id);
     const item = (await flaggedPlots()).find((p) => p.id === plot.plotId);
@@ -150,12 +126,12 @@ describe('the review queue', () => {
   it('joins a screened claim that arrives after a visitor flag of the same plot', async () => {
     const plot = plotSnapshot({ displayName: 'Porn Palace' });
     const flag = flaggedEvent(plot, 1);
-    await publish(bus, flag);
+    await publish(service.bus, flag);
     await handled(flag.id);
     const claim = screenedClaimEvent(plot, ['porn']);
-    await publish(bus, claim);
+    await publish(service.bus, claim);
     await handled(claim.id);
-    expect(await app.db.reviewItem.findMany({ where: { plotId: plot.plotId } })).toEqual([
+    expect(await service.app.db.reviewItem.findMany({ where: { plotId: plot.plotId } })).toEqual([
       expect.objectContaining({ status: 'pending', source: 'both', flagCount: 1, reasons: ['porn', 'Flagged by a visitor'] }),
     ]);
   });
@@ -163,25 +139,25 @@ describe('the review queue', () => {
   it('counts an event delivered twice (same id, another message id) once', async () => {
     const plot = plotSnapshot();
     const flag = flaggedEvent(plot, 1, 'Looks like a scam');
-    await publish(bus, flag, `${flag.id}-first`);
-    await publish(bus, flag, `${flag.id}-again`);
+    await publish(service.bus, flag, `${flag.id}-first`);
+    await publish(service.bus, flag, `${flag.id}-again`);
     const later = flaggedEvent(plot, 2, 'Rude');
-    await publish(bus, later);
+    await publish(service.bus, later);
     await handled(later.id);
     await eventually(
       async () =>
-        /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} [1-9]/.test(await app.metrics.metrics()),
+        /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} [1-9]/.test(await service.app.metrics.metrics()),
       15_000,
     );
-    expect(await app.db.inboxEvent.count({ where: { eventId: flag.id } })).toBe(1);
-    const items = await app.db.reviewItem.findMany({ where: { plotId: plot.plotId } });
+    expect(await service.app.db.inboxEvent.count({ where: { eventId: flag.id } })).toBe(1);
+    const items = await service.app.db.reviewItem.findMany({ where: { plotId: plot.plotId } });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ flagCount: 2, reasons: ['Looks like a scam', 'Rude'] });
   });
 
   it('lists pending reviews only, oldest first', async () => {
     const list = await flaggedPlots();
-    const queuedAt = await app.db.reviewItem.findMany({ where: { status: 'pending' }, orderBy: { queuedAt: 'asc' } });
+    const queuedAt = await service.app.db.reviewItem.findMany({ where: { status: 'pending' }, orderBy: { queuedAt: 'asc' } });
     expect(list.map((p) => p.id)).toEqual(queuedAt.map((i) => i.plotId));
     expect(list.length).toBeGreaterThanOrEqual(4);
   });
@@ -197,13 +173,13 @@ describe('approve and reject', () => {
     expect((await flaggedPlots()).map((p) => p.id)).not.toContain(plot.plotId);
 
     const event = await eventually(async () =>
-      (await streamEvents(bus, 'moderation.plot.approved')).find((e) => e.data.plotId === plot.plotId),
+      (await streamEvents(service.bus, 'moderation.plot.approved')).find((e) => e.data.plotId === plot.plotId),
     );
     expect(event.data).toEqual({ plotId: plot.plotId, decidedBy: 'alice', decidedAt: body.decidedAt });
 
-    const audit = await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } });
+    const audit = await service.app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } });
     expect(audit).toEqual([expect.objectContaining({ decision: 'approved', admin: 'alice', decidedAt: new Date(body.decidedAt) })]);
-    expect(audit[0].snapshot).toMatchObject({ id: plot.plotId, display_name: 'Sexy Pixels', reasons: ['sex'], source: 'screen' });
+    expect(audit[0]?.snapshot).toMatchObject({ id: plot.plotId, display_name: 'Sexy Pixels', reasons: ['sex'], source: 'screen' });
   });
 
   it('rejects: moderation.plot.rejected and an audit row', async () => {
@@ -212,10 +188,10 @@ describe('approve and reject', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ plotId: plot.plotId, decision: 'rejected' });
     const event = await eventually(async () =>
-      (await streamEvents(bus, 'moderation.plot.rejected')).find((e) => e.data.plotId === plot.plotId),
+      (await streamEvents(service.bus, 'moderation.plot.rejected')).find((e) => e.data.plotId === plot.plotId),
     );
     expect(event.data.decidedBy).toBe('bob');
-    expect(await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([
+    expect(await service.app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([
       expect.objectContaining({ decision: 'rejected', admin: 'bob' }),
     ]);
   });
@@ -223,16 +199,16 @@ describe('approve and reject', () => {
   it('answers 409 to a second decision and changes nothing', async () => {
     const plot = await queuedPlot(['hate']);
     expect((await decide('approve', plot.plotId)).statusCode).toBe(200);
-    await eventually(async () => (await streamEvents(bus, 'moderation.')).some((e) => e.data.plotId === plot.plotId));
+    await eventually(async () => (await streamEvents(service.bus, 'moderation.')).some((e) => e.data.plotId === plot.plotId));
     for (const action of ['approve', 'reject'] as const) {
       const again = await decide(action, plot.plotId, 'mallory');
       expect(again.statusCode).toBe(409);
       expect(again.json().error).toEqual({ code: 'ALREADY_DECIDED', message: 'This plot has already been reviewed.' });
     }
     await new Promise((r) => setTimeout(r, 500));
-    expect((await streamEvents(bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId)).toHaveLength(1);
-    expect(await app.db.moderationAudit.count({ where: { plotId: plot.plotId } })).toBe(1);
-    expect(await app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({
+    expect((await streamEvents(service.bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId)).toHaveLength(1);
+    expect(await service.app.db.moderationAudit.count({ where: { plotId: plot.plotId } })).toBe(1);
+    expect(await service.app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({
       status: 'approved',
       decidedBy: 'warden',
     });
@@ -243,7 +219,7 @@ describe('approve and reject', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toEqual({ code: 'PLOT_NOT_FOUND', message: 'Plot not found' });
     expect((await decide('reject', '0b4f7d38-1f0e-4b8e-9a55-8d8a7a1c2e3f')).statusCode).toBe(404);
-    const malformed = await app.inject({
+    const malformed = await service.app.inject({
       method: 'POST',
       url: '/api/admin/approve-plot',
       payload: { plotId: 'nope' },
@@ -275,11 +251,11 @@ describe('approve and reject', () => {
       },
     ];
     for (const attempt of attempts) {
-      const response = await app.inject(attempt);
+      const response = await service.app.inject(attempt);
       expect(response.statusCode, `${attempt.method} ${attempt.url}`).toBe(401);
       expect(response.json().error.code).toBe('UNAUTHENTICATED');
     }
-    expect(await app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({ status: 'pending' });
+    expect(await service.app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({ status: 'pending' });
   });
 
   it('lets exactly one of two admins deciding at once succeed', async () => {
@@ -288,11 +264,11 @@ describe('approve and reject', () => {
       const responses = await Promise.all([decide('approve', plot.plotId, 'alice'), decide('reject', plot.plotId, 'bob')]);
       expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       const winner = responses.find((r) => r.statusCode === 200)!.json();
-      expect(await app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([
+      expect(await service.app.db.moderationAudit.findMany({ where: { plotId: plot.plotId } })).toEqual([
         expect.objectContaining({ decision: winner.decision }),
       ]);
-      await eventually(async () => (await streamEvents(bus, 'moderation.')).some((e) => e.data.plotId === plot.plotId));
-      const events = (await streamEvents(bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId);
+      await eventually(async () => (await streamEvents(service.bus, 'moderation.')).some((e) => e.data.plotId === plot.plotId));
+      const events = (await streamEvents(service.bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId);
       expect(events.map((e) => e.type)).toEqual([`moderation.plot.${winner.decision}`]);
     }
   });
@@ -302,29 +278,29 @@ describe('approve and reject', () => {
     const earlyFlag = flaggedEvent(approved, 1, null, new Date(Date.now() - 60_000));
     expect((await decide('approve', approved.plotId)).statusCode).toBe(200);
     // A flag raised before the decision but delivered after it was covered by that decision.
-    await publish(bus, earlyFlag);
+    await publish(service.bus, earlyFlag);
     await handled(earlyFlag.id);
-    expect(await app.db.reviewItem.count({ where: { plotId: approved.plotId, status: 'pending' } })).toBe(0);
+    expect(await service.app.db.reviewItem.count({ where: { plotId: approved.plotId, status: 'pending' } })).toBe(0);
 
     const newFlag = flaggedEvent(approved, 2, 'Changed my mind: offensive');
-    await publish(bus, newFlag);
+    await publish(service.bus, newFlag);
     await handled(newFlag.id);
-    const items = await app.db.reviewItem.findMany({ where: { plotId: approved.plotId }, orderBy: { queuedAt: 'asc' } });
+    const items = await service.app.db.reviewItem.findMany({ where: { plotId: approved.plotId }, orderBy: { queuedAt: 'asc' } });
     expect(items.map((i) => i.status)).toEqual(['approved', 'pending']);
     expect(items[1]).toMatchObject({ source: 'visitor', flagCount: 2, reasons: ['Changed my mind: offensive'] });
     expect((await flaggedPlots()).find((p) => p.id === approved.plotId)).toMatchObject({ source: 'visitor', flag_count: 2 });
     // The new review is decided on its own.
     expect((await decide('reject', approved.plotId, 'carol')).statusCode).toBe(200);
     expect(
-      (await app.db.moderationAudit.findMany({ where: { plotId: approved.plotId }, orderBy: { decidedAt: 'asc' } })).map((a) => a.decision),
+      (await service.app.db.moderationAudit.findMany({ where: { plotId: approved.plotId }, orderBy: { decidedAt: 'asc' } })).map((a) => a.decision),
     ).toEqual(['approved', 'rejected']);
 
     const rejected = await queuedPlot(['porn']);
     expect((await decide('reject', rejected.plotId)).statusCode).toBe(200);
     const lateFlag = flaggedEvent(rejected, 3);
-    await publish(bus, lateFlag);
+    await publish(service.bus, lateFlag);
     await handled(lateFlag.id);
-    expect(await app.db.reviewItem.findMany({ where: { plotId: rejected.plotId } })).toEqual([
+    expect(await service.app.db.reviewItem.findMany({ where: { plotId: rejected.plotId } })).toEqual([
       expect.objectContaining({ status: 'rejected' }),
     ]);
     expect((await flaggedPlots()).map((p) => p.id)).not.toContain(rejected.plotId);
@@ -334,7 +310,7 @@ describe('approve and reject', () => {
     const plot = await queuedPlot(['damn'], 'owner@example.com');
     expect((await decide('approve', plot.plotId)).statusCode).toBe(200);
     const row = await eventually(async () => {
-      const found = await app.db.notification.findFirst({ where: { plotId: plot.plotId } });
+      const found = await service.app.db.notification.findFirst({ where: { plotId: plot.plotId } });
       return found?.status === 'logged' ? found : null;
     });
     expect(row).toMatchObject({
@@ -346,7 +322,7 @@ describe('approve and reject', () => {
     // A plot whose buyer left no address gets no notification row.
     const silent = await queuedPlot(['damn']);
     expect((await decide('reject', silent.plotId)).statusCode).toBe(200);
-    expect(await app.db.notification.count({ where: { plotId: silent.plotId } })).toBe(0);
+    expect(await service.app.db.notification.count({ where: { plotId: silent.plotId } })).toBe(0);
   });
 
   it('lets an operator read the audit log, newest first', async () => {
@@ -354,7 +330,7 @@ describe('approve and reject', () => {
     const second = await queuedPlot(['fuck'], 'second@example.com');
     await decide('reject', first.plotId, 'dora');
     await decide('approve', second.plotId, 'erin');
-    const response = await app.inject({ url: '/api/admin/moderation/audit?limit=2', headers: adminHeaders() });
+    const response = await service.app.inject({ url: '/api/admin/moderation/audit?limit=2', headers: adminHeaders() });
     expect(response.statusCode).toBe(200);
     const { entries } = response.json();
     expect(entries).toHaveLength(2);
@@ -367,13 +343,13 @@ describe('approve and reject', () => {
     expect(entries[0].notification).toMatchObject({ status: expect.stringMatching(/pending|logged/) });
     expect(entries[1]).toMatchObject({ plotId: first.plotId, decision: 'rejected', admin: 'dora', notification: null });
     expect(new Date(entries[0].decidedAt) >= new Date(entries[1].decidedAt)).toBe(true);
-    expect((await app.inject({ url: '/api/admin/moderation/audit?limit=0', headers: adminHeaders() })).statusCode).toBe(400);
+    expect((await service.app.inject({ url: '/api/admin/moderation/audit?limit=0', headers: adminHeaders() })).statusCode).toBe(400);
   });
 });
 
 describe('the content screen over NATS', () => {
   it('answers another connection: the spec list, the extra words, the link host', async () => {
-    const other = await connectBus(stream.busSettings('plots-like-client'));
+    const other = await connectBus(service.stream.busSettings('plots-like-client'));
     try {
       expect(await query(other, screenContentQuery, { texts: ['Ada', 'Clean notes'], linkHost: 'ada.example' })).toEqual({
         flagged: false,
@@ -408,18 +384,18 @@ describe('the content screen over NATS', () => {
 
 describe('operations', () => {
   it('reports ready and exports its metrics', async () => {
-    expect((await app.inject('/readyz')).json()).toMatchObject({ status: 'ready', checks: { database: 'ok', nats: 'ok' } });
-    const metrics = (await app.inject('/metrics')).body;
+    expect((await service.app.inject('/readyz')).json()).toMatchObject({ status: 'ready', checks: { database: 'ok', nats: 'ok' } });
+    const metrics = (await service.app.inject('/metrics')).body;
     expect(metrics).toMatch(/moderation_decisions_total\{decision="approved",service="moderation"\} [1-9]/);
     expect(metrics).toMatch(/moderation_decisions_total\{decision="rejected",service="moderation"\} [1-9]/);
     expect(metrics).toMatch(/moderation_screen_hits_total\{service="moderation"\} [1-9]/);
-    const pending = await app.db.reviewItem.count({ where: { status: 'pending' } });
+    const pending = await service.app.db.reviewItem.count({ where: { status: 'pending' } });
     expect(metrics).toContain(`moderation_queue_pending{service="moderation"} ${pending}`);
     expect(metrics).toMatch(/moderation_notifications_total\{outcome="logged",service="moderation"\} [1-9]/);
   });
 
   it('documents its API in OpenAPI', async () => {
-    const doc = (await app.inject('/openapi.json')).json();
+    const doc = (await service.app.inject('/openapi.json')).json();
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/api/admin/flagged-plots',
