@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createMapEngine, ZOOM_STEP, type MapEngineOptions } from './engine.ts';
 import type { MapPlot } from './plot-index.ts';
 import { DOUBLE_CLICK_MS } from './input.ts';
-import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces } from './test-doubles.ts';
+import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces, placedCanvas } from './test-doubles.ts';
 
 /** 90x90 world: land in [10, 80)², region 1 west of x = 45 and region 2 east of it. */
 const tiles: MapTile[] = Array.from({ length: 8100 }, (_, index) => {
@@ -27,21 +27,9 @@ afterEach(() => {
 
 function setup(options: Partial<MapEngineOptions> = {}) {
   vi.stubGlobal('ImageData', FakeImageData);
-  const canvas = document.createElement('canvas');
+  const canvas = placedCanvas();
   const ctx = recordingContext();
   canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
-  canvas.getBoundingClientRect = () => ({
-    left: 0,
-    top: 0,
-    width: 800,
-    height: 600,
-    right: 800,
-    bottom: 600,
-    x: 0,
-    y: 0,
-    toJSON: () => ({}),
-  });
-  document.body.append(canvas);
   const frames = fakeFrames();
   const surfaces = recordingSurfaces();
   const onFrameDrawn = vi.fn();

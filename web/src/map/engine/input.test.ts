@@ -8,6 +8,7 @@ import {
   wheelZoomFactor,
   type MapInputTarget,
 } from './input.ts';
+import { placedCanvas } from './test-doubles.ts';
 
 type MockTarget = { [K in keyof MapInputTarget]: Mock<MapInputTarget[K]> };
 
@@ -29,20 +30,8 @@ function mockTarget(): MockTarget {
 }
 
 function setup() {
-  const canvas = document.createElement('canvas');
+  const canvas = placedCanvas(10, 20);
   canvas.tabIndex = 0;
-  canvas.getBoundingClientRect = () => ({
-    left: 10,
-    top: 20,
-    width: 800,
-    height: 600,
-    right: 810,
-    bottom: 620,
-    x: 10,
-    y: 20,
-    toJSON: () => ({}),
-  });
-  document.body.append(canvas);
   const target = mockTarget();
   const detach = attachMapInput(canvas, target);
   cleanups.push(() => {

@@ -13,7 +13,7 @@ import {
   paintHatchTile,
   paintReservedMarkers,
 } from './reserved-layer.ts';
-import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces } from './test-doubles.ts';
+import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces, placedCanvas } from './test-doubles.ts';
 
 const held: ReservedFootprint = { x: 20, y: 20, size: 2, reason: 'held' };
 const review: ReservedFootprint = { x: 26, y: 22, size: 1, reason: 'review' };
@@ -102,21 +102,9 @@ afterEach(() => {
 
 function setup(options: Partial<MapEngineOptions> = {}) {
   vi.stubGlobal('ImageData', FakeImageData);
-  const canvas = document.createElement('canvas');
+  const canvas = placedCanvas();
   const ctx = recordingContext();
   canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
-  canvas.getBoundingClientRect = () => ({
-    left: 0,
-    top: 0,
-    width: 800,
-    height: 600,
-    right: 800,
-    bottom: 600,
-    x: 0,
-    y: 0,
-    toJSON: () => ({}),
-  });
-  document.body.append(canvas);
   const frames = fakeFrames();
   const surfaces = recordingSurfaces();
   const engine = createMapEngine(canvas, {

@@ -73,3 +73,21 @@ export class FakeImageData {
     readonly height: number,
   ) {}
 }
+
+/** An 800x600 canvas in the document with its top-left corner at (left, top): jsdom lays nothing out. */
+export function placedCanvas(left = 0, top = 0): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  canvas.getBoundingClientRect = () => ({
+    left,
+    top,
+    width: 800,
+    height: 600,
+    right: left + 800,
+    bottom: top + 600,
+    x: left,
+    y: top,
+    toJSON: () => ({}),
+  });
+  document.body.append(canvas);
+  return canvas;
+}
