@@ -5,6 +5,7 @@ import { connect } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pg from 'pg';
 import type { NatsServiceName } from './nats-auth.ts';
+import type { NatsSettings } from './nats.ts';
 import { TEST_OPERATOR_USER, TestNatsServer } from './test-nats-server.ts';
 
 /**
@@ -69,15 +70,8 @@ export async function createTestDatabase(serverUrl = testInfra().databaseUrl): P
   };
 }
 
-/** `connectBus()` settings (NatsSettings of nats.ts, spelled out: test programs need not load the Fastify plugin's types). */
-export interface TestBusSettings {
-  servers: string;
-  stream: string;
-  subjectPrefix: string;
-  name: string;
-  user?: string;
-  password?: string;
-}
+/** `connectBus()` settings on a test stream: the stream is always declared. */
+export type TestBusSettings = Omit<NatsSettings, 'declareStream'>;
 
 export interface TestStream {
   stream: string;
