@@ -158,7 +158,7 @@ describe('the proxy', () => {
       `SELECT "request_id" FROM "contact"."outbox_events" WHERE "payload"->'data'->>'id' = $1`,
       response.json().id,
     );
-    expect(row.request_id).toBe(requestId);
+    expect(row?.request_id).toBe(requestId);
     // The contact service logged the same id for the same request.
     expect(contact.output()).toContain(`"requestId":"${requestId}"`);
   });

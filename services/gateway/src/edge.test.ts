@@ -281,10 +281,10 @@ describe('links in pages', () => {
     }
     const [plotPage, , sitemap, robots] = pages;
     // Outside production the origin is the gateway's own port on localhost (PORT=0 in tests).
-    expect(plotPage.body).toContain(`<link rel="canonical" href="http://localhost:0/plot/${PLOT.id}">`);
-    expect(plotPage.body).toMatch(/<meta property="og:url" content="http:\/\/localhost:0\/plot\//);
-    expect(sitemap.body).toContain(`<loc>http://localhost:0/plot/${PLOT.id}</loc>`);
-    expect(robots.body).toContain('Sitemap: http://localhost:0/sitemap.xml');
+    expect(plotPage?.body).toContain(`<link rel="canonical" href="http://localhost:0/plot/${PLOT.id}">`);
+    expect(plotPage?.body).toMatch(/<meta property="og:url" content="http:\/\/localhost:0\/plot\//);
+    expect(sitemap?.body).toContain(`<loc>http://localhost:0/plot/${PLOT.id}</loc>`);
+    expect(robots?.body).toContain('Sitemap: http://localhost:0/sitemap.xml');
   });
 });
 

@@ -68,6 +68,8 @@ export class UpstreamPool {
     const fallback = this.replicas.filter((r) => r !== avoid);
     const from = healthy.length ? healthy : fallback.length ? fallback : this.replicas;
     const replica = from[this.next % from.length];
+    // The env names at least one URL per service and resolution keeps a name that resolves to nothing.
+    if (replica === undefined) throw new Error(`no replica of ${this.service} to pick`);
     this.next = (this.next + 1) % 1_000_000;
     return replica;
   }

@@ -40,11 +40,12 @@ function decodeSegment(segment: string): string {
  * resolved, lowercased. Only used to decide what is guarded, never to route.
  */
 export function normaliseRequestPath(url: string): string {
-  let path = url.split(/[?#]/, 1)[0];
+  let [path = ''] = url.split(/[?#]/, 1);
   for (let i = 0; i < 3 && path.includes('%'); i++) path = decodeSegment(path);
   const out: string[] = [];
   for (const raw of path.split(/[/\\]/)) {
-    const segment = raw.split(';', 1)[0].toLowerCase();
+    const [withoutParams = ''] = raw.split(';', 1);
+    const segment = withoutParams.toLowerCase();
     if (segment === '' || segment === '.') continue;
     if (segment === '..') out.pop();
     else out.push(segment);

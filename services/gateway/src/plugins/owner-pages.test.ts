@@ -1,7 +1,8 @@
 // The owner's edit, end to end through the real gateway in front of the real plots and moderation services: the
 // change reaches an open map (live updates over SSE) and the server-rendered page; the owner page's headers and the
 // gateway's CSRF rule for owner edits and stat beacons.
-import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/test-stack/world';
+import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
+import { buyAndPay, claim, claimBody, type World } from '@pixel-atlas/test-stack/world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayOverWorld, TEST_SHELL, type GatewayOverWorld } from '../testing/gateway-over-world.ts';
@@ -11,19 +12,20 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 let world: World;
 let base: string;
 let stack: GatewayOverWorld;
+let nextSpot: () => { x: number; y: number };
 
 beforeAll(async () => {
   stack = await startGatewayOverWorld({ web: { 'index.html': TEST_SHELL, 'app.html': TEST_SHELL } });
   ({ world, base } = stack);
+  nextSpot = spotSupply(world, 2, 10);
 });
 
 afterAll(async () => {
   await stack?.close();
 });
 
-let spotIndex = 0;
 async function claimedPlot() {
-  const spot = landSpots(world, 2, 10)[spotIndex++];
+  const spot = nextSpot();
   const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
   const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
   expect(response.statusCode).toBe(201);

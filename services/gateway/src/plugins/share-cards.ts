@@ -101,7 +101,7 @@ export const shareCardsPlugin = fp(
             cards.clear();
             continue;
           }
-          const plotId = (message.json() as { data?: { plotId?: unknown } }).data?.plotId;
+          const plotId = message.json<{ data?: { plotId?: unknown } }>().data?.plotId;
           if (typeof plotId === 'string') cards.delete(plotId);
         }
       })().catch((error) => app.log.warn({ err: error }, 'share card invalidation stopped'));

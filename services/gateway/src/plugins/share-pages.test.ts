@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ const PATTERNS = ['$&', '$`', "$'", '$$', '$1', '$<n>'];
 const SHELL =
   '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <meta name="description" content="generic" />\n' +
   '    <title>Pixel Atlas</title>\n  </head>\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/assets/index-abc.js"></script>\n' +
-  `    <!-- ${'padding so each $\` copy of the page prefix is large '.repeat(40)} -->\n  </body>\n</html>\n`;
+  `    <!-- ${'padding so each $` copy of the page prefix is large '.repeat(40)} -->\n  </body>\n</html>\n`;
 const SLACK = 2048;
 
 const plotNamed = (id: string, display_name: string, message: string): Plot => ({
@@ -38,6 +39,9 @@ const NORMAL = plotNamed('00000000-0000-4000-8000-000000000001', 'Plain Name', '
 const hostile = PATTERNS.map((p, i) =>
   plotNamed(`00000000-0000-4000-8000-00000000010${i}`, `N${p.repeat(6)}`.slice(0, 30), `M${p.repeat(30)}`.slice(0, 140)),
 );
+/** The plot every other user's page lists. */
+const [listed] = hostile;
+assert(listed, 'one plot per pattern');
 
 let db: TestDatabase;
 let stream: TestStream;
@@ -61,7 +65,7 @@ beforeAll(async () => {
   // Answers any name with plots whose texts carry the patterns too.
   plotsFake.get('/api/users/:name/plots', async (request) => {
     const name = (request.params as { name: string }).name;
-    return { username: name, plots: name === NORMAL.display_name ? [NORMAL] : [hostile[0]] };
+    return { username: name, plots: name === NORMAL.display_name ? [NORMAL] : [listed] };
   });
   await plotsFake.listen({ port: 0, host: '127.0.0.1' });
   const plotsUrl = `http://127.0.0.1:${(plotsFake.server.address() as { port: number }).port}`;
@@ -116,7 +120,7 @@ describe('server-rendered pages with $ patterns in user text', () => {
       expect(response.body).toContain(`<title>${escapeHtml(name)}&#39;s Atlas - Pixel Atlas</title>`);
       expect(response.body).toContain(`<h1>${escapeHtml(name)}'s Atlas</h1>`);
       // The listed plot's message carries patterns too.
-      expect(response.body).toContain(escapeHtml(hostile[0].message));
+      expect(response.body).toContain(escapeHtml(listed.message));
     }
   });
 

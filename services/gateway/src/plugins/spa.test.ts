@@ -17,7 +17,7 @@ beforeAll(async () => {
   }
   const index = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(index);
-  if (!entry) throw new Error('web/dist/index.html has no module entry script');
+  if (!entry?.[1]) throw new Error('web/dist/index.html has no module entry script');
   entryScript = entry[1];
   app = Fastify();
   await app.register(spaPlugin, { distDir });

@@ -43,7 +43,7 @@ export const spaPlugin = fp(
       app.log.warn({ distDir: opts.distDir }, 'web app not built: run `npm run build -w @pixel-atlas/web`');
     }
     app.setNotFoundHandler(async (request, reply) => {
-      const urlPath = request.url.split('?')[0];
+      const [urlPath = ''] = request.url.split('?');
       if (urlPath.startsWith('/api/') || urlPath === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${urlPath}` } });
       }
