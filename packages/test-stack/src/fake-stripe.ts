@@ -216,9 +216,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   };
 
   // The same hooks over HTTP, for a fake running in another process.
-  app.post('/_test/sessions/:id/complete', async (request) =>
-    view(complete((request.params as { id: string }).id, request.body ?? {})),
-  );
+  app.post('/_test/sessions/:id/complete', async (request) => view(complete((request.params as { id: string }).id, request.body ?? {})));
   app.post('/_test/sessions/:id/expire', async (request) => view(expire((request.params as { id: string }).id)));
 
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -24,8 +24,7 @@ afterAll(async () => {
   await rm(webDir, { recursive: true, force: true });
 });
 const gateways = servicePerFile(
-  (env) =>
-    buildApp(loadEnv({ ...env, CONTACT_URL: mapUrl, MAP_URL: mapUrl, WEB_DIST_DIR: webDir, RATE_LIMIT_PER_MINUTE: String(LIMIT) })),
+  (env) => buildApp(loadEnv({ ...env, CONTACT_URL: mapUrl, MAP_URL: mapUrl, WEB_DIST_DIR: webDir, RATE_LIMIT_PER_MINUTE: String(LIMIT) })),
   { replicas: 2 },
 );
 

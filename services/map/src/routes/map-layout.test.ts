@@ -50,8 +50,16 @@ describe('the map layout', () => {
       land: true,
       regionName: landTile.zone_name,
     });
-    expect(await query(service.bus, footprintIsLandQuery, { x: 0, y: 0, size: 1 })).toEqual({ mapExists: true, land: false, regionName: null });
-    expect(await query(service.bus, footprintIsLandQuery, { x: 88, y: 88, size: 4 })).toEqual({ mapExists: true, land: false, regionName: null });
+    expect(await query(service.bus, footprintIsLandQuery, { x: 0, y: 0, size: 1 })).toEqual({
+      mapExists: true,
+      land: false,
+      regionName: null,
+    });
+    expect(await query(service.bus, footprintIsLandQuery, { x: 88, y: 88, size: 4 })).toEqual({
+      mapExists: true,
+      land: false,
+      regionName: null,
+    });
     // Every land tile's region is the one the layout shows for it.
     for (const tile of tiles.filter((t) => t.is_land).slice(0, 200)) {
       expect((await query(service.bus, footprintIsLandQuery, { x: tile.x, y: tile.y, size: 1 })).regionName).toBe(tile.zone_name);
@@ -60,9 +68,9 @@ describe('the map layout', () => {
 
   it('refuses generate and clear without an admin (401) and generate while a map exists (409, nothing changes)', async () => {
     expect((await service.app.inject({ method: 'POST', url: '/api/admin/generate-map' })).statusCode).toBe(401);
-    expect((await service.app.inject({ method: 'DELETE', url: '/api/admin/map-layout', headers: { 'x-admin-user': 'forged' } })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await service.app.inject({ method: 'DELETE', url: '/api/admin/map-layout', headers: { 'x-admin-user': 'forged' } })).statusCode,
+    ).toBe(401);
     const before = (await service.app.inject('/api/map-layout')).headers.etag;
     const conflict = await service.app.inject({ method: 'POST', url: '/api/admin/generate-map', headers: asAdmin });
     expect(conflict.statusCode).toBe(409);
@@ -81,7 +89,11 @@ describe('the map layout', () => {
       code: 'MAP_NOT_AVAILABLE',
       message: 'The map is not available right now.',
     });
-    expect(await query(service.bus, footprintIsLandQuery, { x: 40, y: 40, size: 1 })).toEqual({ mapExists: false, land: false, regionName: null });
+    expect(await query(service.bus, footprintIsLandQuery, { x: 40, y: 40, size: 1 })).toEqual({
+      mapExists: false,
+      land: false,
+      regionName: null,
+    });
 
     const generated = await service.app.inject({ method: 'POST', url: '/api/admin/generate-map', headers: asAdmin });
     expect(generated.statusCode).toBe(201);

@@ -102,7 +102,9 @@ describe('owner notifications over SMTP', () => {
     });
     expect(delivered.attempts).toBeGreaterThanOrEqual(3);
     expect(smtp.messages.filter((m) => m.to.includes('patient@example.com'))).toHaveLength(1);
-    expect((await service.app.inject('/metrics')).body).toMatch(/moderation_notifications_total\{outcome="retry",service="moderation"\} [1-9]/);
+    expect((await service.app.inject('/metrics')).body).toMatch(
+      /moderation_notifications_total\{outcome="retry",service="moderation"\} [1-9]/,
+    );
   });
 
   it('backs off exponentially between attempts, up to a ceiling', () => {

@@ -100,7 +100,10 @@ describe('the review queue', () => {
     const plot = plotSnapshot({ displayName: 'Popular', message: 'Everyone clicks here' });
     const events = Array.from({ length: 50 }, (_, i) => flaggedEvent(plot, i + 1));
     await Promise.all(events.map((e) => publish(service.bus, e)));
-    await eventually(async () => (await service.app.db.inboxEvent.count({ where: { eventId: { in: events.map((e) => e.id) } } })) === 50, 20_000);
+    await eventually(
+      async () => (await service.app.db.inboxEvent.count({ where: { eventId: { in: events.map((e) => e.id) } } })) === 50,
+      20_000,
+    );
     const items = await service.app.db.reviewItem.findMany({ where: { plotId: plot.plotId } });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ status: 'pending', flagCount: 50, source: 'visitor', reasons: ['Flagged by a visitor'] });
@@ -146,7 +149,9 @@ describe('the review queue', () => {
     await handled(later.id);
     await eventually(
       async () =>
-        /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} [1-9]/.test(await service.app.metrics.metrics()),
+        /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} [1-9]/.test(
+          await service.app.metrics.metrics(),
+        ),
       15_000,
     );
     expect(await service.app.db.inboxEvent.count({ where: { eventId: flag.id } })).toBe(1);
@@ -292,7 +297,9 @@ describe('approve and reject', () => {
     // The new review is decided on its own.
     expect((await decide('reject', approved.plotId, 'carol')).statusCode).toBe(200);
     expect(
-      (await service.app.db.moderationAudit.findMany({ where: { plotId: approved.plotId }, orderBy: { decidedAt: 'asc' } })).map((a) => a.decision),
+      (await service.app.db.moderationAudit.findMany({ where: { plotId: approved.plotId }, orderBy: { decidedAt: 'asc' } })).map(
+        (a) => a.decision,
+      ),
     ).toEqual(['approved', 'rejected']);
 
     const rejected = await queuedPlot(['porn']);

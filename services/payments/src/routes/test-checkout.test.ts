@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, landSpots, publishEvent, startCheckout, startWorld, streamEvents, viaGateway, waterTile } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndPay,
+  claim,
+  claimBody,
+  landSpots,
+  publishEvent,
+  startCheckout,
+  startWorld,
+  streamEvents,
+  viaGateway,
+  waterTile,
+} from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +94,10 @@ describe('POST /api/create-checkout-session (test checkout)', () => {
   it('refuses a footprint held by another checkout, or overlapping a plot, with 409 and creates nothing', async () => {
     const spot = nextSpot();
     expect((await startCheckout(world, { tier: 'featured', ...spot })).statusCode).toBe(200);
-    const before = { payments: await world.db.count('payments.payments'), sessions: await world.db.count('payments.test_checkout_sessions') };
+    const before = {
+      payments: await world.db.count('payments.payments'),
+      sessions: await world.db.count('payments.test_checkout_sessions'),
+    };
     // Overlaps the held 2×2 by one tile.
     const held = await startCheckout(world, { tier: 'basic', x: spot.x + 1, y: spot.y + 1 });
     expect(held.statusCode).toBe(409);
