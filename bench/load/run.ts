@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { fmt, table } from '../../services/plots/bench/support.ts';
-import { overlappingFootprints } from '../../faults/support/checks.ts';
+import { countOf, overlappingFootprints } from '../../faults/support/checks.ts';
 import { startFaultStack, type BackendName } from '../../faults/support/stack.ts';
 import { api, avatarDataUrl, buyMany, claimBody, claimPlot, spots } from '../../faults/support/traffic.ts';
 import type { LoadPlan, RequestKind, WorkerResult } from './plan.ts';
@@ -130,7 +130,7 @@ async function runAt(replicas: number): Promise<RunSummary> {
       `  ${plotIds.length} plots to read/flag, ${claims.length} pre-paid sessions, ${positions.length} squares to ask about; running ${DURATION} s with ${CONNECTIONS} connections…`,
     );
 
-    const loadAverage = os.loadavg()[0];
+    const [loadAverage = 0] = os.loadavg();
     const result = await runWorker({
       url: stack.gateway.url,
       connections: CONNECTIONS,
@@ -141,7 +141,7 @@ async function runAt(replicas: number): Promise<RunSummary> {
       positions,
       claims,
     });
-    const [{ n: plotsAfter }] = await stack.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plots.plots`);
+    const plotsAfter = await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.plots`);
     const { overlaps } = await overlappingFootprints(stack.db);
     return { replicas, loadAverage, result, processes, plotsAfter, overlaps };
   } finally {

@@ -37,7 +37,9 @@ interface AutocannonResult {
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
-const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadPlan;
+const planFile = process.argv[2];
+if (!planFile) throw new Error('usage: worker.ts <plan.json>');
+const plan = JSON.parse(readFileSync(planFile, 'utf8')) as LoadPlan;
 
 const statuses: Record<string, Record<string, number>> = {};
 const count = (kind: string) => (status: number) => {
@@ -52,7 +54,11 @@ const nextIp = () => {
   visitor += 1;
   return `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`;
 };
-const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+const pick = <T>(items: T[]): T => {
+  const item = items[Math.floor(Math.random() * items.length)];
+  if (item === undefined) throw new Error('nothing to pick from');
+  return item;
+};
 let nextClaim = 0;
 let claimsSent = 0;
 

@@ -90,7 +90,9 @@ const ratio = (a: number, b: number) => (a > 0 && b > 0 ? `${fmt(a / b)}×` : '�
 
 export async function runApiBenchmark(options: ApiOptions): Promise<{ report: string; rows: LoadRow[] }> {
   const path = '/api/map-layout';
-  const first = await rawGet(options.targets[0].base + path);
+  const [firstTarget] = options.targets;
+  if (!firstTarget) throw new Error('no target to benchmark');
+  const first = await rawGet(firstTarget.base + path);
   if (first.status !== 200 || !first.etag) throw new Error(`GET ${path} answered ${first.status} (etag ${first.etag})`);
   const etag = first.etag;
 
@@ -112,18 +114,22 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
   let identityBytes = 0;
   for (const [label, headers] of encodings) {
     const responses = await Promise.all(options.targets.map((t) => rawGet(t.base + path, headers)));
-    if (label.startsWith('none')) identityBytes = responses[0].bytes;
+    const firstBytes = responses[0]!.bytes; // one response per target, and there is a first target
+    if (label.startsWith('none')) identityBytes = firstBytes;
     sizeRows.push([
       label,
       ...responses.flatMap((r) => [r.status, r.encoding, fmtInt(r.bytes)]),
-      identityBytes ? `${fmt((responses[0].bytes / identityBytes) * 100, 1)}%` : '—',
+      identityBytes ? `${fmt((firstBytes / identityBytes) * 100, 1)}%` : '—',
     ]);
   }
 
-  const notModified = await Promise.all(options.targets.map((t) => rawGet(t.base + path, { 'if-none-match': etag })));
+  const notModified = await Promise.all(
+    options.targets.map(async (target) => ({ target, response: await rawGet(target.base + path, { 'if-none-match': etag }) })),
+  );
+  // Each note names the target its response came from (filtering first would shift the indexes).
   const sizeNote = notModified
-    .filter((r) => r.status === 304 && r.contentLength !== undefined)
-    .map((r, i) => `${options.targets[i].name} 304 carries content-length: ${r.contentLength}`);
+    .filter(({ response }) => response.status === 304 && response.contentLength !== undefined)
+    .map(({ target, response }) => `${target.name} 304 carries content-length: ${response.contentLength}`);
 
   const variants: Array<{ name: string; headers: Record<string, string>; expect: '2xx' | '3xx' }> = [
     { name: 'no accept-encoding', headers: {}, expect: '2xx' },

@@ -89,7 +89,7 @@ export function syntheticPlots(
   for (let tierIndex of wanted.map((tier) => TIERS.indexOf(tier))) {
     let placed = false;
     while (!placed && tierIndex >= 0) {
-      const tier = TIERS[tierIndex];
+      const tier = TIERS[tierIndex]!; // an indexOf into TIERS, counting down while >= 0
       const size = TIER_SIZE[tier];
       for (let attempt = 0; attempt < 400 && !placed; attempt++) {
         const x = Math.floor(random() * (GRID_SIZE - size + 1));

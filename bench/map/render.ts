@@ -170,7 +170,8 @@ async function measure(options: RenderOptions, onCleanup: RenderOptions['onClean
   return { report, rows };
 }
 
-const totalMs = (result: PhaseResult) => result.drawMs.map((ms, i) => ms + result.rasterMs[i]);
+// The page records one raster time for every draw time.
+const totalMs = (result: PhaseResult) => result.drawMs.map((ms, i) => ms + result.rasterMs[i]!);
 
 /** The three views and the lower bound (the full view of these plots, copied once, then one drawImage per frame). */
 async function measureScenario(page: Page, options: RenderOptions): Promise<RenderRow[]> {

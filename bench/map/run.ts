@@ -50,7 +50,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 /** Other work on the machine skews every figure here: say how busy it was. */
 function loadNote(judge = true): string {
-  const [one, five] = os.loadavg();
+  const [one = 0, five = 0] = os.loadavg();
   const busy = judge && one > os.cpus().length * 0.75 ? ' — the machine is busy with other work: figures are pessimistic' : '';
   return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min)${busy}`;
 }
@@ -78,10 +78,10 @@ async function main(): Promise<void> {
     return service;
   };
   // allSettled: a service that did start is registered for cleanup even when its sibling fails.
-  const backends = await Promise.allSettled([start('map'), start('contact')]);
-  const failed = backends.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  const [map, contact] = backends.map((r) => (r as PromiseFulfilledResult<ServiceProcess>).value);
+  const [mapStarted, contactStarted] = await Promise.allSettled([start('map'), start('contact')]);
+  if (mapStarted.status === 'rejected') throw mapStarted.reason;
+  if (contactStarted.status === 'rejected') throw contactStarted.reason;
+  const [map, contact] = [mapStarted.value, contactStarted.value];
   const gateway = await start('gateway', {
     MAP_URL: map.url,
     CONTACT_URL: contact.url,

@@ -3,7 +3,7 @@ export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
+  return sorted[rank]!; // 0 <= rank < sorted.length, which is not 0
 }
 
 export function summary(samples: readonly number[]): { median: number; p95: number; max: number } {
@@ -21,12 +21,16 @@ export function fmtInt(value: number): string {
 
 /** A plain-text table: first row is the header, columns padded, numbers right-aligned. */
 export function table(rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
-  const cells = rows.map((row) => row.map(String));
-  const widths = cells[0].map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  const [header, ...body] = rows.map((row) => row.map(String));
+  if (!header) return '';
+  const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => (row[column] ?? '').length)));
   const line = (row: string[]) =>
     row
-      .map((cell, column) => (column === 0 || !/^[-\d.,×%—–/<]+$/.test(cell) ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+      .map((cell, column) => {
+        const width = widths[column] ?? 0;
+        return column === 0 || !/^[-\d.,×%—–/<]+$/.test(cell) ? cell.padEnd(width) : cell.padStart(width);
+      })
       .join('  ')
       .trimEnd();
-  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

@@ -123,13 +123,15 @@ async function freeLandTile(gateway: string): Promise<{ x: number; y: number }> 
   };
   const cx = 45;
   const cy = 45;
-  const land = layout.tiles.filter((t) => t.is_land).sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
-  if (!land.length) throw new Error('the map has no land tile');
-  return land[0];
+  const [nearest] = layout.tiles
+    .filter((t) => t.is_land)
+    .sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+  if (!nearest) throw new Error('the map has no land tile');
+  return nearest;
 }
 
 async function seedPlot(gateway: string): Promise<string> {
-  const stack = { gateway: { url: gateway } } as Parameters<typeof buyAndPay>[0];
+  const stack = { gateway: { url: gateway } };
   const tile = await freeLandTile(gateway);
   const session = await buyAndPay(stack, 'basic', tile);
   const claimed = await claimPlot(stack, session, {
@@ -164,7 +166,8 @@ async function lighthouseWithRetry(node: string, url: string, preset: 'mobile' |
     } catch (error) {
       const message = (error as Error).message;
       if (attempt >= 3 || !/\((NO_NAVSTART|NO_FCP|NO_LCP)\)/.test(message)) throw error;
-      say(`${preset} ${url}: ${message.split('\n')[0].slice(-120)}; measuring again`);
+      const [firstLine = ''] = message.split('\n');
+      say(`${preset} ${url}: ${firstLine.slice(-120)}; measuring again`);
     }
   }
 }
@@ -259,16 +262,18 @@ function pageBytes(lhr: Lhr, origin: string, distDir: string): { js: Bytes; css:
 }
 
 function table(headers: string[], rows: string[][], alignLeft = 1): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 const kb = (n: number) => `${(n / 1024).toFixed(1)}`;
 
 async function main() {
   const started = Date.now();
-  const load = os.loadavg();
-  say(`${os.cpus().length} CPU(s), Node ${process.version}, load average ${load[0].toFixed(2)} (1 min), ${load[1].toFixed(2)} (5 min)`);
+  const [oneMinute = 0, fiveMinutes = 0] = os.loadavg();
+  const loadAverage = `load average ${oneMinute.toFixed(2)} (1 min), ${fiveMinutes.toFixed(2)} (5 min)`;
+  say(`${os.cpus().length} CPU(s), Node ${process.version}, ${loadAverage}`);
   const node = node24();
   const lhVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'lighthouse', 'package.json'), 'utf8')).version as string;
   const node24Version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
@@ -358,6 +363,7 @@ async function main() {
         }
         runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
         const lhr = runs[Math.floor(runs.length / 2)];
+        if (!lhr) throw new Error(`no Lighthouse run of ${pagePath} (${preset})`);
         const row: Row = {
           page: page === 'plot' ? '/plot/:id' : page,
           preset,
@@ -425,9 +431,9 @@ async function main() {
         ]),
       ),
     );
-    const endLoad = os.loadavg();
+    const [endLoad = 0] = os.loadavg();
     console.log('');
-    console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s; load average ${endLoad[0].toFixed(2)} (1 min) at the end`);
+    console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s; load average ${endLoad.toFixed(2)} (1 min) at the end`);
   } finally {
     await cleanup();
   }
