@@ -1,20 +1,12 @@
 import { z } from 'zod';
-import { GRID_SIZE } from './grid.ts';
+import { tileIndexSchema } from './plots.ts';
 import { PRICE_CURRENCY, tierSchema } from './tiers.ts';
 
 export const createCheckoutSessionRequestSchema = z
   .object({
     tier: tierSchema,
-    x: z
-      .number()
-      .int()
-      .min(0)
-      .max(GRID_SIZE - 1),
-    y: z
-      .number()
-      .int()
-      .min(0)
-      .max(GRID_SIZE - 1),
+    x: tileIndexSchema,
+    y: tileIndexSchema,
   })
   .meta({ id: 'CreateCheckoutSessionRequest' });
 export type CreateCheckoutSessionRequest = z.infer<typeof createCheckoutSessionRequestSchema>;

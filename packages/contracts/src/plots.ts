@@ -11,6 +11,13 @@ export const MESSAGE_WARN_ABOVE = 130;
 export const AVATAR_MAX_BYTES = 1048576;
 export const AVATAR_ACCEPT = { 'image/jpeg': ['.jpeg', '.jpg'], 'image/png': ['.png'], 'image/gif': ['.gif'] } as const;
 
+/** A tile's column or row in a JSON body: a whole number inside the grid. */
+export const tileIndexSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(GRID_SIZE - 1);
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const gridCoordinate = z.coerce
   .number()
@@ -43,16 +50,8 @@ export const claimPlotRequestSchema = z
     message: z.string().trim().max(MESSAGE_MAX, `Message must be at most ${MESSAGE_MAX} characters`).default(''),
     link: z.preprocess(emptyToUndefined, httpLinkSchema.optional()),
     zone: zoneSchema.default(DEFAULT_ZONE),
-    x: z
-      .number()
-      .int()
-      .min(0)
-      .max(GRID_SIZE - 1),
-    y: z
-      .number()
-      .int()
-      .min(0)
-      .max(GRID_SIZE - 1),
+    x: tileIndexSchema,
+    y: tileIndexSchema,
     stripeSessionId: z.string().min(1, 'A payment session is required').max(255),
     tier: tierSchema,
     avatar_url: z.string().min(1, 'Please upload and save an avatar for your plot.').max(1_500_000, 'Avatar is too large'),
