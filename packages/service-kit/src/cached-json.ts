@@ -19,14 +19,7 @@ export interface EncodedJson {
 
 /** Brotli quality 5 is about as fast as gzip; a document that changes rarely and is fetched often may afford more. */
 export async function encodeJson(document: unknown, options: { brotliQuality?: number } = {}): Promise<EncodedJson> {
-  return encodeJsonBytes(Buffer.from(JSON.stringify(document)), undefined, options);
-}
-
-/**
- * Encodes an already serialised document; `etag` keeps the validator its origin gave it (the gateway's copy of a
- * service's document answers the same If-None-Match as the service).
- */
-export async function encodeJsonBytes(identity: Buffer, etag?: string, options: { brotliQuality?: number } = {}): Promise<EncodedJson> {
+  const identity = Buffer.from(JSON.stringify(document));
   const [gz, br] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {
@@ -37,7 +30,8 @@ export async function encodeJsonBytes(identity: Buffer, etag?: string, options: 
       },
     }),
   ]);
-  return { etag: etag ?? `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`, identity, gzip: gz, br };
+  const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+  return { etag, identity, gzip: gz, br };
 }
 
 /**
@@ -92,7 +86,12 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  * Answers with the encoded document: 304 when If-None-Match matches, otherwise the bytes in the encoding
  * the client accepts (a Buffer skips Fastify's serialiser: the document was serialised when encoded).
  */
-export function sendEncodedJson(request: FastifyRequest, reply: FastifyReply, body: EncodedJson, options: { cacheControl: string }): FastifyReply {
+export function sendEncodedJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: EncodedJson,
+  options: { cacheControl: string },
+): FastifyReply {
   reply.header('etag', body.etag).header('cache-control', options.cacheControl).header('vary', 'accept-encoding');
   // A 304 has no body and must not announce one (no content-length of a serialised null).
   if (etagMatches(request.headers['if-none-match'], body.etag)) return reply.status(304).send();
