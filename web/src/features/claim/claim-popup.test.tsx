@@ -46,6 +46,22 @@ async function saveAvatar(user: UserEvent) {
 
 const payButton = () => screen.getByRole('button', { name: /^PAY & CLAIM/ });
 
+/** Fills the profile, saves an avatar and presses pay: the way to the checks that run before the checkout. */
+async function payWithProfile(user: UserEvent, profile?: Parameters<typeof fillProfile>[1]) {
+  await fillProfile(user, profile);
+  await saveAvatar(user);
+  await user.click(payButton());
+}
+
+/** Navigation stubbed, the basic tile at (10, 12) free at every check, and the checkout starting: the content-review cases. */
+function startingCheckoutGateway() {
+  vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
+  return fakeGateway({
+    'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE],
+    'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1' })],
+  });
+}
+
 describe('claim popup', () => {
   beforeEach(() => {
     vi.mocked(cropAvatar).mockClear();
@@ -149,9 +165,7 @@ describe('claim popup', () => {
       'GET /api/position-available?x=10&y=12&tier=basic': [() => jsonResponse({ available: false, reason: 'water' })],
     });
     renderPopup();
-    await fillProfile(user);
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user);
     expect(await screen.findByText('Invalid Location')).toBeTruthy();
     expect(screen.getByText('You can only claim plots on land, not in water. Please choose another location.')).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(0);
@@ -165,9 +179,7 @@ describe('claim popup', () => {
     const user = userEvent.setup();
     const gateway = fakeGateway({ 'GET /api/position-available?x=10&y=12&tier=basic': [answer] });
     renderPopup();
-    await fillProfile(user);
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user);
     expect(await screen.findByText('Tile Unavailable')).toBeTruthy();
     expect(screen.getByText('This tile is already claimed. Please choose another.')).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(0);
@@ -180,9 +192,7 @@ describe('claim popup', () => {
     const user = userEvent.setup();
     const gateway = fakeGateway({ 'GET /api/position-available?x=10&y=12&tier=basic': [() => jsonResponse({ available: false, reason })] });
     renderPopup();
-    await fillProfile(user);
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user);
     expect(await screen.findByText(title)).toBeTruthy();
     expect(screen.getByText(description)).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(0);
@@ -197,9 +207,7 @@ describe('claim popup', () => {
       'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1' }, { status: 201 })],
     });
     renderPopup();
-    await fillProfile(user, { name: '  Ada Pixel ', message: 'Hello', link: 'https://ada.example' });
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user, { name: '  Ada Pixel ', message: 'Hello', link: 'https://ada.example' });
 
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT_URL));
     expect(gateway.calls.find((call) => call.route === 'POST /api/create-checkout-session')?.body).toEqual({
@@ -229,9 +237,7 @@ describe('claim popup', () => {
       'POST /api/create-checkout-session': [() => new Response('', { status: 502 })],
     });
     renderPopup();
-    await fillProfile(user);
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user);
 
     const toast = (await screen.findByText('Payment Error')).closest('[data-variant]');
     expect(toast?.getAttribute('data-variant')).toBe('destructive');
@@ -244,15 +250,9 @@ describe('claim popup', () => {
 
   it("opens 'Content Under Review' on a listed word and passes the address on as notification_email", async () => {
     const user = userEvent.setup();
-    vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
-    const gateway = fakeGateway({
-      'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE],
-      'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1' })],
-    });
+    const gateway = startingCheckoutGateway();
     renderPopup();
-    await fillProfile(user, { name: 'Damn Fine Pixels', message: 'Hi' });
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user, { name: 'Damn Fine Pixels', message: 'Hi' });
 
     const review = await screen.findByRole('dialog', { name: 'Content Under Review' });
     expect(within(review).getByText(/payment processed/)).toBeTruthy();
@@ -273,38 +273,24 @@ describe('claim popup', () => {
 
   it('goes straight to the checkout for a name that merely contains a listed word, and asks about a disguised one', async () => {
     const user = userEvent.setup();
-    vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
-    const gateway = fakeGateway({
-      'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE, AVAILABLE],
-      'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1' })],
-    });
+    const gateway = startingCheckoutGateway();
     const { unmount } = renderPopup();
-    await fillProfile(user, { name: 'Essex Skill School', message: 'Latest Android builds' });
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user, { name: 'Essex Skill School', message: 'Latest Android builds' });
     await waitFor(() => expect(gateway.countOf('POST /api/create-checkout-session')).toBe(1));
     expect(screen.queryByRole('dialog', { name: 'Content Under Review' })).toBeNull();
     unmount();
 
     renderPopup();
-    await fillProfile(user, { name: 'Night Owl', message: 'hot s\u0435\u200Bx' }); // Cyrillic е, zero-width space
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user, { name: 'Night Owl', message: 'hot s\u0435\u200Bx' }); // Cyrillic е, zero-width space
     expect(await screen.findByRole('dialog', { name: 'Content Under Review' })).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(1);
   });
 
   it("'Skip' continues without an address", async () => {
     const user = userEvent.setup();
-    vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
-    const gateway = fakeGateway({
-      'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE],
-      'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1' })],
-    });
+    const gateway = startingCheckoutGateway();
     renderPopup();
-    await fillProfile(user, { name: 'Pixel Testers', message: 'Hi' });
-    await saveAvatar(user);
-    await user.click(payButton());
+    await payWithProfile(user, { name: 'Pixel Testers', message: 'Hi' });
     await user.click(await screen.findByRole('button', { name: 'Skip' }));
     await waitFor(() => expect(gateway.countOf('POST /api/create-checkout-session')).toBe(1));
     expect(JSON.parse(sessionStorage.getItem('pendingClaim')!)).not.toHaveProperty('notification_email');
