@@ -1,10 +1,10 @@
 import type { MapTile } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createMapEngine, ZOOM_STEP, type MapEngineOptions } from './engine.ts';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { ZOOM_STEP, type MapEngineOptions } from './engine.ts';
 import type { MapPlot } from './plot-index.ts';
-import { DOUBLE_CLICK_MS } from './input.ts';
-import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces, placedCanvas } from './test-doubles.ts';
+import { fakeFrames, recordingContext } from './test-doubles.ts';
+import { mountEngine } from './test-engine.ts';
 
 /** 90x90 world: land in [10, 80)², region 1 west of x = 45 and region 2 east of it. */
 const tiles: MapTile[] = Array.from({ length: 8100 }, (_, index) => {
@@ -20,47 +20,13 @@ const regions: Region[] = [
 ];
 const plots: MapPlot[] = [{ id: 'premium-1', x: 44, y: 44, tier: 'premium', display_name: 'Monument', avatar_url: '/a.png' }];
 
-const engines: Array<{ destroy(): void }> = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.destroy();
-});
-
 function setup(options: Partial<MapEngineOptions> = {}) {
-  vi.stubGlobal('ImageData', FakeImageData);
-  const canvas = placedCanvas();
-  const ctx = recordingContext();
-  canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
-  const frames = fakeFrames();
-  const surfaces = recordingSurfaces();
   const onFrameDrawn = vi.fn();
-  const engine = createMapEngine(canvas, {
-    isTouch: false,
-    frames: frames.deps,
-    createSurface: surfaces.factory,
-    fonts: null,
-    devicePixelRatio: () => 1,
-    prefersReducedMotion: () => false,
-    scheduleIdle: () => () => {},
-    loadImage: () => new Promise(() => {}),
-    onFrameDrawn,
-    ...options,
-  });
-  engines.push(engine);
-  engine.resize();
-  const click = (x: number, y: number) => {
-    canvas.dispatchEvent(
-      new PointerEvent('pointerdown', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
-    );
-    canvas.dispatchEvent(
-      new PointerEvent('pointerup', { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
-    );
-    // A click acts once no second click has come to make it a double-click.
-    if (vi.isFakeTimers()) vi.advanceTimersByTime(DOUBLE_CLICK_MS);
-  };
+  const mounted = mountEngine({ onFrameDrawn, ...options });
   const settle = () => {
-    for (let i = 0; i < 200 && frames.pending() > 0; i++) frames.step(16);
+    for (let i = 0; i < 200 && mounted.frames.pending() > 0; i++) mounted.frames.step(16);
   };
-  return { engine, canvas, ctx, frames, surfaces, onFrameDrawn, click, settle };
+  return { ...mounted, onFrameDrawn, settle };
 }
 
 describe('map engine', () => {
@@ -233,10 +199,7 @@ describe('map engine layers', () => {
     const layerCalls = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.length, 0);
     const plotPaints = () =>
       harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.filter((call) => call.name === 'rect').length, 0);
-    const move = (x: number, y: number) =>
-      harness.canvas.dispatchEvent(
-        new PointerEvent('pointermove', { pointerType: 'mouse', pointerId: 1, clientX: x, clientY: y, bubbles: true }),
-      );
+    const move = (x: number, y: number) => harness.pointer('pointermove', x, y);
     return { ...harness, overlayCtx, onRegionLabelHover, layerCalls, plotPaints, move };
   }
 
@@ -258,17 +221,13 @@ describe('map engine layers', () => {
   });
 
   it('pans by re-blitting the cached layers, without painting a plot again', () => {
-    const { engine, canvas, ctx, frames, surfaces, layerCalls } = setupLayers({ isTouch: false });
+    const { engine, ctx, frames, surfaces, layerCalls, pointer } = setupLayers({ isTouch: false });
     engine.flyTo(45, 45, 1);
     for (let i = 0; i < 30; i++) frames.step(16);
     const created = surfaces.created.length;
     const cached = layerCalls();
     const blits = ctx.calls.filter((call) => call.name === 'drawImage').length;
     const mapCalls = ctx.calls.length;
-    const pointer = (type: string, x: number, y: number) =>
-      canvas.dispatchEvent(
-        new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
-      );
     pointer('pointerdown', 400, 300);
     pointer('pointermove', 412, 306);
     frames.step();
@@ -310,7 +269,7 @@ describe('map engine layers', () => {
   });
 
   it('builds one tile per frame when a pan outruns the cache, with terrain standing in for the rest', () => {
-    const { engine, canvas, ctx, frames, surfaces } = setupLayers();
+    const { engine, ctx, frames, surfaces, pointer } = setupLayers();
     engine.flyTo(45, 45, 1);
     for (let i = 0; i < 30; i++) frames.step(16);
     expect(frames.pending()).toBe(0);
@@ -318,10 +277,6 @@ describe('map engine layers', () => {
     const layerTiles = () =>
       surfaces.created.filter((surface) => !surface.context.calls.some((call) => call.name === 'putImageData')).length;
     const created = layerTiles();
-    const pointer = (type: string, x: number, y: number) =>
-      canvas.dispatchEvent(
-        new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }),
-      );
     pointer('pointerdown', 700, 300);
     pointer('pointermove', 690, 300);
     pointer('pointermove', 0, 300);

@@ -1,9 +1,8 @@
 import type { MapTile } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cameraOnTile, zoomLimitsFor } from './camera.ts';
-import { createMapEngine, type MapEngineOptions, type ReservedFootprint } from './engine.ts';
-import { DOUBLE_CLICK_MS } from './input.ts';
+import type { MapEngineOptions, ReservedFootprint } from './engine.ts';
 import {
   RESERVED_STRIPE,
   createHatchSource,
@@ -13,7 +12,8 @@ import {
   paintHatchTile,
   paintReservedMarkers,
 } from './reserved-layer.ts';
-import { fakeFrames, FakeImageData, recordingContext, recordingSurfaces, placedCanvas } from './test-doubles.ts';
+import { recordingContext, recordingSurfaces } from './test-doubles.ts';
+import { mountEngine } from './test-engine.ts';
 
 const held: ReservedFootprint = { x: 20, y: 20, size: 2, reason: 'held' };
 const review: ReservedFootprint = { x: 26, y: 22, size: 1, reason: 'review' };
@@ -95,40 +95,10 @@ const regions: Region[] = [
   { value: 1, name: 'West Realm', focus: { x: 70, y: 70 }, audience: 'a', description: 'd', notableLocations: ['1', '2', '3', '4'] },
 ];
 
-const engines: Array<{ destroy(): void }> = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.destroy();
-});
-
 function setup(options: Partial<MapEngineOptions> = {}) {
-  vi.stubGlobal('ImageData', FakeImageData);
-  const canvas = placedCanvas();
-  const ctx = recordingContext();
-  canvas.getContext = (() => ctx) as unknown as HTMLCanvasElement['getContext'];
-  const frames = fakeFrames();
-  const surfaces = recordingSurfaces();
-  const engine = createMapEngine(canvas, {
-    isTouch: false,
-    frames: frames.deps,
-    createSurface: surfaces.factory,
-    fonts: null,
-    devicePixelRatio: () => 1,
-    prefersReducedMotion: () => true,
-    scheduleIdle: () => () => {},
-    loadImage: () => new Promise(() => {}),
-    ...options,
-  });
-  engines.push(engine);
-  engine.resize();
-  engine.setLayout({ tiles, regions });
-  const pointer = (type: string, x: number, y: number) =>
-    canvas.dispatchEvent(new PointerEvent(type, { pointerType: 'mouse', button: 0, pointerId: 1, clientX: x, clientY: y, bubbles: true }));
-  const click = (x: number, y: number) => {
-    pointer('pointerdown', x, y);
-    pointer('pointerup', x, y);
-    vi.advanceTimersByTime(DOUBLE_CLICK_MS);
-  };
-  return { engine, canvas, frames, surfaces, click, pointer };
+  const mounted = mountEngine({ prefersReducedMotion: () => true, ...options });
+  mounted.engine.setLayout({ tiles, regions });
+  return mounted;
 }
 
 describe('map engine: reserved land', () => {
