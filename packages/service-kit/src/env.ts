@@ -1,5 +1,17 @@
 import { z } from 'zod';
 
+/** The shapes env keys share, so each service's schema names its keys and defaults and nothing else. */
+export const envField = {
+  /** A port to listen on; 0 lets the system pick a free one. */
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  /** A count, or a duration in milliseconds, that must be above zero. */
+  positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  /** A count, or a duration in milliseconds, where 0 is allowed (for an interval or a cache age: off). */
+  nonNegativeInt: (fallback: number) => z.coerce.number().int().min(0).default(fallback),
+  /** `KEY=` in an env file or a compose file means "not set", so the key's default or its absence applies. */
+  emptyAsUnset: <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema),
+};
+
 /** Settings every service reads; a service extends this object with its own keys. */
 export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -22,12 +34,12 @@ export const baseEnvShape = {
     .optional(),
   NATS_PASSWORD: z.string().min(1).optional(),
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters (shared secret between gateway and services)'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SHUTDOWN_TIMEOUT_MS: envField.positiveInt(10_000),
   /**
    * Internal port for Prometheus `/metrics` and detailed `/readyz` (never the service's own port when that port is public).
    * 0 picks a free port, logged at start, so several services can share one host; compose pins it to 9100.
    */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  METRICS_PORT: envField.port(0),
 } as const;
 
 export class ConfigError extends Error {

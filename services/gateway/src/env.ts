@@ -1,6 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
-import { baseEnvShape, envLoader } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envField, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -68,7 +68,7 @@ const trustProxy = z
 export const envSchema = z
   .object({
     ...baseEnvShape,
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    PORT: envField.port(8080),
     CONTACT_URL: upstreamList,
     MAP_URL: upstreamList.optional(),
     PLOTS_URL: upstreamList.optional(),
@@ -86,29 +86,29 @@ export const envSchema = z
     TRUST_PROXY: trustProxy.default(false),
     ADMIN_USERNAME: z.string().trim().min(1).max(100).optional(),
     ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
-    ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
-    ADMIN_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().positive().default(8),
+    ADMIN_SESSION_IDLE_MINUTES: envField.positiveInt(30),
+    ADMIN_SESSION_ABSOLUTE_HOURS: envField.positiveInt(8),
     /** Requests per minute per client across the whole API (a ceiling against floods, not a product rule). */
-    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_PER_MINUTE: envField.positiveInt(600),
     /**
      * rel of plots' outbound links in server-rendered pages. The product sells a followed link, so the
      * default adds no nofollow; an operator who prefers search engines' paid-link policy sets 'sponsored noopener'.
      */
     OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
-    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    UPSTREAM_TIMEOUT_MS: envField.positiveInt(15_000),
     /**
      * The map layout and plot lists are answered from the gateway's memory for at most this long without asking
      * their service again (events that change them expire the copy at once); 0 revalidates every request.
      */
     PUBLIC_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
-    LIVE_MAX_PER_CLIENT: z.coerce.number().int().positive().default(20),
+    LIVE_MAX_PER_CLIENT: envField.positiveInt(20),
     /** Share cards (og:image PNGs) drawn at once per process (CPU-bound, ~50 ms each) and waiting; past that 503. */
     SHARE_CARD_RENDER_CONCURRENCY: z.coerce.number().int().positive().max(16).default(1),
     SHARE_CARD_RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
     /** Share cards kept in memory per process (one per plot), and their total size in MiB. */
-    SHARE_CARD_CACHE_ENTRIES: z.coerce.number().int().positive().default(500),
-    SHARE_CARD_CACHE_MB: z.coerce.number().int().positive().default(64),
+    SHARE_CARD_CACHE_ENTRIES: envField.positiveInt(500),
+    SHARE_CARD_CACHE_MB: envField.positiveInt(64),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {

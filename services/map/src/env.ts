@@ -1,9 +1,9 @@
-import { baseEnvShape, envLoader } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envField, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 export const envSchema = z.object({
   ...baseEnvShape,
-  PORT: z.coerce.number().int().min(0).max(65535).default(3004),
+  PORT: envField.port(3004),
   /** Same seed, same world: change it to get a different map the next time one is generated. */
   MAP_SEED: z.string().min(1).default('pixel-atlas'),
   /** Generate a map at start when none exists, so a fresh install shows a world. */

@@ -1,4 +1,4 @@
-import { baseEnvShape, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envField, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { DEFAULT_TIER_PRICE_CENTS, TIERS, type Tier } from '@pixel-atlas/contracts/tiers';
 import { z } from 'zod';
 
@@ -27,7 +27,7 @@ export const envSchema = z
      * the built-in test checkout, so a forgotten NODE_ENV can never put a free checkout on a live site.
      */
     NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+    PORT: envField.port(3002),
     /** The address buyers use (the gateway's); Stripe sends them back to `${PUBLIC_ORIGIN}/claim?session_id=...`. */
     PUBLIC_ORIGIN: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://atlas.example.com' })
@@ -46,14 +46,10 @@ export const envSchema = z
     /** Extra life of the footprint hold beyond the checkout session's, so a payment made in the last second still finds it. */
     HOLD_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
     /** Checkout sessions one client may start per window: each one holds a footprint for 30 minutes. */
-    CHECKOUT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
-    CHECKOUT_RATE_LIMIT_WINDOW_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(10 * 60 * 1000),
+    CHECKOUT_RATE_LIMIT_MAX: envField.positiveInt(10),
+    CHECKOUT_RATE_LIMIT_WINDOW_MS: envField.positiveInt(10 * 60 * 1000),
     /** How often pending checkouts past their expiry are settled (marked expired, hold released). 0 turns it off. */
-    EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+    EXPIRY_SWEEP_INTERVAL_MS: envField.nonNegativeInt(60_000),
   })
   .superRefine((env, ctx) => {
     if (!env.STRIPE_SECRET_KEY && env.NODE_ENV === 'production') {

@@ -1,4 +1,4 @@
-import { baseEnvShape, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envField, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 export const envSchema = z
@@ -6,74 +6,54 @@ export const envSchema = z
     ...baseEnvShape,
     /** Unset means production rules (ARCHITECTURE.md section 7): secrets are required, no development defaults. */
     NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+    PORT: envField.port(3001),
     /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
-    AVATAR_MAX_INPUT_PIXELS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(4096 * 4096),
+    AVATAR_MAX_INPUT_PIXELS: envField.positiveInt(4096 * 4096),
     /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
-    HOLD_MAX_SECONDS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(3 * 60 * 60),
+    HOLD_MAX_SECONDS: envField.positiveInt(3 * 60 * 60),
     /**
      * Safety net for the in-memory plot list: rebuilt at most this long after it was built, even if an
      * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
      */
-    PLOT_LIST_CACHE_MAX_AGE_MS: z.coerce.number().int().min(0).default(60_000),
+    PLOT_LIST_CACHE_MAX_AGE_MS: envField.nonNegativeInt(60_000),
     /**
      * How long a replica reuses the reserved-footprints list (holds and plots under review) before reading it
      * again: every open map polls it. 0 reads the database on every request.
      */
-    RESERVED_FOOTPRINTS_CACHE_MS: z.coerce.number().int().min(0).default(2_000),
+    RESERVED_FOOTPRINTS_CACHE_MS: envField.nonNegativeInt(2_000),
     /** How long a claim waits for payments to confirm a session it has not heard about yet (payments may ask Stripe). */
-    ENTITLEMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    ENTITLEMENT_QUERY_TIMEOUT_MS: envField.positiveInt(10_000),
     /**
      * How long a claim waits for moderation's content screen; past it (or with moderation down) the claim is
      * screened locally with the spec's floor list and goes on.
      */
-    SCREEN_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+    SCREEN_QUERY_TIMEOUT_MS: envField.positiveInt(2_000),
     /** Claims one paid session may try past the paid/unused checks (each may decode an image), then 429. */
-    CLAIM_MAX_ATTEMPTS_PER_SESSION: z.coerce.number().int().positive().default(20),
+    CLAIM_MAX_ATTEMPTS_PER_SESSION: envField.positiveInt(20),
     /** Avatar decodes running at once per process (CPU-bound: about the number of cores). */
-    AVATAR_DECODE_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    AVATAR_DECODE_CONCURRENCY: envField.positiveInt(2),
     /** Claims allowed to wait for a decode slot; past it, 503 with Retry-After. */
-    AVATAR_DECODE_QUEUE: z.coerce.number().int().min(0).default(16),
+    AVATAR_DECODE_QUEUE: envField.nonNegativeInt(16),
     /** Flags per client address per window (POST /api/flag-plot), then 429. */
-    FLAG_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
-    FLAG_RATE_LIMIT_WINDOW_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(10 * 60 * 1000),
+    FLAG_RATE_LIMIT_MAX: envField.positiveInt(20),
+    FLAG_RATE_LIMIT_WINDOW_MS: envField.positiveInt(10 * 60 * 1000),
     /** Owner-link requests (/api/manage/*) per client address per window, then 429: tokens cannot be tried fast. */
-    MANAGE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
-    MANAGE_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    MANAGE_RATE_LIMIT_MAX: envField.positiveInt(30),
+    MANAGE_RATE_LIMIT_WINDOW_MS: envField.positiveInt(60_000),
     /** Stat beacons (POST /api/plot-stats) per client address per minute, then 429. */
-    STATS_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(120),
+    STATS_RATE_LIMIT_MAX: envField.positiveInt(120),
     /** How often the link checker looks for due links (each replica; rows are leased, so a link is checked by one). 0 turns it off. */
-    LINK_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+    LINK_CHECK_INTERVAL_MS: envField.nonNegativeInt(60_000),
     /** How long after a check a link is checked again. */
-    LINK_CHECK_RECHECK_MS: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(6 * 60 * 60 * 1000),
+    LINK_CHECK_RECHECK_MS: envField.positiveInt(6 * 60 * 60 * 1000),
     /** Links leased per round, and probed at once, per replica. */
     LINK_CHECK_BATCH_SIZE: z.coerce.number().int().positive().max(1000).default(20),
     LINK_CHECK_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
     /** One probe's whole budget (DNS, connect, redirects, HEAD then GET). */
     LINK_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
     /** A link is marked unreachable after this many failed checks in a row, spanning at least LINK_CHECK_UNREACHABLE_AFTER_MS. */
-    LINK_CHECK_UNREACHABLE_AFTER_FAILURES: z.coerce.number().int().positive().default(5),
-    LINK_CHECK_UNREACHABLE_AFTER_MS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .default(3 * 24 * 60 * 60 * 1000),
+    LINK_CHECK_UNREACHABLE_AFTER_FAILURES: envField.positiveInt(5),
+    LINK_CHECK_UNREACHABLE_AFTER_MS: envField.nonNegativeInt(3 * 24 * 60 * 60 * 1000),
     /** Ports a plot link may use to be checked (comma-separated); others count as failing. */
     LINK_CHECK_ALLOWED_PORTS: z
       .string()
@@ -83,16 +63,12 @@ export const envSchema = z
     /** The product name, in the link checker's User-Agent. */
     SITE_NAME: z.string().trim().min(1).max(60).default('Pixel Atlas'),
     /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
-    PUBLIC_ORIGIN: z.preprocess(
-      (value) => (value === '' ? undefined : value),
-      z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    ),
+    PUBLIC_ORIGIN: envField.emptyAsUnset(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     /**
      * Signs the pa_visitor cookie (flags count once per visitor: an unsigned cookie is no visitor). Required in
      * production; in development and test it defaults to a value derived from INTERNAL_TOKEN.
      */
-    VISITOR_COOKIE_SECRET: z.preprocess(
-      (value) => (value === '' ? undefined : value),
+    VISITOR_COOKIE_SECRET: envField.emptyAsUnset(
       z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
     ),
   })
