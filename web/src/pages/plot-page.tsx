@@ -2,6 +2,7 @@ import type { Plot } from '@pixel-atlas/contracts/plots';
 import { normalizeTier, tierLabel, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { errorStatus } from '../api/errors.ts';
 import { plotQuery } from '../api/queries.ts';
@@ -125,39 +126,51 @@ function BackButton() {
 }
 
 function PlotNotFound() {
-  usePageMeta(`Plot Not Found - ${SITE_NAME}`);
   return (
-    <PageContainer className={`max-w-xl ${PLOT_FRAME_CLASS}`}>
-      <section aria-labelledby="plot-missing-heading" className="pixel-panel p-6 text-center">
-        <h1 id="plot-missing-heading" className="text-base text-gold">
-          Plot Not Found
-        </h1>
-        <p className="mt-4 text-ink-muted">The plot you're looking for doesn't exist or has been removed.</p>
-        <Link to="/" className={buttonClassName('primary', 'md', 'mt-6')}>
-          Back to Atlas
-        </Link>
-      </section>
-    </PageContainer>
+    <PlotNotice
+      title="Plot Not Found"
+      headingId="plot-missing-heading"
+      text="The plot you're looking for doesn't exist or has been removed."
+    />
   );
 }
 
 /** Right after a claim the server screened: the plot exists but is hidden until approved. */
 function PlotUnderReview() {
-  usePageMeta(`Plot Under Review - ${SITE_NAME}`);
+  return (
+    <PlotNotice
+      title="Plot Under Review"
+      headingId="plot-review-heading"
+      text="Your plot has been created. Our team reviews it within 24 hours, and it will be visible here and on the map once approved."
+    >
+      <ClaimedOwnerLink />
+    </PlotNotice>
+  );
+}
+
+interface PlotNoticeProps {
+  title: string;
+  headingId: string;
+  text: string;
+  /** Shown under the notice. */
+  children?: ReactNode;
+}
+
+/** In place of a plot that is not shown: why, and the way back to the atlas. */
+function PlotNotice({ title, headingId, text, children }: PlotNoticeProps) {
+  usePageMeta(`${title} - ${SITE_NAME}`);
   return (
     <PageContainer className={`max-w-xl ${PLOT_FRAME_CLASS}`}>
-      <section aria-labelledby="plot-review-heading" className="pixel-panel p-6 text-center">
-        <h1 id="plot-review-heading" className="text-base text-gold">
-          Plot Under Review
+      <section aria-labelledby={headingId} className="pixel-panel p-6 text-center">
+        <h1 id={headingId} className="text-base text-gold">
+          {title}
         </h1>
-        <p className="mt-4 text-ink-muted">
-          Your plot has been created. Our team reviews it within 24 hours, and it will be visible here and on the map once approved.
-        </p>
+        <p className="mt-4 text-ink-muted">{text}</p>
         <Link to="/" className={buttonClassName('primary', 'md', 'mt-6')}>
           Back to Atlas
         </Link>
       </section>
-      <ClaimedOwnerLink />
+      {children}
     </PageContainer>
   );
 }
