@@ -4,6 +4,15 @@ import { SITE_NAME } from '../lib/site.ts';
 const footerLinkClassName =
   'inline-flex min-h-11 items-center px-2 text-sm text-ink-muted underline-offset-4 hover:text-gold hover:underline';
 
+/** In the footer's order; the spec (section 2) keeps About and Contact as dead links (no route). */
+const FOOTER_LINKS: ReadonlyArray<{ label: string; to?: string }> = [
+  { label: 'About' },
+  { label: 'FAQ', to: '/faq' },
+  { label: 'Contact' },
+  { label: 'Privacy', to: '/privacy' },
+  { label: 'Terms', to: '/terms' },
+];
+
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
@@ -12,32 +21,19 @@ export function SiteFooter() {
         <p className="max-w-sm text-sm text-ink-muted">A hand-drawn fantasy map of the internet, one creator at a time.</p>
         <nav aria-label="Footer">
           <ul className="flex flex-wrap items-center">
-            {/* Spec section 2: About and Contact are dead links in the footer. */}
-            <li>
-              <a href="#" className={footerLinkClassName}>
-                About
-              </a>
-            </li>
-            <li>
-              <Link to="/faq" className={footerLinkClassName}>
-                FAQ
-              </Link>
-            </li>
-            <li>
-              <a href="#" className={footerLinkClassName}>
-                Contact
-              </a>
-            </li>
-            <li>
-              <Link to="/privacy" className={footerLinkClassName}>
-                Privacy
-              </Link>
-            </li>
-            <li>
-              <Link to="/terms" className={footerLinkClassName}>
-                Terms
-              </Link>
-            </li>
+            {FOOTER_LINKS.map(({ label, to }) => (
+              <li key={label}>
+                {to ? (
+                  <Link to={to} className={footerLinkClassName}>
+                    {label}
+                  </Link>
+                ) : (
+                  <a href="#" className={footerLinkClassName}>
+                    {label}
+                  </a>
+                )}
+              </li>
+            ))}
           </ul>
         </nav>
         <p className="text-sm text-ink-muted">
