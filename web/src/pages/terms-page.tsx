@@ -3,6 +3,7 @@ import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-cat
 import { TierPrice } from '../features/claim/use-prices.tsx';
 import { LegalContact, LegalPage } from '../components/legal-page.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { PROHIBITED_CONTENT } from '../lib/prohibited-content.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
 export function TermsPage() {
@@ -80,12 +81,9 @@ export function TermsPage() {
       <h2>8. Prohibited content</h2>
       <p>Your plot, including the website it links to, must not contain or promote:</p>
       <ol>
-        <li>Adult or NSFW content</li>
-        <li>Illegal activities</li>
-        <li>Hate speech</li>
-        <li>Spam or scams</li>
-        <li>Violence</li>
-        <li>Copyright infringement</li>
+        {PROHIBITED_CONTENT.map((rule) => (
+          <li key={rule}>{rule}</li>
+        ))}
       </ol>
       <p>
         <strong>A violation means immediate removal of the plot, without refund.</strong> Whether content breaks these rules is decided by

@@ -3,6 +3,7 @@ import { REGION_DEFINITIONS } from '@pixel-atlas/contracts/regions';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../../features/claim/use-prices.tsx';
 import { ZONES, ZONE_NAMES } from '@pixel-atlas/contracts/zones';
+import { PROHIBITED_CONTENT } from '../../lib/prohibited-content.ts';
 import { SITE_NAME } from '../../lib/site.ts';
 
 export interface FaqItem {
@@ -251,12 +252,9 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
           <>
             <p>Plots must not contain or link to:</p>
             <ul>
-              <li>Adult or NSFW content</li>
-              <li>Illegal activities</li>
-              <li>Hate speech</li>
-              <li>Spam or scams</li>
-              <li>Violence</li>
-              <li>Copyright infringement</li>
+              {PROHIBITED_CONTENT.map((rule) => (
+                <li key={rule}>{rule}</li>
+              ))}
             </ul>
             <p>A violation means immediate removal of the plot, without refund.</p>
           </>
