@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { PageContainer } from '../components/app-layout.tsx';
@@ -17,10 +18,7 @@ export function AboutPage() {
         plot and make it their own. It is a love letter to the pixel-ad homepages of the early 2000s, redrawn as a world you can explore.
       </p>
 
-      <section aria-labelledby="about-how" className="pixel-panel mt-10 p-6">
-        <h2 id="about-how" className="text-sm text-gold">
-          How it works
-        </h2>
+      <AboutSection id="about-how" title="How it works" margin="mt-10">
         <ol className="mt-4 list-decimal space-y-2 pl-6 leading-7 text-ink-muted">
           <li>Pick a tier: {tierSizes}.</li>
           <li>Choose an empty land tile on the map, or let us pick a free spot for you.</li>
@@ -30,29 +28,23 @@ export function AboutPage() {
         <p className="mt-4 leading-7 text-ink-muted">
           Visitors pan and zoom the map, hover plots to read their cards, open plot pages and follow links to the creators behind them.
         </p>
-      </section>
+      </AboutSection>
 
-      <section aria-labelledby="about-why" className="pixel-panel mt-8 p-6">
-        <h2 id="about-why" className="text-sm text-gold">
-          Why?
-        </h2>
+      <AboutSection id="about-why" title="Why?">
         <p className="mt-4 leading-7 text-ink-muted">
           Feeds forget you by tomorrow. A plot on the atlas is a fixed place: a spot people can find again, next to neighbours who build
           things too. Regions are themed by creator type, so wandering the map is a way to discover new people, not just a list to scroll
           past.
         </p>
-      </section>
+      </AboutSection>
 
-      <section aria-labelledby="about-lasting" className="pixel-panel mt-8 p-6">
-        <h2 id="about-lasting" className="text-sm text-gold">
-          Built to last
-        </h2>
+      <AboutSection id="about-lasting" title="Built to last">
         <p className="mt-4 leading-7 text-ink-muted">
           Plots are permanent and their details are final once submitted, so the map stays a stable record rather than a billboard that
           changes every week. Content is screened automatically, visitors can flag anything that breaks the rules, and our team reviews
           reports, usually within 24 hours. The service aims for 99.9% uptime.
         </p>
-      </section>
+      </AboutSection>
 
       <div className="mt-12 flex justify-center">
         <Link to="/" className={buttonClassName('primary')}>
@@ -60,5 +52,17 @@ export function AboutPage() {
         </Link>
       </div>
     </PageContainer>
+  );
+}
+
+/** A titled panel of the page, named by its heading; `margin` is the space above it. */
+function AboutSection({ id, title, margin = 'mt-8', children }: { id: string; title: string; margin?: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={`pixel-panel ${margin} p-6`}>
+      <h2 id={id} className="text-sm text-gold">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
