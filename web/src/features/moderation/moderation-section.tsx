@@ -2,7 +2,7 @@ import type { FlaggedPlot } from '@pixel-atlas/contracts/admin';
 import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { buttonClassName } from '../../components/button-styles.ts';
+import { buttonClassName, type ButtonVariant } from '../../components/button-styles.ts';
 import { LoadingOrFailed } from '../../components/loading-or-failed.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
@@ -12,6 +12,11 @@ import { errorMessageForDisplay } from '../../api/errors.ts';
 import { PLOTS_QUERY_KEY } from '../../api/queries.ts';
 
 type Decision = 'approve' | 'reject';
+
+const DECISION_BUTTONS: ReadonlyArray<{ decision: Decision; variant: ButtonVariant; label: string; pendingLabel: string }> = [
+  { decision: 'approve', variant: 'primary', label: 'Approve', pendingLabel: 'Approving...' },
+  { decision: 'reject', variant: 'danger', label: 'Reject', pendingLabel: 'Rejecting...' },
+];
 
 /**
  * Spec section 2, /admin 'Content Moderation': the review queue with a pending-count badge;
@@ -155,24 +160,18 @@ function FlaggedPlotCard({ plot, busy, deciding, onDecide }: FlaggedPlotCardProp
         ) : null}
       </dl>
       <div className="mt-4 flex flex-wrap gap-3">
-        <button
-          type="button"
-          className={buttonClassName('primary', 'sm')}
-          disabled={busy}
-          aria-busy={deciding === 'approve' || undefined}
-          onClick={() => onDecide('approve')}
-        >
-          {deciding === 'approve' ? 'Approving...' : 'Approve'}
-        </button>
-        <button
-          type="button"
-          className={buttonClassName('danger', 'sm')}
-          disabled={busy}
-          aria-busy={deciding === 'reject' || undefined}
-          onClick={() => onDecide('reject')}
-        >
-          {deciding === 'reject' ? 'Rejecting...' : 'Reject'}
-        </button>
+        {DECISION_BUTTONS.map(({ decision, variant, label, pendingLabel }) => (
+          <button
+            key={decision}
+            type="button"
+            className={buttonClassName(variant, 'sm')}
+            disabled={busy}
+            aria-busy={deciding === decision || undefined}
+            onClick={() => onDecide(decision)}
+          >
+            {deciding === decision ? pendingLabel : label}
+          </button>
+        ))}
       </div>
     </article>
   );
