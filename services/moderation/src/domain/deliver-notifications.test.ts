@@ -1,11 +1,9 @@
 import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { loadEnv } from '../env.ts';
 import {
   adminHeaders,
+  mailingModerationPerFile,
   plotSnapshot,
   publish,
   screenedClaimEvent,
@@ -21,21 +19,14 @@ beforeAll(async () => {
   smtp = await startSmtpServer(smtpPort);
 });
 afterAll(async () => smtp?.close());
-const service = servicePerFile(
-  (env) =>
-    buildApp(
-      loadEnv({
-        ...env,
-        SITE_NAME: 'Test Atlas',
-        PUBLIC_ORIGIN: 'https://atlas.example',
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
-        SMTP_FROM: 'Test Atlas <moderation@atlas.example>',
-        NOTIFY_RETRY_BASE_MS: '200',
-        NOTIFY_RETRY_MAX_MS: '400',
-        NOTIFY_POLL_INTERVAL_MS: '100',
-      }),
-    ),
-  { bus: 'moderation-mail-test' },
+const service = mailingModerationPerFile(
+  () => smtpPort,
+  {
+    SMTP_FROM: 'Test Atlas <moderation@atlas.example>',
+    NOTIFY_RETRY_BASE_MS: '200',
+    NOTIFY_RETRY_MAX_MS: '400',
+  },
+  'moderation-mail-test',
 );
 
 async function queuedPlot(displayName: string, email: string) {

@@ -1,28 +1,21 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { loadEnv } from '../env.ts';
-import { claimedEvent, envelope, plotSnapshot, publish, startSmtpServer, type TestSmtpServer } from '../testing/moderation-world.ts';
+import {
+  claimedEvent,
+  envelope,
+  mailingModerationPerFile,
+  plotSnapshot,
+  publish,
+  startSmtpServer,
+  type TestSmtpServer,
+} from '../testing/moderation-world.ts';
 
 let smtp: TestSmtpServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
 });
 afterAll(async () => smtp?.close());
-const service = servicePerFile(
-  (env) =>
-    buildApp(
-      loadEnv({
-        ...env,
-        SITE_NAME: 'Test Atlas',
-        PUBLIC_ORIGIN: 'https://atlas.example',
-        SMTP_URL: `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`,
-        NOTIFY_POLL_INTERVAL_MS: '100',
-      }),
-    ),
-  { bus: 'moderation-link-test' },
-);
+const service = mailingModerationPerFile(() => smtp.port, {}, 'moderation-link-test');
 
 function unreachable(plot: ReturnType<typeof plotSnapshot>) {
   return envelope('plots.link.unreachable', {

@@ -1,11 +1,14 @@
 // Test support for the moderation service: events as plots would publish them, the stream's contents,
-// and a local SMTP server. Used only by tests.
+// a local SMTP server and the service mailing through it. Used only by tests.
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { EVENTS, type EventData, type EventEnvelope, type EventType } from '@pixel-atlas/contracts/events';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { TEST_INTERNAL_TOKEN, readStream } from '@pixel-atlas/service-kit/testing';
 import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../app.ts';
+import { loadEnv } from '../env.ts';
 
 export function adminHeaders(admin = 'warden'): Record<string, string> {
   return { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': admin };
@@ -146,4 +149,26 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Moderation for one test file, as Test Atlas at https://atlas.example, e-mailing through the test SMTP server on
+ * `smtpPort()` (read when the app is built, so a server started in an earlier beforeAll) and looking for due
+ * notifications every 100 ms; `env` adds or overrides keys.
+ */
+export function mailingModerationPerFile(smtpPort: () => number, env: Record<string, string>, bus: string) {
+  return servicePerFile(
+    (base) =>
+      buildApp(
+        loadEnv({
+          ...base,
+          SITE_NAME: 'Test Atlas',
+          PUBLIC_ORIGIN: 'https://atlas.example',
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort()}?ignoreTLS=true`,
+          NOTIFY_POLL_INTERVAL_MS: '100',
+          ...env,
+        }),
+      ),
+    { bus },
+  );
 }
