@@ -41,6 +41,13 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
     );
   };
 
+  /** The single moves, each felt as a short vibration; fit all is a sequence of them and stays still. */
+  const moves = [
+    { label: 'Zoom in', Icon: PlusIcon, move: onZoomIn },
+    { label: 'Zoom out', Icon: MinusIcon, move: onZoomOut },
+    { label: 'Reset view', Icon: ResetIcon, move: onResetView },
+  ];
+
   return (
     <div
       role="toolbar"
@@ -49,42 +56,21 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
       data-map-occluder=""
       className="pointer-events-auto absolute right-3 bottom-[max(0.75rem,env(safe-area-inset-bottom))] z-20 flex flex-col gap-1 md:gap-2"
     >
-      <button
-        type="button"
-        aria-label="Zoom in"
-        title="Zoom in"
-        className={BUTTON}
-        onClick={() => {
-          vibrate();
-          onZoomIn();
-        }}
-      >
-        <PlusIcon />
-      </button>
-      <button
-        type="button"
-        aria-label="Zoom out"
-        title="Zoom out"
-        className={BUTTON}
-        onClick={() => {
-          vibrate();
-          onZoomOut();
-        }}
-      >
-        <MinusIcon />
-      </button>
-      <button
-        type="button"
-        aria-label="Reset view"
-        title="Reset view"
-        className={BUTTON}
-        onClick={() => {
-          vibrate();
-          onResetView();
-        }}
-      >
-        <ResetIcon />
-      </button>
+      {moves.map(({ label, Icon, move }) => (
+        <button
+          key={label}
+          type="button"
+          aria-label={label}
+          title={label}
+          className={BUTTON}
+          onClick={() => {
+            vibrate();
+            move();
+          }}
+        >
+          <Icon />
+        </button>
+      ))}
       <button type="button" aria-label="Fit all" title="Fit all" className={BUTTON} onClick={fitAll}>
         <FitIcon />
       </button>
