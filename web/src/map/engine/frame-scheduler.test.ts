@@ -2,11 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { createFrameScheduler } from './frame-scheduler.ts';
 import { fakeFrames } from './test-doubles.ts';
 
+/** A scheduler on hand-cranked frames; `animating` is what each draw answers (by default, that it is done). */
+function schedulerOnFakeFrames(animating: () => boolean = () => false) {
+  const frames = fakeFrames();
+  const draw = vi.fn(animating);
+  return { frames, draw, scheduler: createFrameScheduler(draw, frames.deps) };
+}
+
 describe('frame scheduler', () => {
   it('draws at most once per frame however many changes arrive', () => {
-    const frames = fakeFrames();
-    const draw = vi.fn(() => false);
-    const scheduler = createFrameScheduler(draw, frames.deps);
+    const { frames, draw, scheduler } = schedulerOnFakeFrames();
     scheduler.invalidate();
     scheduler.invalidate();
     scheduler.invalidate();
@@ -16,9 +21,7 @@ describe('frame scheduler', () => {
   });
 
   it('does not draw, or even ask for a frame, when nothing changed', () => {
-    const frames = fakeFrames();
-    const draw = vi.fn(() => false);
-    const scheduler = createFrameScheduler(draw, frames.deps);
+    const { frames, draw, scheduler } = schedulerOnFakeFrames();
     scheduler.invalidate();
     frames.step();
     frames.step();
@@ -28,10 +31,8 @@ describe('frame scheduler', () => {
   });
 
   it('keeps drawing every frame while the draw says it is animating, then stops', () => {
-    const frames = fakeFrames();
     let remaining = 3;
-    const draw = vi.fn(() => --remaining > 0);
-    const scheduler = createFrameScheduler(draw, frames.deps);
+    const { frames, draw, scheduler } = schedulerOnFakeFrames(() => --remaining > 0);
     scheduler.invalidate();
     for (let i = 0; i < 6; i++) frames.step();
     expect(draw).toHaveBeenCalledTimes(3);
@@ -39,9 +40,7 @@ describe('frame scheduler', () => {
   });
 
   it('flush draws immediately, and destroy cancels the pending frame', () => {
-    const frames = fakeFrames();
-    const draw = vi.fn(() => false);
-    const scheduler = createFrameScheduler(draw, frames.deps);
+    const { frames, draw, scheduler } = schedulerOnFakeFrames();
     scheduler.invalidate();
     scheduler.flush();
     expect(draw).toHaveBeenCalledTimes(1);
