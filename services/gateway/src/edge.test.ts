@@ -7,14 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@pixel-atlas/service-kit/env';
 import { listenOperations, type OperationsServer } from '@pixel-atlas/service-kit/server';
-import {
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { eventually } from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
@@ -37,8 +31,7 @@ const PLOT = {
 };
 const FORGED_HOST = 'evil.example';
 
-let db: TestDatabase;
-let stream: TestStream;
+const bed = testBedPerFile();
 let webDir: string;
 let gateway: FastifyInstance;
 let operations: OperationsServer;
@@ -70,8 +63,6 @@ async function plotsReplica(name: string) {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-edge-'));
   await writeFile(
     path.join(webDir, 'index.html'),
@@ -92,7 +83,7 @@ beforeAll(async () => {
 
   gateway = await buildApp(
     loadEnv({
-      ...testServiceEnv(db, stream),
+      ...bed.env,
       // One proxy in front: only the right-most X-Forwarded-For entry (the one it appends) is believed.
       TRUST_PROXY: '1',
       RATE_LIMIT_PER_MINUTE: '5',
@@ -116,8 +107,6 @@ afterAll(async () => {
   await gateway?.close();
   await echo?.close();
   await Promise.all(plotsReplicas.map((r) => r.app.close()));
-  await stream?.remove();
-  await db?.drop();
   await rm(webDir, { recursive: true, force: true });
 });
 
@@ -198,7 +187,7 @@ function upload(urlPath: string, size: number, { chunked }: { chunked: boolean }
 
 describe('TRUST_PROXY', () => {
   it('refuses true at boot, naming the variable (exit 78 from the server)', { timeout: 60_000 }, async () => {
-    const env = { ...testServiceEnv(db, stream), CONTACT_URL: 'http://127.0.0.1:9', TRUST_PROXY: 'true' };
+    const env = { ...bed.env, CONTACT_URL: 'http://127.0.0.1:9', TRUST_PROXY: 'true' };
     expect(() => loadEnv(env)).toThrow(ConfigError);
     expect(() => loadEnv(env)).toThrow(/TRUST_PROXY: 'true' would believe every X-Forwarded-For entry/);
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
@@ -213,7 +202,7 @@ describe('TRUST_PROXY', () => {
   });
 
   it('accepts a hop count or proxy addresses/CIDRs', () => {
-    const base = { ...testServiceEnv(db, stream), CONTACT_URL: 'http://127.0.0.1:9' };
+    const base = { ...bed.env, CONTACT_URL: 'http://127.0.0.1:9' };
     expect(loadEnv({ ...base, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(loadEnv({ ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(loadEnv(base).TRUST_PROXY).toBe(false);
@@ -265,7 +254,7 @@ describe('operational endpoints', () => {
 
 describe('links in pages', () => {
   it('requires PUBLIC_ORIGIN with NODE_ENV=production', () => {
-    const env = { ...testServiceEnv(db, stream), NODE_ENV: 'production', CONTACT_URL: 'http://127.0.0.1:9' };
+    const env = { ...bed.env, NODE_ENV: 'production', CONTACT_URL: 'http://127.0.0.1:9' };
     expect(() => loadEnv(env)).toThrow(/PUBLIC_ORIGIN: is required with NODE_ENV=production/);
     expect(loadEnv({ ...env, PUBLIC_ORIGIN: 'https://atlas.example.com' }).PUBLIC_ORIGIN).toBe('https://atlas.example.com');
   });

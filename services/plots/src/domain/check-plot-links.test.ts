@@ -2,15 +2,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { linkHealthSchema } from '@pixel-atlas/contracts/link-health';
-import {
-  TEST_INTERNAL_TOKEN,
-  createTestDatabase,
-  createTestStream,
-  eventually,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -106,34 +99,27 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-let db: TestDatabase;
-let stream: TestStream;
-let app: Awaited<ReturnType<typeof buildApp>>;
+const plots = servicePerFile((env) => buildApp(loadEnv({ ...env, LINK_CHECK_INTERVAL_MS: '0' })));
 let site: Site;
 let privateSite: Site;
 /** A port nothing listens on: a site that is down. */
 let downPort: number;
 
 beforeAll(async () => {
-  [db, stream] = await Promise.all([createTestDatabase(), createTestStream()]);
-  app = await buildApp(loadEnv({ ...testServiceEnv(db, stream), LINK_CHECK_INTERVAL_MS: '0' }));
-  await app.ready();
   site = await startSite('127.0.0.1');
   // Loopback too, but outside the networks the tests allow: standing in for an internal service.
   privateSite = await startSite('127.0.0.2');
   downPort = await closedPort();
 });
 afterAll(async () => {
-  await app?.close();
   await Promise.all([site, privateSite].map((s) => s && new Promise((resolve) => s.server.close(resolve))));
-  await Promise.all([db?.drop(), stream?.remove()]);
 });
 
 let nextTile = 0;
 async function plotLinkingTo(link: string | null, options: { visible?: boolean } = {}): Promise<string> {
   const id = randomUUID();
   const n = nextTile++;
-  await app.db.plot.create({
+  await plots.app.db.plot.create({
     data: {
       id,
       zone: 'nexus',
@@ -174,7 +160,7 @@ function testProber(): LinkProber {
 async function checkAll(prober: LinkProber, at: Date, workerId = 'worker-a'): Promise<number> {
   let total = 0;
   for (;;) {
-    const checked = await checkPlotLinks({ db: app.db, prober, schedule, workerId, now: () => at });
+    const checked = await checkPlotLinks({ db: plots.app.db, prober, schedule, workerId, now: () => at });
     total += checked;
     if (checked === 0) return total;
   }
@@ -236,7 +222,7 @@ describe('the link checker against local servers', () => {
     // Concurrency 4 and a 0.6 s budget per link: the slow one cannot hold the round up for long.
     expect(Date.now() - started).toBeLessThan(5_000);
 
-    const health = async (id: string) => linkHealthSchema.parse(await getLinkHealth({ db: app.db, plotId: id }));
+    const health = async (id: string) => linkHealthSchema.parse(await getLinkHealth({ db: plots.app.db, plotId: id }));
     for (const id of [ids.up, ids.hop, ids.noHead, ids.big]) {
       expect(await health(id)).toMatchObject({
         status: 'ok',
@@ -279,7 +265,7 @@ describe('the link checker against local servers', () => {
     const start = new Date(Date.now() + 10 * DAY);
     const at = (days: number) => new Date(start.getTime() + days * DAY);
     const unreachableEvents = async () =>
-      (await app.db.outboxEvent.findMany({ where: { subject: 'plots.link.unreachable' } })).filter(
+      (await plots.app.db.outboxEvent.findMany({ where: { subject: 'plots.link.unreachable' } })).filter(
         (row) => (row.payload as any).data.plotId === id,
       );
 
@@ -287,13 +273,13 @@ describe('the link checker against local servers', () => {
     await checkAll(prober, at(1));
     await checkAll(prober, at(2));
     // Three failures, but over two days only: still just failing.
-    expect(await getLinkHealth({ db: app.db, plotId: id })).toMatchObject({ status: 'failing', lastError: 'HTTP 503' });
+    expect(await getLinkHealth({ db: plots.app.db, plotId: id })).toMatchObject({ status: 'failing', lastError: 'HTTP 503' });
     expect(await unreachableEvents()).toHaveLength(0);
     // Not due yet half a day later: nothing checked.
     expect(await checkAll(prober, new Date(at(2).getTime() + DAY / 2))).toBe(0);
 
     await checkAll(prober, at(3));
-    expect(await getLinkHealth({ db: app.db, plotId: id })).toMatchObject({ status: 'unreachable', lastOkAt: null });
+    expect(await getLinkHealth({ db: plots.app.db, plotId: id })).toMatchObject({ status: 'unreachable', lastOkAt: null });
     await checkAll(prober, at(4));
     const events = await unreachableEvents();
     expect(events).toHaveLength(1);
@@ -307,13 +293,13 @@ describe('the link checker against local servers', () => {
 
     site.flaky.up = true;
     await checkAll(prober, at(5));
-    expect(await getLinkHealth({ db: app.db, plotId: id })).toEqual({
+    expect(await getLinkHealth({ db: plots.app.db, plotId: id })).toEqual({
       status: 'ok',
       lastOkAt: at(5).toISOString(),
       lastCheckedAt: at(5).toISOString(),
       lastError: null,
     });
-    const row = await app.db.linkCheck.findUniqueOrThrow({ where: { plotId: id } });
+    const row = await plots.app.db.linkCheck.findUniqueOrThrow({ where: { plotId: id } });
     expect(row).toMatchObject({ consecutiveFailures: 0, failingSince: null });
     await prober.close();
   });
@@ -323,13 +309,13 @@ describe('the link checker against local servers', () => {
     const id = await plotLinkingTo(`${site.origin}/404`);
     const at = new Date(Date.now() + 30 * DAY);
     await checkAll(prober, at);
-    expect((await getLinkHealth({ db: app.db, plotId: id })).status).toBe('failing');
-    await app.db.plot.update({ where: { id }, data: { link: `${site.origin}/up` } });
+    expect((await getLinkHealth({ db: plots.app.db, plotId: id })).status).toBe('failing');
+    await plots.app.db.plot.update({ where: { id }, data: { link: `${site.origin}/up` } });
     // The old link's result says nothing about the new one.
-    expect(await getLinkHealth({ db: app.db, plotId: id })).toMatchObject({ status: 'unchecked', lastError: null });
+    expect(await getLinkHealth({ db: plots.app.db, plotId: id })).toMatchObject({ status: 'unchecked', lastError: null });
     // Due at once, although the old link's next check was a day away.
     await checkAll(prober, at);
-    expect(await getLinkHealth({ db: app.db, plotId: id })).toMatchObject({ status: 'ok', lastError: null });
+    expect(await getLinkHealth({ db: plots.app.db, plotId: id })).toMatchObject({ status: 'ok', lastError: null });
     await prober.close();
   });
 
@@ -337,14 +323,14 @@ describe('the link checker against local servers', () => {
     const ids = await Promise.all(Array.from({ length: 24 }, (_, i) => plotLinkingTo(`${site.origin}/slow-up/${i}`)));
     const at = new Date(Date.now() + 60 * DAY);
     // Every link the earlier tests made is due again by then too (checked once each as well).
-    const earlier = await app.db.linkCheck.count();
+    const earlier = await plots.app.db.linkCheck.count();
     const replicas = [testProber(), testProber()];
     const small = { ...schedule, batchSize: 6, concurrency: 3 };
     const checkedBy = [0, 0];
     const run = async (index: number) => {
       for (;;) {
         const checked = await checkPlotLinks({
-          db: app.db,
+          db: plots.app.db,
           prober: replicas[index]!,
           schedule: small,
           workerId: `replica-${index}`,
@@ -362,7 +348,7 @@ describe('the link checker against local servers', () => {
     expect(checkedBy[0]! + checkedBy[1]!).toBe(24 + earlier);
     expect(checkedBy[0]).toBeGreaterThan(0);
     expect(checkedBy[1]).toBeGreaterThan(0);
-    for (const id of ids) expect((await getLinkHealth({ db: app.db, plotId: id })).status).toBe('ok');
+    for (const id of ids) expect((await getLinkHealth({ db: plots.app.db, plotId: id })).status).toBe('ok');
     await Promise.all(replicas.map((r) => r.close()));
   });
 });
@@ -372,7 +358,7 @@ describe('the checker as the service runs it (no allowed networks: the productio
     const target = await startSite('127.0.0.1');
     const service = await buildApp(
       loadEnv({
-        ...testServiceEnv(db, stream),
+        ...plots.env,
         LINK_CHECK_INTERVAL_MS: '100',
         LINK_CHECK_TIMEOUT_MS: '2000',
         LINK_CHECK_ALLOWED_PORTS: `80,443,${target.port}`,
@@ -388,7 +374,7 @@ describe('the checker as the service runs it (no allowed networks: the productio
       ];
       await service.ready();
       const healths = await eventually(async () => {
-        const all = await Promise.all(ids.map((plotId) => getLinkHealth({ db: app.db, plotId })));
+        const all = await Promise.all(ids.map((plotId) => getLinkHealth({ db: plots.app.db, plotId })));
         return all.every((h) => h.lastCheckedAt) && all;
       }, 15_000);
       for (const h of healths)
@@ -423,7 +409,7 @@ describe('the checker as the service runs it (no allowed networks: the productio
 describe('two replicas of the service', () => {
   it('check each link once between them, never the same one twice', async () => {
     const env = loadEnv({
-      ...testServiceEnv(db, stream),
+      ...plots.env,
       LINK_CHECK_INTERVAL_MS: '50',
       LINK_CHECK_BATCH_SIZE: '5',
       LINK_CHECK_TIMEOUT_MS: '2000',
@@ -434,12 +420,12 @@ describe('two replicas of the service', () => {
     try {
       await Promise.all(replicas.map((replica) => replica.ready()));
       await eventually(
-        async () => (await app.db.linkCheck.count({ where: { plotId: { in: ids }, lastCheckedAt: { not: null } } })) === ids.length,
+        async () => (await plots.app.db.linkCheck.count({ where: { plotId: { in: ids }, lastCheckedAt: { not: null } } })) === ids.length,
         15_000,
       );
       // A few more rounds of both: nothing is due again for 6 hours.
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const rows = await app.db.linkCheck.findMany({ where: { plotId: { in: ids } } });
+      const rows = await plots.app.db.linkCheck.findMany({ where: { plotId: { in: ids } } });
       expect(rows.map((row) => row.consecutiveFailures)).toEqual(ids.map(() => 1));
       // A resolver on a loaded machine may time out instead of answering that the name does not exist.
       for (const row of rows) expect(row.lastError).toMatch(/^(the name does not resolve|timed out after \d+ s)$/);
