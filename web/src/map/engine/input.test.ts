@@ -38,7 +38,12 @@ function setup() {
     detach();
     canvas.remove();
   });
-  return { canvas, target };
+  /** Presses at client (x, y) and lets go there, or at `releaseAt` when the press slips a little. */
+  const click = (x: number, y: number, { releaseAt = [x, y], ...init }: PointerEventInit & { releaseAt?: [number, number] } = {}) => {
+    canvas.dispatchEvent(pointer('pointerdown', { ...init, clientX: x, clientY: y }));
+    canvas.dispatchEvent(pointer('pointerup', { ...init, clientX: releaseAt[0], clientY: releaseAt[1] }));
+  };
+  return { canvas, target, click };
 }
 
 const cleanups: Array<() => void> = [];
@@ -64,9 +69,8 @@ describe('map input', () => {
 
   it('turns a press without movement into a tap at that point, once no second click follows', () => {
     vi.useFakeTimers();
-    const { canvas, target } = setup();
-    canvas.dispatchEvent(pointer('pointerdown', { clientX: 110, clientY: 120 }));
-    canvas.dispatchEvent(pointer('pointerup', { clientX: 111, clientY: 121 }));
+    const { target, click } = setup();
+    click(110, 120, { releaseAt: [111, 121] });
     vi.advanceTimersByTime(DOUBLE_CLICK_MS - 1);
     expect(target.tap).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
@@ -76,10 +80,9 @@ describe('map input', () => {
 
   it.each(['mouse', 'touch'])('a %s double-click zooms in at the pointer and never taps (land and plots too)', (pointerType) => {
     vi.useFakeTimers();
-    const { canvas, target } = setup();
+    const { canvas, target, click } = setup();
     for (let i = 0; i < 2; i++) {
-      canvas.dispatchEvent(pointer('pointerdown', { pointerType, clientX: 110, clientY: 120 }));
-      canvas.dispatchEvent(pointer('pointerup', { pointerType, clientX: 112, clientY: 121 }));
+      click(110, 120, { pointerType, releaseAt: [112, 121] });
       vi.advanceTimersByTime(120);
     }
     // The browser's own dblclick after the second click adds nothing.
@@ -94,11 +97,7 @@ describe('map input', () => {
 
   it('two slow clicks are two taps, and two quick clicks far apart are two taps', () => {
     vi.useFakeTimers();
-    const { canvas, target } = setup();
-    const click = (x: number, y: number) => {
-      canvas.dispatchEvent(pointer('pointerdown', { clientX: x, clientY: y }));
-      canvas.dispatchEvent(pointer('pointerup', { clientX: x, clientY: y }));
-    };
+    const { target, click } = setup();
     click(110, 120);
     vi.advanceTimersByTime(DOUBLE_CLICK_MS + 10);
     click(110, 120);
@@ -117,9 +116,8 @@ describe('map input', () => {
 
   it('forgets a waiting tap when detached', () => {
     vi.useFakeTimers();
-    const { canvas, target } = setup();
-    canvas.dispatchEvent(pointer('pointerdown', { clientX: 110, clientY: 120 }));
-    canvas.dispatchEvent(pointer('pointerup', { clientX: 110, clientY: 120 }));
+    const { target, click } = setup();
+    click(110, 120);
     cleanups.pop()!();
     vi.advanceTimersByTime(DOUBLE_CLICK_MS * 2);
     expect(target.tap).not.toHaveBeenCalled();
