@@ -43,9 +43,9 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
 
   /** The single moves, each felt as a short vibration; fit all is a sequence of them and stays still. */
   const moves = [
-    { label: 'Zoom in', Icon: PlusIcon, move: onZoomIn },
-    { label: 'Zoom out', Icon: MinusIcon, move: onZoomOut },
-    { label: 'Reset view', Icon: ResetIcon, move: onResetView },
+    { label: 'Zoom in', icon: PLUS, move: onZoomIn },
+    { label: 'Zoom out', icon: MINUS, move: onZoomOut },
+    { label: 'Reset view', icon: RESET, move: onResetView },
   ];
 
   return (
@@ -56,7 +56,7 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
       data-map-occluder=""
       className="pointer-events-auto absolute right-3 bottom-[max(0.75rem,env(safe-area-inset-bottom))] z-20 flex flex-col gap-1 md:gap-2"
     >
-      {moves.map(({ label, Icon, move }) => (
+      {moves.map(({ label, icon, move }) => (
         <button
           key={label}
           type="button"
@@ -68,66 +68,49 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
             move();
           }}
         >
-          <Icon />
+          <PixelIcon rects={icon} />
         </button>
       ))}
       <button type="button" aria-label="Fit all" title="Fit all" className={BUTTON} onClick={fitAll}>
-        <FitIcon />
+        <PixelIcon rects={FIT} />
       </button>
     </div>
   );
 }
 
-/* Pixel icons drawn on a 12x12 grid with square caps, matching the pixel chrome. */
-const ICON = {
-  width: 20,
-  height: 20,
-  viewBox: '0 0 12 12',
-  'aria-hidden': true,
-  fill: 'currentColor',
-  shapeRendering: 'crispEdges',
-} as const;
+/** A pixel icon as [x, y, width, height] rectangles on a 12x12 grid: square caps, matching the pixel chrome. */
+type PixelRects = ReadonlyArray<readonly [number, number, number, number]>;
 
-function PlusIcon() {
-  return (
-    <svg {...ICON}>
-      <rect x="5" y="1" width="2" height="10" />
-      <rect x="1" y="5" width="10" height="2" />
-    </svg>
-  );
-}
+const PLUS: PixelRects = [
+  [5, 1, 2, 10],
+  [1, 5, 10, 2],
+];
+const MINUS: PixelRects = [[1, 5, 10, 2]];
+const RESET: PixelRects = [
+  [5, 0, 2, 3],
+  [5, 9, 2, 3],
+  [0, 5, 3, 2],
+  [9, 5, 3, 2],
+  [4, 4, 4, 4],
+];
+/** Four corner brackets. */
+const FIT: PixelRects = [
+  [0, 0, 4, 2],
+  [0, 0, 2, 4],
+  [8, 0, 4, 2],
+  [10, 0, 2, 4],
+  [0, 10, 4, 2],
+  [0, 8, 2, 4],
+  [8, 10, 4, 2],
+  [10, 8, 2, 4],
+];
 
-function MinusIcon() {
+function PixelIcon({ rects }: { rects: PixelRects }) {
   return (
-    <svg {...ICON}>
-      <rect x="1" y="5" width="10" height="2" />
-    </svg>
-  );
-}
-
-function ResetIcon() {
-  return (
-    <svg {...ICON}>
-      <rect x="5" y="0" width="2" height="3" />
-      <rect x="5" y="9" width="2" height="3" />
-      <rect x="0" y="5" width="3" height="2" />
-      <rect x="9" y="5" width="3" height="2" />
-      <rect x="4" y="4" width="4" height="4" />
-    </svg>
-  );
-}
-
-function FitIcon() {
-  return (
-    <svg {...ICON}>
-      <rect x="0" y="0" width="4" height="2" />
-      <rect x="0" y="0" width="2" height="4" />
-      <rect x="8" y="0" width="4" height="2" />
-      <rect x="10" y="0" width="2" height="4" />
-      <rect x="0" y="10" width="4" height="2" />
-      <rect x="0" y="8" width="2" height="4" />
-      <rect x="8" y="10" width="4" height="2" />
-      <rect x="10" y="8" width="2" height="4" />
+    <svg width={20} height={20} viewBox="0 0 12 12" aria-hidden fill="currentColor" shapeRendering="crispEdges">
+      {rects.map(([x, y, width, height]) => (
+        <rect key={`${x} ${y} ${width} ${height}`} x={x} y={y} width={width} height={height} />
+      ))}
     </svg>
   );
 }
