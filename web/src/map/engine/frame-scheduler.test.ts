@@ -23,9 +23,7 @@ describe('frame scheduler', () => {
   it('does not draw, or even ask for a frame, when nothing changed', () => {
     const { frames, draw, scheduler } = schedulerOnFakeFrames();
     scheduler.invalidate();
-    frames.step();
-    frames.step();
-    frames.step();
+    for (let i = 0; i < 3; i++) frames.step();
     expect(draw).toHaveBeenCalledTimes(1);
     expect(frames.pending()).toBe(0);
   });
