@@ -12,6 +12,7 @@ import { footprintConflict, footprintProblem } from './reserved-land-note.tsx';
 import { overlapMessage } from './reserved-land.ts';
 import { lastEngine } from '../../test/engine-recorder.ts';
 import { plotWith } from '../../test/plot-fixture.ts';
+import { landLayout } from '../../test/map-fixtures.ts';
 
 vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
@@ -19,18 +20,7 @@ const neighbour = plotWith({ x: 13, y: 15 });
 const held: ReservedFootprint = { x: 20, y: 20, size: 2, reason: 'held' };
 const review: ReservedFootprint = { x: 30, y: 30, size: 1, reason: 'review' };
 // Land everywhere in the top-left 50×50, so no footprint in these tests reaches into water.
-const layout = {
-  tiles: Array.from({ length: 2500 }, (_, i) => ({
-    x: i % 50,
-    y: Math.floor(i / 50),
-    zone_value: 1,
-    zone_name: 'Pixel Plains',
-    is_land: true,
-  })),
-  regions: [],
-  seed: 's',
-  generatedAt: '2026-01-01T00:00:00.000Z',
-};
+const layout = landLayout({ side: 50 });
 
 function renderHome() {
   const gateway = fakeGateway({

@@ -1,4 +1,3 @@
-import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { NAVIGATE_TO_REGION_EVENT } from '@pixel-atlas/contracts/regions';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -9,17 +8,12 @@ import { AtlasMap } from './AtlasMap.tsx';
 import { revealMapTile } from './map-reveal.ts';
 import { engines, lastEngine } from '../../test/engine-recorder.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
-import { creatorCoast as region } from '../../test/map-fixtures.ts';
+import { creatorCoast as region, landLayout } from '../../test/map-fixtures.ts';
 import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 
 vi.mock('../engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
-const layout: MapLayout = {
-  tiles: [{ x: 0, y: 0, zone_value: 3, zone_name: 'Creator Coast', is_land: true }],
-  regions: [region],
-  seed: 's',
-  generatedAt: '2026-01-01T00:00:00.000Z',
-};
+const layout = landLayout({ zoneValue: region.value, zoneName: region.name, regions: [region] });
 
 function renderMap(ui: ReactNode) {
   const queryClient = createQueryClient();

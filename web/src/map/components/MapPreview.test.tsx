@@ -1,4 +1,3 @@
-import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, type ReactNode } from 'react';
@@ -9,15 +8,11 @@ import { FLIGHT_DURATION_MS } from '../engine/fly-to.ts';
 import { MapPreview, PREVIEW_NEIGHBOUR_TILES } from './MapPreview.tsx';
 import { engines, lastEngine, liveEngines } from '../../test/engine-recorder.ts';
 import { advanceTimers } from '../../test/advance-timers.ts';
+import { landLayout } from '../../test/map-fixtures.ts';
 
 vi.mock('../engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 
-const layout: MapLayout = {
-  tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Nexus', is_land: true }],
-  regions: [],
-  seed: 's',
-  generatedAt: '2026-01-01T00:00:00.000Z',
-};
+const layout = landLayout({ zoneName: 'Nexus' });
 const neighbours = [{ id: 'n1', x: 10, y: 11, tier: 'basic', display_name: 'Next Door', avatar_url: '' }];
 
 function withData(queryClient: QueryClient, ui: ReactNode) {

@@ -1,28 +1,17 @@
-import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { Tier } from '@pixel-atlas/contracts/tiers';
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLiveUpdates } from '../../features/live/use-live-updates.ts';
 import { openStream, stubEventSource } from '../../test/fake-event-source.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
+import { landLayout } from '../../test/map-fixtures.ts';
 import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../../test/render-app.tsx';
 import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { AtlasStrip } from './atlas-strip.tsx';
 import { countTilesLeft, lowestPrice, recentPlots } from './atlas-stats.ts';
 
-/** Land on the 10×10 top-left corner, water elsewhere (water tiles are left out: they never count). */
-const layout: MapLayout = {
-  tiles: Array.from({ length: 100 }, (_, index) => ({
-    x: index % 10,
-    y: Math.floor(index / 10),
-    zone_value: 1,
-    zone_name: 'Nexus',
-    is_land: true,
-  })),
-  regions: [],
-  seed: 's',
-  generatedAt: '2026-01-01T00:00:00.000Z',
-};
+/** Land on the 10×10 top-left corner, water elsewhere. */
+const layout = landLayout({ side: 10, zoneName: 'Nexus' });
 const plot = (id: string, name: string, tier: Tier, x: number, y: number, created_at: string) => ({
   id,
   display_name: name,

@@ -9,17 +9,13 @@ import { renderWithProviders } from '../../test/render-with-providers.tsx';
 import { HomeMap } from './home-map.tsx';
 import { lastEngine } from '../../test/engine-recorder.ts';
 import { plotWith } from '../../test/plot-fixture.ts';
+import { landLayout } from '../../test/map-fixtures.ts';
 
 vi.mock('../../map/engine/engine.ts', () => import('../../test/engine-recorder.ts').then((recorder) => recorder.recordingEngineModule));
 vi.mock('../../features/claim/auto-assign.ts', () => ({ findFreePosition: vi.fn() }));
 
 const plot = plotWith({ tier: 'featured', x: 30, y: 40 });
-const layout = {
-  tiles: [{ x: 0, y: 0, zone_value: 1, zone_name: 'Pixel Plains', is_land: true }],
-  regions: [],
-  seed: 's',
-  generatedAt: '2026-01-01T00:00:00.000Z',
-};
+const layout = landLayout();
 
 function renderHome() {
   fakeGateway({
