@@ -2,7 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
-import { FaultLedger, countOf, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
 import { faultStackForFile, replica } from './support/stack.ts';
 import { Visitor, buyMany, claimPlot, flagPlot, pool, sleep, spots } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -43,7 +43,7 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   // Entitlements first, so claims need no query to payments while it is down (a claim with an unknown
   // session would wait for payments, which is not what this test is about).
   await eventually(
-    async () => (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)) === CLAIMS,
+    async () => (await stack.db.count('plots.entitlements')) === CLAIMS,
     30_000,
   );
 

@@ -4,7 +4,7 @@ import { STRIPE_WEBHOOK_SECRET, fakeStripeEnv, startFakeStripe, type FakeStripe 
 import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FaultLedger, countOf, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
 import { faultStackForFile } from './support/stack.ts';
 import { Visitor, api, claimPlot, flagPlot, pool, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -147,7 +147,7 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
   );
   await eventually(
     async () =>
-      (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)) === PAID + PAID_THEN_EXPIRED,
+      (await stack.db.count('plots.entitlements')) === PAID + PAID_THEN_EXPIRED,
     20_000,
   );
 
@@ -168,12 +168,13 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
     'plots.plot.claimed': ['payments', 'moderation'],
     'plots.plot.flagged': ['moderation'],
   };
-  const inboxTotal = () =>
-    countOf(
-      stack.db,
-      `SELECT ((SELECT count(*) FROM plots.inbox_events) + (SELECT count(*) FROM payments.inbox_events)
-        + (SELECT count(*) FROM moderation.inbox_events))::int AS n`,
+  const inboxTotal = async () => {
+    const [row] = await stack.db.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM plots.inbox_events) + (SELECT count(*) FROM payments.inbox_events)
+        + (SELECT count(*) FROM moderation.inbox_events) AS n`,
     );
+    return Number(row?.n);
+  };
   const events = (await readStream(stack.stream)).filter((m) => m.event.type in consumersOf);
   const expectedInbox = events.reduce((n, m) => n + (consumersOf[m.event.type]?.length ?? 0), 0);
   await eventually(async () => (await inboxTotal()) === expectedInbox, 30_000);

@@ -3,7 +3,6 @@ import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
 import {
   FaultLedger,
-  countOf,
   expectAnsweredWritesStored,
   expectFlagsQueued,
   expectSessionsUsedByTheirPlots,
@@ -165,7 +164,7 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
 
   // 3. Consumers: payments links every claimed plot's session once; plots has every paid entitlement once.
   await expectSessionsUsedByTheirPlots(stack.db, ledger, plotBySession, CLAIMS);
-  const linked = await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.payments WHERE plot_id IS NOT NULL AND status = 'paid'`);
+  const linked = await stack.db.count(`payments.payments WHERE plot_id IS NOT NULL AND status = 'paid'`);
   expect(linked).toBe(CLAIMS);
   const inbox = await stack.db.query<{ consumer: string; subject: string; n: number }>(
     `SELECT consumer, subject, count(*)::int AS n FROM payments.inbox_events GROUP BY 1, 2
@@ -176,7 +175,7 @@ it(`NATS stopped for ${OUTAGE_MS / 1000} s during ${CLAIMS} claims, flags and co
   expect(inboxCount('plots.plot.claimed', 'payments')).toBe(CLAIMS);
   expect(inboxCount('payments.payment.verified', 'plots')).toBe(CLAIMS);
   expect(inboxCount('plots.plot.claimed', 'moderation')).toBe(CLAIMS);
-  expect(await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)).toBe(CLAIMS);
+  expect(await stack.db.count('plots.entitlements')).toBe(CLAIMS);
   ledger.checked(inbox.reduce((n, r) => n + r.n, 0) + CLAIMS);
 
   // 4. Moderation: every flagged plot is queued with exactly the number of flags visitors got a 2xx for.
@@ -191,13 +190,13 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const sessions = await buyMany(stack, 'basic', await freeSpots(stack, 1, 10));
   await eventually(
     async () =>
-      (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements WHERE session_id = ANY($1)`, [
+      (await stack.db.count(`plots.entitlements WHERE session_id = ANY($1)`, [
         sessions.map((s) => s.sessionId),
       ])) === sessions.length,
     30_000,
   );
   await outboxesDrained(stack.db, 30_000);
-  const usedBefore = await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.used_sessions`);
+  const usedBefore = await stack.db.count('payments.used_sessions');
 
   // The broker dies and comes back empty: no stream, no durable consumers, no duplicate window.
   await nats.stop();
@@ -233,7 +232,7 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const published = (Date.now() - resumedAt) / 1000;
   await eventually(
     async () =>
-      (await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.used_sessions`)) === usedBefore + sessions.length,
+      (await stack.db.count('payments.used_sessions')) === usedBefore + sessions.length,
     90_000,
     250,
   );

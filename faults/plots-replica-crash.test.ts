@@ -1,6 +1,6 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
-import { FaultLedger, countOf, expectSessionsUsedByTheirPlots, overlappingFootprints, overlappingPlots } from './support/checks.ts';
+import { FaultLedger, expectSessionsUsedByTheirPlots, overlappingFootprints, overlappingPlots } from './support/checks.ts';
 import { faultStackForFile, replica } from './support/stack.ts';
 import { api, buyMany, claimPlot, pool, sleep, spots, type PaidSession } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -124,7 +124,7 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
 
   // 3. Every paid buyer has a plot or an unused entitlement (none is left with neither).
   await eventually(
-    async () => (await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.entitlements`)) === BUYERS,
+    async () => (await stack.db.count('plots.entitlements')) === BUYERS,
     30_000,
   );
   const paid = await stack.db.query<{ session: string; plot: string | null; entitlement: string | null }>(`

@@ -1,7 +1,7 @@
 import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
 import { assert, describe, expect, it } from 'vitest';
-import { FaultLedger, countOf, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
+import { FaultLedger, metricSum, metrics, outboxRows, outboxesDrained } from './support/checks.ts';
 import { faultStackForFile, replica } from './support/stack.ts';
 import { Visitor, api, buyMany, claimPlot, flagPlot, freeSpots, pool, spots } from './support/traffic.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
@@ -112,12 +112,12 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(verifiedEvents).toHaveLength(CLAIMS);
     expect(flaggedEvents).toHaveLength([...okFlags.values()].reduce((a, b) => a + b, 0));
     await eventually(
-      async () => (await countOf(stack.db, `SELECT count(*)::int AS n FROM payments.used_sessions`)) === CLAIMS,
+      async () => (await stack.db.count('payments.used_sessions')) === CLAIMS,
       20_000,
     );
     await eventually(
       async () =>
-        (await countOf(stack.db, `SELECT count(*)::int AS n FROM moderation.inbox_events`)) === CLAIMS + flaggedEvents.length,
+        (await stack.db.count('moderation.inbox_events')) === CLAIMS + flaggedEvents.length,
       20_000,
     );
     const applied = async (replicas: ServiceProcess[], consumer: string) => {
@@ -169,7 +169,7 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     );
     ledger.checked(counts.size);
     for (const [plotId, n] of okFlags) expect(counts.get(plotId)).toBe(n);
-    expect(await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.plots`)).toBe(CLAIMS);
+    expect(await stack.db.count('plots.plots')).toBe(CLAIMS);
     ledger.print();
     expect(ledger.lost).toBe(0);
   });

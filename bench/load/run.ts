@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { fmt, table } from '../../services/plots/bench/support.ts';
-import { countOf, overlappingFootprints } from '../../faults/support/checks.ts';
+import { overlappingFootprints } from '../../faults/support/checks.ts';
 import { startFaultStack, type BackendName } from '../../faults/support/stack.ts';
 import { api, avatarDataUrl, buyMany, claimBody, claimPlot, spots } from '../../faults/support/traffic.ts';
 import type { LoadPlan, RequestKind, WorkerResult } from './plan.ts';
@@ -141,7 +141,7 @@ async function runAt(replicas: number): Promise<RunSummary> {
       positions,
       claims,
     });
-    const plotsAfter = await countOf(stack.db, `SELECT count(*)::int AS n FROM plots.plots`);
+    const plotsAfter = await stack.db.count('plots.plots');
     const { overlaps } = await overlappingFootprints(stack.db);
     return { replicas, loadAverage, result, processes, plotsAfter, overlaps };
   } finally {

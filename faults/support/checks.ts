@@ -128,13 +128,6 @@ export class FaultLedger {
   }
 }
 
-/** The `n` of a one-row `SELECT count(*)::int AS n …` query. */
-export async function countOf(db: TestDatabase, sql: string, params: unknown[] = []): Promise<number> {
-  const [row] = await db.query<{ n: number }>(sql, params);
-  if (!row) throw new Error(`no row from: ${sql}`);
-  return row.n;
-}
-
 /**
  * No 2xx without its write: every claim answered 2xx (session id → plot id) has its plot row and every contact
  * message answered 201 its row; what is not there is counted in the ledger. Returns the plot rows' ids by session.
@@ -166,7 +159,7 @@ export async function expectSessionsUsedByTheirPlots(
   claims: number,
   timeoutMs = 60_000,
 ): Promise<void> {
-  await eventually(async () => (await countOf(db, `SELECT count(*)::int AS n FROM payments.used_sessions`)) === claims, timeoutMs, 250);
+  await eventually(async () => (await db.count('payments.used_sessions')) === claims, timeoutMs, 250);
   const used = await db.query<{ session_id: string; plot_id: string }>(`SELECT session_id, plot_id::text FROM payments.used_sessions`);
   ledger.checked(used.length);
   const wrongUse = used.filter((u) => plotBySession.get(u.session_id) !== u.plot_id).length;
@@ -187,7 +180,7 @@ export async function expectFlagsQueued(
   expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
   await eventually(
     async () =>
-      (await countOf(db, `SELECT count(*)::int AS n FROM moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)) === flaggedEvents,
+      (await db.count(`moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)) === flaggedEvents,
     60_000,
     250,
   );
@@ -211,7 +204,7 @@ export async function unpublished(db: TestDatabase): Promise<Record<string, numb
   );
   const out: Record<string, number> = {};
   for (const { schema } of tables) {
-    out[schema] = await countOf(db, `SELECT count(*)::int AS n FROM "${schema}".outbox_events WHERE published_at IS NULL`);
+    out[schema] = await db.count(`"${schema}".outbox_events WHERE published_at IS NULL`);
   }
   return out;
 }
@@ -250,9 +243,8 @@ export async function overlappingFootprints(db: TestDatabase): Promise<{ overlap
 
 /** Overlapping plots (plots table only). Must be 0. */
 export async function overlappingPlots(db: TestDatabase): Promise<number> {
-  return countOf(
-    db,
-    `SELECT count(*)::int AS n FROM plots.plots a JOIN plots.plots b
+  return db.count(
+    `plots.plots a JOIN plots.plots b
        ON a.id < b.id
       AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size)
       AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)`,
