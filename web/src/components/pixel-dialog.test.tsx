@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render-with-providers.tsx';
@@ -21,6 +21,13 @@ function MapWithPopup() {
       </Dialog.Root>
     </>
   );
+}
+
+/** Escape closes the open dialog; focus must then come to rest on what `expected` finds. */
+async function escapeThenExpectFocusOn(user: UserEvent, expected: () => Element) {
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  await waitFor(() => expect(document.activeElement).toBe(expected()));
 }
 
 describe('pixel dialog focus', () => {
@@ -46,9 +53,7 @@ describe('pixel dialog focus', () => {
     for (let round = 0; round < 2; round += 1) {
       await user.click(canvas);
       await screen.findByRole('dialog');
-      await user.keyboard('{Escape}');
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-      await waitFor(() => expect(document.activeElement).toBe(canvas));
+      await escapeThenExpectFocusOn(user, () => canvas);
     }
   });
 });
@@ -94,9 +99,7 @@ describe('pixel dialog focus, when what opened it is gone', () => {
     await user.click(screen.getByRole('button', { name: 'Select Basic Plot' }));
     await user.click(await screen.findByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
     expect(await screen.findByRole('dialog', { name: 'Claim This Tile' })).toBeTruthy();
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Atlas map')));
+    await escapeThenExpectFocusOn(user, () => screen.getByLabelText('Atlas map'));
   });
 });
 
@@ -135,8 +138,6 @@ describe('pixel dialog focus, when the opener disabled itself meanwhile', () => 
     const pay = screen.getByRole('button', { name: 'PAY & CLAIM' });
     await user.click(pay);
     expect(await screen.findByRole('dialog', { name: 'Content Under Review' })).toBeTruthy();
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(document.activeElement).toBe(pay));
+    await escapeThenExpectFocusOn(user, () => pay);
   });
 });
