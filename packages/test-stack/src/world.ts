@@ -257,10 +257,21 @@ export async function claim(world: World, payload: Record<string, unknown>, ip?:
 
 export { TIER_SIZE };
 
+export interface StreamedEvent {
+  type: string;
+  id: string;
+  data: any;
+}
+
 /** Events on the world's stream (optionally of one type), oldest first: what services really published. */
-export async function streamEvents(world: World, type?: string): Promise<Array<{ type: string; id: string; data: any }>> {
+export async function streamEvents(world: World, type?: string): Promise<StreamedEvent[]> {
   const events = (await readStream(world.stream)).map((message) => message.event);
   return type ? events.filter((event) => event.type === type) : events;
+}
+
+/** The events of one type about one checkout session on the world's stream, oldest first. */
+export async function sessionEvents(world: World, type: string, sessionId: string): Promise<StreamedEvent[]> {
+  return (await streamEvents(world, type)).filter((event) => event.data.sessionId === sessionId);
 }
 
 /** Publishes an event envelope as its producer's outbox relay would (for producers not built yet). */

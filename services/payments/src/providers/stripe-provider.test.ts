@@ -1,7 +1,7 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { STRIPE_WEBHOOK_SECRET } from '@pixel-atlas/test-stack/fake-stripe';
-import { claim, claimBody, startCheckout, streamEvents, waterTile } from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, sessionEvents, startCheckout, waterTile } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import Stripe from 'stripe';
@@ -17,8 +17,7 @@ const fake = () => world.fakeStripe!;
 const payment = (sessionId: string) => world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
 const holdOf = async (sessionId: string) =>
   (await world.db.query(`SELECT hold_id FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
-const verifiedEvents = async (sessionId: string) =>
-  (await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId);
+const verifiedEvents = (sessionId: string) => sessionEvents(world, 'payments.payment.verified', sessionId);
 
 async function checkout(tier: 'basic' | 'featured' | 'prime' | 'premium' = 'basic') {
   const spot = nextSpot();
@@ -188,7 +187,7 @@ describe('Stripe webhook (signed)', () => {
     expect((await webhook(fake().event('checkout.session.expired', sessionId))).statusCode).toBe(200);
     expect(await payment(sessionId)).toMatchObject({ status: 'expired' });
     await eventually(async () => (await holdOf(sessionId)) === 0);
-    expect((await streamEvents(world, 'payments.checkout.expired')).filter((e) => e.data.sessionId === sessionId)).toHaveLength(1);
+    expect(await sessionEvents(world, 'payments.checkout.expired', sessionId)).toHaveLength(1);
     // The spot can be bought again.
     expect((await startCheckout(world, { tier: 'featured', ...spot })).statusCode).toBe(200);
   });
@@ -206,7 +205,7 @@ describe('Stripe webhook (signed)', () => {
     expect((await webhook(fake().event('checkout.session.expired', sessionId))).statusCode).toBe(200);
     expect(await payment(sessionId)).toMatchObject({ status: 'paid', expiredAt: null });
     await eventually(async () => (await verifiedEvents(sessionId)).length === 1);
-    expect((await streamEvents(world, 'payments.checkout.expired')).filter((e) => e.data.sessionId === sessionId)).toHaveLength(0);
+    expect(await sessionEvents(world, 'payments.checkout.expired', sessionId)).toHaveLength(0);
   });
 
   it('refuses a bad or missing signature with 400 and changes nothing', async () => {

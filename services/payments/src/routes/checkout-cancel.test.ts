@@ -1,5 +1,5 @@
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, startCheckout, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { buyAndPay, claim, claimBody, payTestCheckout, sessionEvents, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { describe, expect, it } from 'vitest';
@@ -22,13 +22,6 @@ const holdOfSession = async (sessionId: string) =>
   (await world.db.query(`SELECT 1 FROM plots.footprints WHERE kind = 'hold' AND session_id = $1`, [sessionId])).length;
 const payment = (sessionId: string) => world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
 const testSession = (sessionId: string) => world.payments.db.testCheckoutSession.findUniqueOrThrow({ where: { id: sessionId } });
-const pay = (url: string) =>
-  world.payments.inject({
-    method: 'POST',
-    url: `${url}/pay`,
-    headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: '',
-  });
 
 /** The Cancel link of the test checkout page, followed the way a browser does. */
 async function cancelFromPage(url: string) {
@@ -53,13 +46,11 @@ describe('one open hold per client', () => {
     expect(await payment(first.sessionId)).toMatchObject({ status: 'cancelled', clientIp: ip, cancelledAt: expect.any(Date) });
     expect((await testSession(first.sessionId)).status).toBe('expired');
     // The superseded session can no longer be paid.
-    expect((await pay(first.url)).statusCode).toBe(410);
+    expect((await payTestCheckout(world, first.url)).statusCode).toBe(410);
     // The first spot is free for anyone at once.
     expect((await startCheckout(world, { tier: 'featured', ...a }, freshIp())).statusCode).toBe(200);
     // payments.checkout.expired is still emitted for the superseded session (plots' durable way to drop the hold).
-    await eventually(async () =>
-      (await streamEvents(world, 'payments.checkout.expired')).some((e) => e.data.sessionId === first.sessionId),
-    );
+    await eventually(async () => (await sessionEvents(world, 'payments.checkout.expired', first.sessionId)).length > 0);
   });
 
   it('the same client choosing the same spot again gets it (its own old hold is released first)', async () => {
@@ -86,7 +77,7 @@ describe('one open hold per client', () => {
     const ip = freshIp();
     const spot = nextSpot();
     const { url, sessionId } = (await startCheckout(world, { tier: 'basic', ...spot }, ip)).json();
-    expect((await pay(url)).statusCode).toBe(303);
+    expect((await payTestCheckout(world, url)).statusCode).toBe(303);
     expect((await startCheckout(world, { tier: 'basic', ...nextSpot() }, ip)).statusCode).toBe(200);
     expect(await payment(sessionId)).toMatchObject({ status: 'paid', cancelledAt: null });
     expect(await holdOfSession(sessionId)).toBe(1);
@@ -108,10 +99,10 @@ describe('GET /api/payments/checkout-cancel (the cancel URL)', () => {
     // Another address checks out the same tile and pays, with no waiting.
     const other = await startCheckout(world, { tier: 'prime', ...spot }, freshIp());
     expect(other.statusCode).toBe(200);
-    expect((await pay(other.json().url)).statusCode).toBe(303);
+    expect((await payTestCheckout(world, other.json().url)).statusCode).toBe(303);
     expect((await claim(world, await claimBody(other.json().sessionId, 'prime', spot.x, spot.y))).statusCode).toBe(201);
     // The cancelled session can't be paid any more, and cancelling again changes nothing.
-    expect((await pay(url)).statusCode).toBe(410);
+    expect((await payTestCheckout(world, url)).statusCode).toBe(410);
     const again = await world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}` });
     expect(again.headers.location).toBe(`/?checkout=cancelled&tier=prime&x=${spot.x}&y=${spot.y}`);
     expect((await world.payments.inject('/metrics')).body).toMatch(/checkouts_cancelled_total\{reason="buyer",service="payments"\} \d+/);

@@ -7,10 +7,11 @@ import {
   claim,
   claimBody,
   landSpots,
+  payTestCheckout,
   publishEvent,
+  sessionEvents,
   startCheckout,
   startWorld,
-  streamEvents,
   viaGateway,
   waterTile,
 } from '@pixel-atlas/test-stack/world';
@@ -182,12 +183,7 @@ describe('test checkout page and pay flow', () => {
     const unpaid = await world.payments.inject({ method: 'GET', url: `/api/verify-session/${sessionId}`, headers: viaGateway() });
     expect(unpaid.json()).toMatchObject({ verified: false, tier: 'basic', sessionId });
 
-    const paid = await world.payments.inject({
-      method: 'POST',
-      url: `${url}/pay`,
-      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
+    const paid = await payTestCheckout(world, url);
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(`/claim?session_id=${sessionId}`);
     const payment = await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } });
@@ -198,15 +194,9 @@ describe('test checkout page and pay flow', () => {
     expect(verified.statusCode).toBe(200);
     expect(verified.json()).toMatchObject({ verified: true, tier: 'basic', sessionId });
     // Paying again changes nothing and still sends the buyer on.
-    const again = await world.payments.inject({
-      method: 'POST',
-      url: `${url}/pay`,
-      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
-    expect(again.statusCode).toBe(303);
+    expect((await payTestCheckout(world, url)).statusCode).toBe(303);
     const events = await eventually(async () => {
-      const found = (await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId);
+      const found = await sessionEvents(world, 'payments.payment.verified', sessionId);
       return found.length ? found : null;
     });
     expect(events).toHaveLength(1);
@@ -238,7 +228,7 @@ describe('test checkout page and pay flow', () => {
     expect(verified.json()).toMatchObject({ verified: false, tier: 'basic', sessionId });
     expect((await world.payments.db.payment.findUniqueOrThrow({ where: { stripeSessionId: sessionId } })).status).toBe('expired');
     await eventually(async () => (await holds()).every((h) => h.session_id !== sessionId));
-    expect((await streamEvents(world, 'payments.checkout.expired')).filter((e) => e.data.sessionId === sessionId)).toHaveLength(1);
+    expect(await sessionEvents(world, 'payments.checkout.expired', sessionId)).toHaveLength(1);
   });
 
   it('answers unknown sessions with 404 (JSON for verify, HTML for the page)', async () => {

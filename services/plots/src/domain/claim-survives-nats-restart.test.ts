@@ -1,7 +1,7 @@
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claim, claimBody, payTestCheckout, startCheckout, streamEvents } from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, payTestCheckout, sessionEvents, startCheckout } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -41,5 +41,5 @@ it('NATS down between payment and claim: the payment is recorded, the claim fail
     async () => (await world.db.query(`SELECT 1 FROM payments.used_sessions WHERE session_id = $1`, [sessionId])).length === 1,
     20_000,
   );
-  expect((await streamEvents(world, 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId)).toHaveLength(1);
+  expect(await sessionEvents(world, 'payments.payment.verified', sessionId)).toHaveLength(1);
 });
