@@ -1,20 +1,15 @@
-import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import { TIER_COLOR, TIERS, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { visibleTileRange, worldToScreen, type Camera, type Viewport } from './camera.ts';
+import { visibleTileRange, type Camera, type Viewport } from './camera.ts';
+import { footprintDeviceRect, strokeFootprintOutlines, type DeviceRect } from './footprints.ts';
 import type { ImageCache } from './image-cache.ts';
 import { shouldShowAvatar, shouldShowInitials, tileScreenSize } from './level-of-detail.ts';
 import { plotInitials, plotSize, type MapPlot } from './plot-index.ts';
 import { LABEL_FONT_FAMILY } from './region-labels.ts';
 
-interface PlotRect {
+interface PlotRect extends DeviceRect {
   plot: MapPlot;
   tier: Tier;
   size: number;
-  /** Device pixels, snapped. */
-  x: number;
-  y: number;
-  width: number;
-  height: number;
   /** The decoded avatar when it will be drawn (it covers the field). */
   avatar: CanvasImageSource | null;
 }
@@ -64,20 +59,8 @@ export function drawPlots(
   const tilePx = tileScreenSize(camera.zoom);
   const rects: PlotRect[] = visiblePlots(plots, camera, viewport, glowMarginTiles(tilePx)).map((plot) => {
     const size = plotSize(plot);
-    const topLeft = worldToScreen(camera, viewport, plot.x * TILE_SIZE_PX, plot.y * TILE_SIZE_PX);
-    const bottomRight = worldToScreen(camera, viewport, (plot.x + size) * TILE_SIZE_PX, (plot.y + size) * TILE_SIZE_PX);
-    const x = Math.round(topLeft.x * dpr);
-    const y = Math.round(topLeft.y * dpr);
-    return {
-      plot,
-      tier: normalizeTier(plot.tier),
-      size,
-      x,
-      y,
-      width: Math.round(bottomRight.x * dpr) - x,
-      height: Math.round(bottomRight.y * dpr) - y,
-      avatar: null,
-    };
+    const rect = footprintDeviceRect(camera, viewport, dpr, { x: plot.x, y: plot.y, size });
+    return { ...rect, plot, tier: normalizeTier(plot.tier), size, avatar: null };
   });
   if (rects.length === 0) return false;
   const frame = frameWidth(tilePx) * dpr;
@@ -127,11 +110,7 @@ export function drawPlots(
     ctx.fill();
   }
 
-  ctx.strokeStyle = 'rgba(0, 0, 0, 0.85)';
-  ctx.lineWidth = Math.max(1, dpr);
-  ctx.beginPath();
-  for (const rect of rects) ctx.rect(rect.x - 0.5, rect.y - 0.5, rect.width + 1, rect.height + 1);
-  ctx.stroke();
+  strokeFootprintOutlines(ctx, rects, dpr);
 
   for (const rect of rects) {
     const innerX = rect.x + frame;

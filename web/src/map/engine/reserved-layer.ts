@@ -3,10 +3,11 @@
  * name and avatar are not shown). They look like free land unless drawn, so they get a pixel-art hatch
  * baked into the static world tiles (nothing per frame), and hit testing tells a click on them apart.
  */
-import { GRID_SIZE, TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
+import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import type { ReservedFootprint, ReservedReason } from '@pixel-atlas/contracts/plots';
-import { visibleTileRange, worldToScreen, type Camera, type Viewport } from './camera.ts';
+import { visibleTileRange, type Camera, type Viewport } from './camera.ts';
 import type { CanvasFactory, Surface } from './canvas-factory.ts';
+import { createFootprintLookup, footprintDeviceRect, strokeFootprintOutlines, type DeviceRect } from './footprints.ts';
 import { tileScreenSize } from './level-of-detail.ts';
 
 export type { ReservedFootprint, ReservedReason };
@@ -32,21 +33,7 @@ export interface ReservedIndex {
 }
 
 export function createReservedIndex(footprints: readonly ReservedFootprint[], gridSize = GRID_SIZE): ReservedIndex {
-  const owner = new Int32Array(gridSize * gridSize).fill(-1);
-  footprints.forEach((footprint, number) => {
-    for (let y = Math.max(0, footprint.y); y < Math.min(gridSize, footprint.y + footprint.size); y++) {
-      for (let x = Math.max(0, footprint.x); x < Math.min(gridSize, footprint.x + footprint.size); x++) owner[y * gridSize + x] = number;
-    }
-  });
-  return {
-    footprints,
-    at(tileX, tileY) {
-      if (!Number.isInteger(tileX) || !Number.isInteger(tileY)) return null;
-      if (tileX < 0 || tileY < 0 || tileX >= gridSize || tileY >= gridSize) return null;
-      const number = owner[tileY * gridSize + tileX]!; // inside the grid, checked above; -1 (no footprint) finds no entry
-      return footprints[number] ?? null;
-    },
-  };
+  return { footprints, at: createFootprintLookup(footprints, (footprint) => footprint, gridSize) };
 }
 
 /** The hatch is 8 × 8 "art pixels"; three cells of each diagonal row are stripe. */
@@ -99,12 +86,8 @@ export function paintHatchTile(ctx: CanvasRenderingContext2D, reason: ReservedRe
   }
 }
 
-interface ReservedRect {
+interface ReservedRect extends DeviceRect {
   footprint: ReservedFootprint;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
 }
 
 /**
@@ -131,16 +114,7 @@ export function drawReservedFootprints(
       footprint.y + footprint.size <= range.y0
     )
       continue;
-    const topLeft = worldToScreen(camera, viewport, footprint.x * TILE_SIZE_PX, footprint.y * TILE_SIZE_PX);
-    const bottomRight = worldToScreen(
-      camera,
-      viewport,
-      (footprint.x + footprint.size) * TILE_SIZE_PX,
-      (footprint.y + footprint.size) * TILE_SIZE_PX,
-    );
-    const x = Math.round(topLeft.x * dpr);
-    const y = Math.round(topLeft.y * dpr);
-    rects.push({ footprint, x, y, width: Math.round(bottomRight.x * dpr) - x, height: Math.round(bottomRight.y * dpr) - y });
+    rects.push({ ...footprintDeviceRect(camera, viewport, dpr, footprint), footprint });
   }
   if (rects.length === 0) return;
   const tilePx = tileScreenSize(camera.zoom);
@@ -179,11 +153,7 @@ export function drawReservedFootprints(
     }
     ctx.fill();
   }
-  ctx.strokeStyle = 'rgba(0, 0, 0, 0.85)';
-  ctx.lineWidth = Math.max(1, dpr);
-  ctx.beginPath();
-  for (const rect of rects) ctx.rect(rect.x - 0.5, rect.y - 0.5, rect.width + 1, rect.height + 1);
-  ctx.stroke();
+  strokeFootprintOutlines(ctx, rects, dpr);
   ctx.restore();
 }
 
