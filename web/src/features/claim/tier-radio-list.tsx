@@ -1,25 +1,20 @@
 import * as RadioGroup from '@radix-ui/react-radio-group';
 import { TIERS, TIER_COLOR, TIER_SIZE, isTier, tierLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { useId } from 'react';
+import { LabelledRadioGrid } from './labelled-radio-grid.tsx';
 import { TierPrice } from './use-prices.tsx';
 
 /** The four tiers with dollar price and 'NxN plot' (spec section 2, Claim popup). */
 export function TierRadioList({ value, onChange }: { value: Tier; onChange: (tier: Tier) => void }) {
-  const id = useId();
   return (
-    <div className="grid gap-2">
-      <span id={`${id}-label`} className="text-sm font-semibold text-ink">
-        Tier
-      </span>
-      <RadioGroup.Root
-        aria-labelledby={`${id}-label`}
-        value={value}
-        onValueChange={(next) => {
-          if (isTier(next)) onChange(next);
-        }}
-        className="grid gap-2 sm:grid-cols-2"
-      >
-        {TIERS.map((tier) => {
+    <LabelledRadioGrid
+      label="Tier"
+      value={value}
+      onValueChange={(next) => {
+        if (isTier(next)) onChange(next);
+      }}
+    >
+      {(id) =>
+        TIERS.map((tier) => {
           const itemId = `${id}-${tier}`;
           const size = TIER_SIZE[tier];
           return (
@@ -44,8 +39,8 @@ export function TierRadioList({ value, onChange }: { value: Tier; onChange: (tie
               </label>
             </div>
           );
-        })}
-      </RadioGroup.Root>
-    </div>
+        })
+      }
+    </LabelledRadioGrid>
   );
 }

@@ -1,22 +1,13 @@
 import * as RadioGroup from '@radix-ui/react-radio-group';
 import { ZONES, ZONE_NAMES, type Zone } from '@pixel-atlas/contracts/zones';
-import { useId } from 'react';
+import { LabelledRadioGrid } from './labelled-radio-grid.tsx';
 
 /** The plot's zone: four choices, nexus by default (spec section 2, /claim). */
 export function ZoneRadioGroup({ value, onChange }: { value: Zone; onChange: (zone: Zone) => void }) {
-  const id = useId();
   return (
-    <div className="grid gap-2">
-      <span id={`${id}-label`} className="text-sm font-semibold text-ink">
-        Zone
-      </span>
-      <RadioGroup.Root
-        aria-labelledby={`${id}-label`}
-        value={value}
-        onValueChange={(next) => onChange(next as Zone)}
-        className="grid gap-2 sm:grid-cols-2"
-      >
-        {ZONES.map((zone) => (
+    <LabelledRadioGrid label="Zone" value={value} onValueChange={(next) => onChange(next as Zone)}>
+      {(id) =>
+        ZONES.map((zone) => (
           <div
             key={zone}
             className="flex min-h-11 items-center gap-3 border-2 border-border bg-night px-3 has-[[data-state=checked]]:border-gold"
@@ -32,8 +23,8 @@ export function ZoneRadioGroup({ value, onChange }: { value: Zone; onChange: (zo
               {ZONE_NAMES[zone]}
             </label>
           </div>
-        ))}
-      </RadioGroup.Root>
-    </div>
+        ))
+      }
+    </LabelledRadioGrid>
   );
 }
