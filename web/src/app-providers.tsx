@@ -2,6 +2,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useToast } from './hooks/use-toast.ts';
 import { lazyComponent } from './lib/lazy-component.tsx';
+import { whenIdle } from './lib/when-idle.ts';
 
 /**
  * Spec section 9: tooltips open after a 700 ms hover delay. No screen shows a Radix tooltip today, so no
@@ -19,15 +20,6 @@ export function preloadToaster(): Promise<unknown> {
   return Toaster.preload();
 }
 
-function whenIdle(run: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(run, { timeout: 3000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const handle = window.setTimeout(run, 1000);
-  return () => window.clearTimeout(handle);
-}
-
 /**
  * Mounts the toaster with the first toast and keeps it mounted (its close animation outlives a toast). The chunk is fetched at idle time beforehand, so the first toast does not wait for the network.
  */
@@ -35,7 +27,7 @@ function DeferredToaster() {
   const { toasts } = useToast();
   const [needed, setNeeded] = useState(false);
   if (!needed && toasts.length > 0) setNeeded(true);
-  useEffect(() => whenIdle(() => void Toaster.preload().catch(() => undefined)), []);
+  useEffect(() => whenIdle(() => void Toaster.preload().catch(() => undefined), { timeoutMs: 3000, fallbackMs: 1000 }), []);
   if (!needed) return null;
   return (
     <Suspense fallback={null}>

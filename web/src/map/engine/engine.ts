@@ -37,6 +37,7 @@ import { LABEL_FONT_FAMILY, labelAt, layoutRegionLabels } from './region-labels.
 import { createHatchSource, createReservedIndex, type ReservedFootprint } from './reserved-layer.ts';
 import { createSceneState, loadLayout, type MapLayoutInput } from './scene.ts';
 import { renderFarComposite, type StaticWorld, type SurfaceImage } from './static-layers.ts';
+import { whenIdle } from '../../lib/when-idle.ts';
 
 export type { MapPlot } from './plot-index.ts';
 export type { ScreenRect } from './camera.ts';
@@ -657,10 +658,5 @@ function viewOf(camera: Camera): MapView {
 }
 
 function defaultScheduleIdle(work: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(work, { timeout: 500 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const handle = window.setTimeout(work, 30);
-  return () => window.clearTimeout(handle);
+  return whenIdle(work, { timeoutMs: 500, fallbackMs: 30 });
 }
