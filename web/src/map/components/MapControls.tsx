@@ -68,49 +68,30 @@ export function MapControls({ onZoomIn, onZoomOut, onResetView }: MapControlsPro
             move();
           }}
         >
-          <PixelIcon rects={icon} />
+          <PixelIcon path={icon} />
         </button>
       ))}
       <button type="button" aria-label="Fit all" title="Fit all" className={BUTTON} onClick={fitAll}>
-        <PixelIcon rects={FIT} />
+        <PixelIcon path={FIT} />
       </button>
     </div>
   );
 }
 
-/** A pixel icon as [x, y, width, height] rectangles on a 12x12 grid: square caps, matching the pixel chrome. */
-type PixelRects = ReadonlyArray<readonly [number, number, number, number]>;
-
-const PLUS: PixelRects = [
-  [5, 1, 2, 10],
-  [1, 5, 10, 2],
-];
-const MINUS: PixelRects = [[1, 5, 10, 2]];
-const RESET: PixelRects = [
-  [5, 0, 2, 3],
-  [5, 9, 2, 3],
-  [0, 5, 3, 2],
-  [9, 5, 3, 2],
-  [4, 4, 4, 4],
-];
+/*
+ * Pixel icons on a 12x12 grid with square caps, matching the pixel chrome: SVG path data, one subpath per
+ * rectangle ("M x y h width v height h -width z"), all drawn the same way round so overlaps stay filled.
+ */
+const PLUS = 'M5 1h2v10h-2z M1 5h10v2h-10z';
+const MINUS = 'M1 5h10v2h-10z';
+const RESET = 'M5 0h2v3h-2z M5 9h2v3h-2z M0 5h3v2h-3z M9 5h3v2h-3z M4 4h4v4h-4z';
 /** Four corner brackets. */
-const FIT: PixelRects = [
-  [0, 0, 4, 2],
-  [0, 0, 2, 4],
-  [8, 0, 4, 2],
-  [10, 0, 2, 4],
-  [0, 10, 4, 2],
-  [0, 8, 2, 4],
-  [8, 10, 4, 2],
-  [10, 8, 2, 4],
-];
+const FIT = 'M0 0h4v2h-4z M0 0h2v4h-2z M8 0h4v2h-4z M10 0h2v4h-2z M0 10h4v2h-4z M0 8h2v4h-2z M8 10h4v2h-4z M10 8h2v4h-2z';
 
-function PixelIcon({ rects }: { rects: PixelRects }) {
+function PixelIcon({ path }: { path: string }) {
   return (
     <svg width={20} height={20} viewBox="0 0 12 12" aria-hidden fill="currentColor" shapeRendering="crispEdges">
-      {rects.map(([x, y, width, height]) => (
-        <rect key={`${x} ${y} ${width} ${height}`} x={x} y={y} width={width} height={height} />
-      ))}
+      <path d={path} />
     </svg>
   );
 }
