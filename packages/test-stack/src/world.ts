@@ -255,6 +255,18 @@ export async function claim(world: World, payload: Record<string, unknown>, ip?:
   return world.plots.inject({ method: 'POST', url: '/api/claim-plot', payload, headers: viaGateway(ip) });
 }
 
+/** Buys and pays for the spot (`buyAndPay`), then claims it with `claimBody` and `overrides`, from `ip` when given. */
+export async function buyAndClaim(
+  world: World,
+  spot: { tier: Tier; x: number; y: number },
+  overrides: Record<string, unknown> = {},
+  ip?: string,
+): Promise<{ sessionId: string; response: LightMyRequestResponse }> {
+  const sessionId = await buyAndPay(world, spot);
+  const response = await claim(world, await claimBody(sessionId, spot.tier, spot.x, spot.y, overrides), ip);
+  return { sessionId, response };
+}
+
 export { TIER_SIZE };
 
 export interface StreamedEvent {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, flagPlot, landSpots, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, flagPlot, landSpots, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 
 // Two replicas of plots and of payments over one database: a client gets the limit once between them,
@@ -31,8 +31,7 @@ const checkoutOn = (app: FastifyInstance, ip: string) =>
 describe('per-client limits with two replicas of each service', () => {
   it(`flags: ${FLAG_LIMIT} requests alternating between plots replicas, then 429`, async () => {
     const spot = spots.shift()!;
-    const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-    const claimed = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+    const { response: claimed } = await buyAndClaim(world, { tier: 'basic', ...spot });
     expect(claimed.statusCode).toBe(201);
     const plotId = claimed.json().plot.id as string;
     const ip = '192.0.2.10';

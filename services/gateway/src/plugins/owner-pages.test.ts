@@ -2,7 +2,7 @@
 // change reaches an open map (live updates over SSE) and the server-rendered page; the owner page's headers and the
 // gateway's CSRF rule for owner edits and stat beacons.
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
-import { buyAndPay, claim, claimBody, type World } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, type World } from '@pixel-atlas/test-stack/world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayOverWorld, TEST_SHELL, type GatewayOverWorld } from '../testing/gateway-over-world.ts';
@@ -26,8 +26,7 @@ afterAll(async () => {
 
 async function claimedPlot() {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+  const { response } = await buyAndClaim(world, { tier: 'basic', ...spot });
   expect(response.statusCode).toBe(201);
   return { plotId: response.json().plot.id as string, token: response.json().manage_token as string };
 }

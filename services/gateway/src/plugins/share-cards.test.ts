@@ -2,7 +2,7 @@
 // og:image is an absolute URL of a 1200x630 PNG that shows the plot (its tier colour, its avatar); a changed plot
 // gets a new card at a new address.
 import { TIER_COLOR } from '@pixel-atlas/contracts/tier-catalog';
-import { buyAndPay, claim, claimBody, landSpots, type World } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, landSpots, type World } from '@pixel-atlas/test-stack/world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
@@ -76,10 +76,10 @@ async function renders(): Promise<number> {
 describe('share cards', () => {
   it('the plot page and the user page reference a valid 1200x630 PNG of the plot by absolute URL; a changed plot changes the card', async () => {
     const spot = landSpots(world, 2, 1)[0]!;
-    const sessionId = await buyAndPay(world, { tier: 'prime', ...spot });
-    const claimed = await claim(
+    const { response: claimed } = await buyAndClaim(
       world,
-      await claimBody(sessionId, 'prime', spot.x, spot.y, { display_name: 'Card Sharp', avatar_url: await solidPng(20, 200, 90) }),
+      { tier: 'prime', ...spot },
+      { display_name: 'Card Sharp', avatar_url: await solidPng(20, 200, 90) },
     );
     expect(claimed.statusCode).toBe(201);
     const plot = claimed.json().plot as { id: string };

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import {
+  buyAndClaim,
   buyAndPay,
   claim,
   claimBody,
@@ -263,8 +264,7 @@ describe('test checkout page and pay flow', () => {
 describe('used sessions and payment records', () => {
   it('records the used session with the client IP when the plot is claimed, and links the payment', async () => {
     const spot = nextSpot();
-    const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-    const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y), '192.0.2.44');
+    const { sessionId, response } = await buyAndClaim(world, { tier: 'basic', ...spot }, {}, '192.0.2.44');
     expect(response.statusCode).toBe(201);
     const plotId = response.json().plot.id;
     const used = await eventually(() => world.payments.db.usedSession.findUnique({ where: { sessionId } }));

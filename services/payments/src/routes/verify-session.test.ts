@@ -1,6 +1,6 @@
 import { verifySessionResponseSchema } from '@pixel-atlas/contracts/payments';
 import { eventually } from '@pixel-atlas/service-kit/testing';
-import { buyAndPay, claim, claimBody, publishEvent, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, buyAndPay, publishEvent, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { describe, expect, it } from 'vitest';
@@ -42,8 +42,7 @@ describe('GET /api/verify-session/:id beyond verified/tier', () => {
 
   it('says a session that bought a plot is used, with the plot; after the plot is removed, still used but with no plot', async () => {
     const spot = nextSpot();
-    const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-    const claimed = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+    const { sessionId, response: claimed } = await buyAndClaim(world, { tier: 'basic', ...spot });
     expect(claimed.statusCode).toBe(201);
     const plotId: string = claimed.json().plot.id;
     expect(plotId).toMatch(/^[0-9a-f-]{36}$/);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, streamEvents } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, buyAndPay, claim, claimBody, streamEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -21,10 +21,10 @@ const nextSpot = spotSupply(world, 1, 2);
 
 it('e-mails the owner link once to the address left at claim, and keeps the token nowhere but its hash', async () => {
   const [spot, other] = [nextSpot(), nextSpot()];
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const claimed = await claim(
+  const { response: claimed } = await buyAndClaim(
     world,
-    await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Mail Mabel', notification_email: 'mabel@example.com' }),
+    { tier: 'basic', ...spot },
+    { display_name: 'Mail Mabel', notification_email: 'mabel@example.com' },
   );
   expect(claimed.statusCode, claimed.body).toBe(201);
   const { plot, manage_token: token } = claimed.json<{ plot: { id: string }; manage_token: string }>();

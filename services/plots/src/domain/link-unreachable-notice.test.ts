@@ -4,7 +4,7 @@
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { getLinkHealth } from './get-link-health.ts';
@@ -29,14 +29,14 @@ const nextSpot = spotSupply(world, 1, 1);
 
 it('tells the owner once by e-mail when the link is unreachable, and shows it to the owner and the admin', async () => {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const claimed = await claim(
+  const { response: claimed } = await buyAndClaim(
     world,
-    await claimBody(sessionId, 'basic', spot.x, spot.y, {
+    { tier: 'basic', ...spot },
+    {
       display_name: 'Lost Link',
       link: 'https://lost-link.invalid/home',
       notification_email: 'lost@example.com',
-    }),
+    },
   );
   expect(claimed.statusCode, claimed.body).toBe(201);
   const plotId = claimed.json().plot.id as string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { assert, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, decide, flagPlot, flaggedPlots, publishEvent, streamEvents } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, claim, claimBody, decide, flaggedPlots, flagPlot, publishEvent, streamEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
@@ -19,13 +19,13 @@ type PlotDto = { id: string; x: number; y: number; display_name: string; flagged
 
 async function claimed(overrides: Record<string, unknown> = {}, tier: 'basic' | 'featured' = 'basic') {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier, ...spot });
-  const response = await claim(
+  const { sessionId, response } = await buyAndClaim(
     world,
-    await claimBody(sessionId, tier, spot.x, spot.y, { display_name: 'Clean Name', message: 'Nothing to see', ...overrides }),
+    { tier, ...spot },
+    { display_name: 'Clean Name', message: 'Nothing to see', ...overrides },
   );
   expect(response.statusCode).toBe(201);
-  return { ...(response.json<{ plot: PlotDto; warning?: string }>()), sessionId, spot };
+  return { ...response.json<{ plot: PlotDto; warning?: string }>(), sessionId, spot };
 }
 
 const ids = async (app: FastifyInstance = world.plots) =>
@@ -235,10 +235,10 @@ describe('moderation.plot.rejected', () => {
     expect(again.json().error.code).toBe('SESSION_ALREADY_USED');
 
     // A new buyer can claim the freed land.
-    const newSession = await buyAndPay(world, { tier: 'featured', ...spot });
-    const newClaim = await claim(
+    const { response: newClaim } = await buyAndClaim(
       world,
-      await claimBody(newSession, 'featured', spot.x, spot.y, { display_name: 'New Owner', message: 'Fresh start' }),
+      { tier: 'featured', ...spot },
+      { display_name: 'New Owner', message: 'Fresh start' },
     );
     expect(newClaim.statusCode).toBe(201);
     expect(await ids()).toContain(newClaim.json().plot.id);

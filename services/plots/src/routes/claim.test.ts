@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   avatarDataUrl,
+  buyAndClaim,
   buyAndPay,
   claim,
   claimBody,
@@ -42,15 +43,15 @@ const dataUrl = (mime: string, bytes: Buffer | string) => `data:${mime};base64,$
 describe('POST /api/claim-plot: the happy path, end to end', () => {
   it('test checkout paid through payments → claim → plot, avatar, lists, user page, event, used session', async () => {
     const spot = nextSpot();
-    const sessionId = await buyAndPay(world, { tier: 'featured', ...spot });
-    const response = await claim(
+    const { sessionId, response } = await buyAndClaim(
       world,
-      await claimBody(sessionId, 'featured', spot.x, spot.y, {
+      { tier: 'featured', ...spot },
+      {
         display_name: '  Grace Hopper ',
         message: 'Debugging since 1947',
         zone: 'creator',
         notification_email: 'grace@example.com',
-      }),
+      },
       '192.0.2.10',
     );
     expect(response.statusCode).toBe(201);
@@ -127,8 +128,7 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
         .withMetadata({ exif: { IFD0: { Copyright: 'secret-location' } } })
         .toFormat(format)
         .toBuffer();
-      const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-      const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { avatar_url: dataUrl(mime, bytes) }));
+      const { response } = await buyAndClaim(world, { tier: 'basic', ...spot }, { avatar_url: dataUrl(mime, bytes) });
       expect(response.statusCode).toBe(201);
       const avatar = await world.plots.inject(response.json().plot.avatar_url);
       expect(await sharp(avatar.rawPayload).metadata()).toMatchObject({ format: 'png', width: 128, height: 128 });
@@ -157,7 +157,9 @@ describe('one session, one plot', () => {
     const renamed = await claim(world, { ...body, display_name: 'Someone Else' });
     expect(renamed.statusCode).toBe(409);
     expect(
-      Number((await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id = $1`, [sessionId]))[0]?.n),
+      Number(
+        (await world.db.query<{ n: string }>(`SELECT count(*) AS n FROM plots.plots WHERE stripe_session_id = $1`, [sessionId]))[0]?.n,
+      ),
     ).toBe(1);
   });
 });

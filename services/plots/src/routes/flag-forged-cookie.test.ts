@@ -3,7 +3,7 @@ import { TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
 import { loadEnv } from '../env.ts';
-import { buyAndPay, claim, claimBody, flagPlot } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, flagPlot } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -19,8 +19,7 @@ const flagRows = async (plotId: string) =>
 const nextSpot = spotSupply(world, 1, 2);
 async function claimedPlot(): Promise<string> {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
+  const { response } = await buyAndClaim(world, { tier: 'basic', ...spot });
   expect(response.statusCode).toBe(201);
   return response.json().plot.id;
 }

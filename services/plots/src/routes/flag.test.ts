@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { defaultVisitorCookieSecret } from '../domain/flag-plot.ts';
-import { buyAndPay, claim, claimBody, flagPlot, flaggedPlots, streamEvents } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, flaggedPlots, flagPlot, streamEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -15,10 +15,10 @@ const world = worldPerFile({ plotsEnv: { FLAG_RATE_LIMIT_MAX: String(RATE_LIMIT)
 const nextSpot = spotSupply(world, 2, 60);
 async function claimed(overrides: Record<string, unknown> = {}) {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const response = await claim(
+  const { response } = await buyAndClaim(
     world,
-    await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: 'Flag Target', message: 'Hello there', ...overrides }),
+    { tier: 'basic', ...spot },
+    { display_name: 'Flag Target', message: 'Hello there', ...overrides },
   );
   expect(response.statusCode).toBe(201);
   return response.json().plot as { id: string; x: number; y: number; display_name: string; flagged: boolean };

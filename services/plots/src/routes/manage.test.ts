@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { asAdmin, buyAndPay, claim, claimBody, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { asAdmin, buyAndClaim, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -19,8 +19,7 @@ const nextSpot = spotSupply(world, 2, 40);
 
 async function claimed(overrides: Record<string, unknown> = {}) {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, overrides));
+  const { sessionId, response } = await buyAndClaim(world, { tier: 'basic', ...spot }, overrides);
   expect(response.statusCode).toBe(201);
   const body = response.json();
   return { plot: body.plot, token: body.manage_token as string, sessionId };
@@ -160,7 +159,9 @@ describe('owner edits', () => {
 
     // The admin approves it in moderation's queue: plots applies it.
     const queued = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<Array<Record<string, any>>>();
+      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<
+        Array<Record<string, any>>
+      >();
       const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
       expect(item).toBeDefined();
       return item!;
@@ -186,7 +187,9 @@ describe('owner edits', () => {
     const { plot, token } = await claimed();
     await manage(token, 'PATCH', { message: 'Free porn here', link: '' });
     const editId = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<Array<Record<string, any>>>();
+      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<
+        Array<Record<string, any>>
+      >();
       const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
       expect(item).toBeDefined();
       return item!.edit_id as string;

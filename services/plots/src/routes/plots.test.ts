@@ -6,7 +6,7 @@ import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, startCheckout, viaGateway, waterTile } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, buyAndPay, claim, claimBody, startCheckout, viaGateway, waterTile } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -19,8 +19,7 @@ beforeAll(async () => {
 const nextSpot = spotSupply(world, 4, 60);
 async function claimed(name = 'Ada Lovelace') {
   const spot = nextSpot();
-  const sessionId = await buyAndPay(world, { tier: 'basic', ...spot });
-  const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y, { display_name: name }));
+  const { response } = await buyAndClaim(world, { tier: 'basic', ...spot }, { display_name: name });
   expect(response.statusCode).toBe(201);
   return response.json().plot;
 }

@@ -2,7 +2,7 @@ import { releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { reservedFootprintListSchema } from '@pixel-atlas/contracts/plots';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { assert, describe, expect, it } from 'vitest';
-import { buyAndPay, claim, claimBody, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, startCheckout, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -17,17 +17,18 @@ const reserved = async () => {
 const ask = async (x: number, y: number, tier = 'basic') =>
   (await world.plots.inject({ url: `/api/position-available?x=${x}&y=${y}&tier=${tier}`, headers: viaGateway() })).json();
 async function holdIdOf(sessionId: string): Promise<string> {
-  const [payment] = await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]);
+  const [payment] = await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [
+    sessionId,
+  ]);
   assert(payment, `no payment for ${sessionId}`);
   return payment.hold_id;
 }
 
 async function claimPlot(name: string, tier: 'basic' | 'featured' = 'basic', spot = nextSpot()) {
-  const sessionId = await buyAndPay(world, { tier, ...spot });
-  const response = await claim(world, await claimBody(sessionId, tier, spot.x, spot.y, { display_name: name, message: 'Hello there' }));
+  const { sessionId, response } = await buyAndClaim(world, { tier, ...spot }, { display_name: name, message: 'Hello there' });
   expect(response.statusCode).toBe(201);
   return {
-    ...(response.json<{ plot: { id: string; x: number; y: number; display_name: string }; warning?: string }>()),
+    ...response.json<{ plot: { id: string; x: number; y: number; display_name: string }; warning?: string }>(),
     sessionId,
     spot,
   };
