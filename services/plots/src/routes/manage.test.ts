@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { asAdmin, buyAndClaim, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
+import { asAdmin, buyAndClaim, flaggedPlots, streamEvents, viaGateway } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 
@@ -16,6 +16,10 @@ const until = (check: () => Promise<unknown>) =>
   });
 
 const nextSpot = spotSupply(world, 2, 40);
+
+/** The plot's held edit in moderation's review queue, once moderation has queued it. */
+const queuedEdit = (plotId: string) =>
+  eventually(async () => (await flaggedPlots(world)).find((item) => item.id === plotId && item.kind === 'edit'));
 
 async function claimed(overrides: Record<string, unknown> = {}) {
   const spot = nextSpot();
@@ -158,14 +162,7 @@ describe('owner edits', () => {
     expect((await streamEvents(world, 'plots.plot.updated')).filter((e) => e.data.plotId === plot.id)).toHaveLength(0);
 
     // The admin approves it in moderation's queue: plots applies it.
-    const queued = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<
-        Array<Record<string, any>>
-      >();
-      const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
-      expect(item).toBeDefined();
-      return item!;
-    });
+    const queued = await queuedEdit(plot.id);
     expect(queued).toMatchObject({
       message: 'I hate Mondays',
       current: { message: 'First program, first plot.' },
@@ -186,14 +183,7 @@ describe('owner edits', () => {
   it('a rejected edit is dropped and the plot stays as it was', async () => {
     const { plot, token } = await claimed();
     await manage(token, 'PATCH', { message: 'Free porn here', link: '' });
-    const editId = await eventually(async () => {
-      const items = (await world.moderation!.inject({ url: '/api/admin/flagged-plots', headers: asAdmin() })).json<
-        Array<Record<string, any>>
-      >();
-      const item = items.find((i) => i.id === plot.id && i.kind === 'edit');
-      expect(item).toBeDefined();
-      return item!.edit_id as string;
-    });
+    const editId = (await queuedEdit(plot.id)).edit_id as string;
     const decided = await world.moderation!.inject({
       method: 'POST',
       url: '/api/admin/reject-plot',
