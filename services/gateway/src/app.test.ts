@@ -3,22 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectBus, ensureStream } from '@pixel-atlas/service-kit/nats';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
-import {
-  createTestDatabase,
-  createTestStream,
-  TEST_INTERNAL_TOKEN,
-  testServiceEnv,
-  type TestDatabase,
-  type TestStream,
-} from '@pixel-atlas/service-kit/testing';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { TEST_INTERNAL_TOKEN } from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { loadEnv } from './env.ts';
 import { describeApi } from './openapi.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
+const bed = testBedPerFile();
 let gateway: Awaited<ReturnType<typeof buildApp>>;
 let contact: ServiceProcess;
 let echo: FastifyInstance;
@@ -44,8 +37,6 @@ let webDir: string;
 const ADMIN = { username: 'warden', password: 'correct horse battery' };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
   await mkdir(path.join(webDir, 'assets'));
   await writeFile(
@@ -55,7 +46,7 @@ beforeAll(async () => {
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
 
   // The real contact service, in its own process as in production.
-  contact = await startServiceProcess('contact', { ...testServiceEnv(db, stream), LOG_LEVEL: 'info' });
+  contact = await startServiceProcess('contact', { ...bed.env, LOG_LEVEL: 'info' });
   // Stands in for a service so the test can see exactly which headers the gateway forwards.
   echo = Fastify();
   echo.all('/api/*', async (request) => ({ url: request.url, headers: request.headers }));
@@ -76,7 +67,7 @@ beforeAll(async () => {
 
   gateway = await buildApp(
     loadEnv({
-      ...testServiceEnv(db, stream),
+      ...bed.env,
       CONTACT_URL: contact.url,
       MAP_URL: `http://127.0.0.1:${(echo.server.address() as { port: number }).port}`,
       PLOTS_URL: `http://127.0.0.1:${(plotsFake.server.address() as { port: number }).port}`,
@@ -94,8 +85,6 @@ afterAll(async () => {
   await contact?.stop();
   await echo?.close();
   await plotsFake?.close();
-  await stream?.remove();
-  await db?.drop();
   await rm(webDir, { recursive: true, force: true });
 });
 
@@ -326,7 +315,7 @@ describe('live updates', () => {
     };
     await readUntil('event: ready');
     // The producers' stand-in: the gateway's own NATS user may only listen.
-    const producer = await connectBus(stream.busSettings('producer-stand-in'));
+    const producer = await connectBus(bed.stream.busSettings('producer-stand-in'));
     await ensureStream(producer);
     const publish = async (type: string, data: object) =>
       producer.js.publish(

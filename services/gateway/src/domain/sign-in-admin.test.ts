@@ -1,42 +1,22 @@
-import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { verifyPassword } from './passwords.ts';
 import { clientBucket, LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInThrottledError } from './sign-in-admin.ts';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
-let db: TestDatabase;
-let stream: TestStream;
-let gateway: Awaited<ReturnType<typeof buildApp>>;
-const prisma = () => gateway.db;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
-  gateway = await buildApp(
-    loadEnv({
-      ...testServiceEnv(db, stream),
-      CONTACT_URL: 'http://127.0.0.1:9',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-    }),
-  );
-  await gateway.ready();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await stream?.remove();
-  await db?.drop();
-});
+const gateway = servicePerFile((env) =>
+  buildApp(loadEnv({ ...env, CONTACT_URL: 'http://127.0.0.1:9', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password })),
+);
+const prisma = () => gateway.app.db;
 
 beforeEach(async () => {
   await prisma().loginThrottle.deleteMany();
 });
 
 const login = (password: string, remoteAddress: string, username = ADMIN.username) =>
-  gateway.inject({
+  gateway.app.inject({
     method: 'POST',
     url: '/api/admin/login',
     payload: { username, password },

@@ -1,21 +1,18 @@
 import http from 'node:http';
-import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { normaliseRequestPath } from './admin-auth.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
+const bed = testBedPerFile();
 let upstream: FastifyInstance;
 let gateway: FastifyInstance;
 let port: number;
 let upstreamHits = 0;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
   // Stands in for the map and moderation services: it answers anything it is sent.
   upstream = Fastify();
   upstream.all('/*', async (request) => {
@@ -24,7 +21,7 @@ beforeAll(async () => {
   });
   await upstream.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(upstream.server.address() as { port: number }).port}`;
-  gateway = await buildApp(loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: url, MAP_URL: url, MODERATION_URL: url, PLOTS_URL: url }));
+  gateway = await buildApp(loadEnv({ ...bed.env, CONTACT_URL: url, MAP_URL: url, MODERATION_URL: url, PLOTS_URL: url }));
   await gateway.listen({ port: 0, host: '127.0.0.1' });
   port = (gateway.server.address() as { port: number }).port;
 });
@@ -32,8 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
-  await stream?.remove();
-  await db?.drop();
 });
 
 /** Over a real socket with the path byte for byte as written (inject() would normalise it first). */

@@ -1,14 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
+const bed = testBedPerFile();
 let gateway: FastifyInstance;
 let webDir: string;
 const replicas: FastifyInstance[] = [];
@@ -25,21 +24,15 @@ async function replica(name: string): Promise<FastifyInstance> {
 const urlOf = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
   const [a, b, c] = [await replica('a'), await replica('b'), await replica('c')];
-  gateway = await buildApp(
-    loadEnv({ ...testServiceEnv(db, stream), CONTACT_URL: urlOf(a), MAP_URL: [a, b, c].map(urlOf).join(','), WEB_DIST_DIR: webDir }),
-  );
+  gateway = await buildApp(loadEnv({ ...bed.env, CONTACT_URL: urlOf(a), MAP_URL: [a, b, c].map(urlOf).join(','), WEB_DIST_DIR: webDir }));
   await gateway.ready();
 });
 
 afterAll(async () => {
   await gateway?.close();
   await Promise.all(replicas.map((r) => r.close()));
-  await stream?.remove();
-  await db?.drop();
   await rm(webDir, { recursive: true, force: true });
 });
 

@@ -4,15 +4,14 @@ import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { encodeJson, sendEncodedJson } from '@pixel-atlas/service-kit/cached-json';
-import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { PublicDocumentCache } from '../domain/public-document-cache.ts';
 import { loadEnv } from '../env.ts';
 
-let db: TestDatabase;
-let stream: TestStream;
+const bed = testBedPerFile();
 let operator: NatsConnection;
 let gateway: FastifyInstance;
 let webDir: string;
@@ -43,14 +42,12 @@ const map = documentService(['/api/map-layout']);
 const MAX_AGE_MS = 60_000;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
-  operator = await connect(stream.connectOptions());
+  operator = await connect(bed.stream.connectOptions());
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-web-'));
   for (const { app } of [plots, map]) await app.listen({ port: 0, host: '127.0.0.1' });
   gateway = await buildApp(
     loadEnv({
-      ...testServiceEnv(db, stream),
+      ...bed.env,
       PLOTS_URL: urlOf(plots.app),
       MAP_URL: urlOf(map.app),
       CONTACT_URL: 'http://127.0.0.1:9',
@@ -66,8 +63,6 @@ afterAll(async () => {
   await gateway?.close();
   await Promise.all(upstreams.map((u) => u.close()));
   await operator?.close();
-  await stream?.remove();
-  await db?.drop();
   await rm(webDir, { recursive: true, force: true });
 });
 
@@ -85,7 +80,7 @@ async function eventually(check: () => Promise<boolean>, ms = 5000) {
   }
 }
 
-const announce = (type: string) => operator.publish(`${stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId: 'p' } }));
+const announce = (type: string) => operator.publish(`${bed.stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId: 'p' } }));
 
 describe('the public documents answered from the gateway', () => {
   it('a crowd reading the plot list costs its service one request per encoding, with the service bytes and ETag', async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { createTestDatabase, createTestStream, testServiceEnv, type TestDatabase, type TestStream } from '@pixel-atlas/service-kit/testing';
+import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -43,16 +43,13 @@ const hostile = PATTERNS.map((p, i) =>
 const [listed] = hostile;
 assert(listed, 'one plot per pattern');
 
-let db: TestDatabase;
-let stream: TestStream;
+const bed = testBedPerFile();
 let webDir: string;
 let plotsFake: FastifyInstance;
 let gateway: FastifyInstance;
 let plotsCalls = 0;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stream = await createTestStream();
   webDir = await mkdtemp(path.join(os.tmpdir(), 'pa-share-'));
   await writeFile(path.join(webDir, 'index.html'), SHELL);
   const byId = new Map([NORMAL, ...hostile].map((p) => [p.id, p]));
@@ -71,7 +68,7 @@ beforeAll(async () => {
   const plotsUrl = `http://127.0.0.1:${(plotsFake.server.address() as { port: number }).port}`;
   gateway = await buildApp(
     loadEnv({
-      ...testServiceEnv(db, stream),
+      ...bed.env,
       CONTACT_URL: 'http://127.0.0.1:9',
       PLOTS_URL: plotsUrl,
       WEB_DIST_DIR: webDir,
@@ -84,8 +81,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await plotsFake?.close();
-  await stream?.remove();
-  await db?.drop();
   await rm(webDir, { recursive: true, force: true });
 });
 
