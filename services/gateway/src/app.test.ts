@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { loadEnv } from './env.ts';
 import { describeApi } from './openapi.ts';
+import { openLiveStream } from './testing/live-stream.ts';
 
 const bed = testBedPerFile();
 let gateway: Awaited<ReturnType<typeof buildApp>>;
@@ -304,16 +305,9 @@ describe('live updates', () => {
   it('streams plot and map changes to browsers as Server-Sent Events', async () => {
     await gateway.listen({ port: 0, host: '127.0.0.1' });
     const { port } = gateway.server.address() as { port: number };
-    const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${port}/api/live`, { signal: controller.signal });
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let received = '';
-    const readUntil = async (text: string) => {
-      while (!received.includes(text)) received += decoder.decode((await reader.read()).value);
-    };
-    await readUntil('event: ready');
+    const live = await openLiveStream(`http://127.0.0.1:${port}/api/live`);
+    expect(live.response.headers.get('content-type')).toContain('text/event-stream');
+    await live.readUntil('event: ready');
     // The producers' stand-in: the gateway's own NATS user may only listen.
     const producer = await connectBus(bed.stream.busSettings('producer-stand-in'));
     await ensureStream(producer);
@@ -325,11 +319,11 @@ describe('live updates', () => {
     await publish('plots.plot.claimed', { plotId: 'a1', visible: false });
     await publish('plots.plot.claimed', { plotId: 'b2', visible: true });
     await publish('map.layout.cleared', {});
-    await readUntil('event: map-changed');
-    expect(received).toContain('event: plots-changed\ndata: {"reason":"claimed","plotId":"b2"}');
-    expect(received).not.toContain('"plotId":"a1"');
-    expect(received).toContain('event: map-changed\ndata: {"reason":"cleared"}');
-    controller.abort();
+    await live.readUntil('event: map-changed');
+    expect(live.received).toContain('event: plots-changed\ndata: {"reason":"claimed","plotId":"b2"}');
+    expect(live.received).not.toContain('"plotId":"a1"');
+    expect(live.received).toContain('event: map-changed\ndata: {"reason":"cleared"}');
+    live.close();
     await producer.nc.close();
   });
 });

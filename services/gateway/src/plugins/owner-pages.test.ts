@@ -6,6 +6,7 @@ import { buyAndClaim, type World } from '@pixel-atlas/test-stack/world';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayOverWorld, TEST_SHELL, type GatewayOverWorld } from '../testing/gateway-over-world.ts';
+import { openLiveStream } from '../testing/live-stream.ts';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -39,15 +40,8 @@ describe('an owner edit through the gateway', () => {
     const before = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } })).text();
     expect(before).toContain('First program, first plot.');
 
-    const controller = new AbortController();
-    const live = await fetch(`${base}/api/live`, { signal: controller.signal });
-    const reader = live.body!.getReader();
-    const decoder = new TextDecoder();
-    let received = '';
-    const readUntil = async (text: string) => {
-      while (!received.includes(text)) received += decoder.decode((await reader.read()).value);
-    };
-    await readUntil('event: ready');
+    const live = await openLiveStream(`${base}/api/live`);
+    await live.readUntil('event: ready');
 
     const edited = await fetch(`${base}/api/manage/${token}`, {
       method: 'PATCH',
@@ -58,8 +52,8 @@ describe('an owner edit through the gateway', () => {
     expect(edited.headers.get('referrer-policy')).toBe('no-referrer');
     expect(((await edited.json()) as { status: string }).status).toBe('applied');
 
-    await readUntil(`"reason":"updated","plotId":"${plotId}"`);
-    controller.abort();
+    await live.readUntil(`"reason":"updated","plotId":"${plotId}"`);
+    live.close();
     // What an open map fetches on that message.
     const list = (await (await fetch(`${base}/api/plots`)).json()) as Array<{ id: string; message: string; link: string }>;
     expect(list.find((p) => p.id === plotId)).toMatchObject({
