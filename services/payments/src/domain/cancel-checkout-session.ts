@@ -3,11 +3,9 @@ import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import type { FastifyBaseLogger } from 'fastify';
-import { SCHEMA, type PrismaClient } from '../db.ts';
+import { SCHEMA } from '../db.ts';
 import type { Payment } from '../generated/prisma/client.ts';
-import type { PaymentsMetrics } from '../metrics.ts';
-import type { CheckoutProvider } from '../providers/provider.ts';
-import { fulfilCheckoutSession } from './fulfil-checkout-session.ts';
+import { fulfilCheckoutSession, type FulfilCheckoutSessionOptions } from './fulfil-checkout-session.ts';
 
 export type CancelReason = 'buyer' | 'superseded';
 
@@ -20,15 +18,10 @@ export type CancelOutcome =
   | { state: 'ended'; payment: Payment }
   | { state: 'unknown' };
 
-export interface CancelCheckoutSessionOptions {
-  db: PrismaClient;
+/** A fulfilment's options (a cancel may find the session paid and record it), with the bus to release the hold on. */
+export interface CancelCheckoutSessionOptions extends FulfilCheckoutSessionOptions {
   bus: EventBus;
-  provider: CheckoutProvider;
-  sessionId: string;
   reason: CancelReason;
-  log: FastifyBaseLogger;
-  metrics: PaymentsMetrics;
-  requestId?: string;
 }
 
 /** Frees the spot now rather than when the hold expires; plots also frees it on payments.checkout.expired. */
