@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import qs from 'qs';
 
 /**
@@ -48,6 +48,13 @@ function stripeError(status: number, type: string, code: string, message: string
   return { status, body: { error: { type, code, message, param } } };
 }
 
+const noSuchSession = (id: string) =>
+  stripeError(404, 'invalid_request_error', 'resource_missing', `No such checkout.session: '${id}'`, 'session');
+
+function sendStripeResult(reply: FastifyReply, result: { status: number; body: unknown }) {
+  return reply.status(result.status).send(result.body);
+}
+
 export const STRIPE_TEST_KEY = 'sk_test_pixelatlas_0123456789';
 export const STRIPE_WEBHOOK_SECRET = 'whsec_test_pixelatlas_0123456789';
 
@@ -81,8 +88,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (request.url.startsWith('/_test/')) return;
     const auth = request.headers.authorization;
     if (!auth || !/^Bearer sk_(test|live)_\S+$/.test(auth)) {
-      const e = stripeError(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided');
-      return reply.status(e.status).send(e.body);
+      return sendStripeResult(reply, stripeError(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided'));
     }
   });
 
@@ -160,7 +166,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     const result = create((request.body ?? {}) as Record<string, any>);
     if (typeof key === 'string' && result.status < 500) idempotent.set(key, result);
-    return reply.status(result.status).send(result.body);
+    return sendStripeResult(reply, result);
   });
 
   const view = (s: FakeCheckoutSession) => {
@@ -171,10 +177,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   app.get('/v1/checkout/sessions/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const session = sessions.get(id);
-    if (!session) {
-      const e = stripeError(404, 'invalid_request_error', 'resource_missing', `No such checkout.session: '${id}'`, 'session');
-      return reply.status(e.status).send(e.body);
-    }
+    if (!session) return sendStripeResult(reply, noSuchSession(id));
     return view(session);
   });
 
@@ -182,18 +185,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   app.post('/v1/checkout/sessions/:id/expire', async (request, reply) => {
     const { id } = request.params as { id: string };
     const session = sessions.get(id);
-    if (!session) {
-      const e = stripeError(404, 'invalid_request_error', 'resource_missing', `No such checkout.session: '${id}'`, 'session');
-      return reply.status(e.status).send(e.body);
-    }
+    if (!session) return sendStripeResult(reply, noSuchSession(id));
     if (session.status !== 'open') {
-      const e = stripeError(
-        400,
-        'invalid_request_error',
-        'checkout_session_not_open',
-        'Only Checkout Sessions with a status in ["open"] can be expired.',
+      return sendStripeResult(
+        reply,
+        stripeError(
+          400,
+          'invalid_request_error',
+          'checkout_session_not_open',
+          'Only Checkout Sessions with a status in ["open"] can be expired.',
+        ),
       );
-      return reply.status(e.status).send(e.body);
     }
     session.status = 'expired';
     return view(session);
