@@ -19,7 +19,7 @@
 // Docker) so the embedded path can be exercised on a machine that has everything running.
 // ensureInfra() returns the URLs and stop(), which stops only what it started, in reverse order.
 
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFileSync, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -240,6 +240,59 @@ function own(pid: number) {
   }
 }
 
+interface OwnedDaemonOptions {
+  command: string;
+  args: string[];
+  spawnOptions?: Pick<SpawnOptions, 'uid' | 'gid' | 'env'>;
+  /** Appended to with the daemon's output; its last lines explain a daemon that exits before it is ready. */
+  logFile: string;
+  what: string;
+  ready: () => Promise<boolean>;
+  timeoutMs: number;
+  stopSignal: NodeJS.Signals;
+  /** How long a daemon that never got ready has to stop before SIGKILL. */
+  abandonGraceMs: number;
+  stopGraceMs: number;
+}
+
+/**
+ * Starts a daemon detached from this process, owned (so killed if this process exits without stopping it), and
+ * waits until it is ready; one that exits first or never gets ready is stopped and reported with its log's tail.
+ */
+async function startOwnedDaemon(options: OwnedDaemonOptions): Promise<{ stop(): Promise<void> }> {
+  const logFd = openSync(options.logFile, 'a');
+  const child = spawn(options.command, options.args, { ...options.spawnOptions, detached: true, stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  let exited: string | undefined;
+  child.once('error', (err) => {
+    exited = `could not start: ${err.message}`;
+  });
+  child.once('exit', (code, signal) => {
+    exited = `exited (code ${code}, signal ${signal})`;
+    if (child.pid) ownedPids.delete(child.pid);
+  });
+  child.unref();
+  if (child.pid) own(child.pid);
+  const logName = path.join('.data', path.basename(options.logFile));
+  try {
+    await waitFor(options.ready, {
+      timeoutMs: options.timeoutMs,
+      what: options.what,
+      failed: () => exited && `${exited}; last lines of ${logName}:\n${tail(options.logFile)}`,
+    });
+  } catch (err) {
+    if (child.pid) await stopPid(child.pid, options.stopSignal, options.abandonGraceMs);
+    throw err;
+  }
+  return {
+    stop: async () => {
+      if (!child.pid) return;
+      if (!exited) await stopPid(child.pid, options.stopSignal, options.stopGraceMs);
+      ownedPids.delete(child.pid);
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // PostgreSQL
 
@@ -354,39 +407,24 @@ async function startEmbeddedPostgres(root: string, log: Log): Promise<Started> {
 
   const { postgres } = await postgresBinaries();
   const ids = postgresUserIds();
-  const logFd = openSync(logFile, 'a');
   log(`starting embedded PostgreSQL on 127.0.0.1:${port}…`);
-  const child = spawn(
-    postgres,
-    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`],
-    { ...ids, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_MESSAGES: 'C' } },
-  );
-  closeSync(logFd);
-  let exited: string | undefined;
-  const pid = child.pid!;
-  child.once('exit', (code, signal) => {
-    exited = `exited (code ${code}, signal ${signal})`;
-    ownedPids.delete(pid);
+  const daemon = await startOwnedDaemon({
+    command: postgres,
+    args: ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`],
+    spawnOptions: { ...ids, env: { ...process.env, LC_MESSAGES: 'C' } },
+    logFile,
+    what: 'embedded PostgreSQL',
+    ready: () => canQuery(url),
+    timeoutMs: 60_000,
+    // PostgreSQL's fast shutdown.
+    stopSignal: 'SIGINT',
+    abandonGraceMs: 10_000,
+    stopGraceMs: 30_000,
   });
-  child.unref();
-  own(pid);
-  try {
-    await waitFor(() => canQuery(url), {
-      timeoutMs: 60_000,
-      what: 'embedded PostgreSQL',
-      failed: () => exited && `${exited}; last lines of .data/postgres.log:\n${tail(logFile)}`,
-    });
-  } catch (err) {
-    await stopPid(pid, 'SIGINT', 10_000);
-    throw err;
-  }
   return {
     url,
     source: 'embedded',
-    stop: async () => {
-      if (!exited) await stopPid(pid, 'SIGINT', 30_000); // SIGINT = PostgreSQL's fast shutdown
-      ownedPids.delete(pid);
-    },
+    stop: daemon.stop,
   };
 }
 
@@ -530,42 +568,23 @@ async function startLocalNats(
   const logFile = path.join(root, '.data', 'nats.log');
   mkdirSync(storeDir, { recursive: true });
   writeFileSync(configFile, auth.config, { mode: 0o600 });
-  const logFd = openSync(logFile, 'a');
   log(`starting ${bin} with JetStream and one user per service on 127.0.0.1:${port}…`);
-  const child = spawn(bin, ['-c', configFile, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-P', pidFile], {
-    detached: true,
-    stdio: ['ignore', logFd, logFd],
+  const daemon = await startOwnedDaemon({
+    command: bin,
+    args: ['-c', configFile, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-P', pidFile],
+    logFile,
+    what: 'nats-server',
+    ready: () => probeNats(port),
+    timeoutMs: 20_000,
+    stopSignal: 'SIGTERM',
+    abandonGraceMs: 5_000,
+    stopGraceMs: 15_000,
   });
-  closeSync(logFd);
-  let exited: string | undefined;
-  child.once('error', (err) => {
-    exited = `could not start: ${err.message}`;
-  });
-  child.once('exit', (code, signal) => {
-    exited = `exited (code ${code}, signal ${signal})`;
-    if (child.pid) ownedPids.delete(child.pid);
-  });
-  child.unref();
-  if (child.pid) own(child.pid);
-  try {
-    await waitFor(() => probeNats(port), {
-      timeoutMs: 20_000,
-      what: 'nats-server',
-      failed: () => exited && `${exited}; last lines of .data/nats.log:\n${tail(logFile)}`,
-    });
-  } catch (err) {
-    if (child.pid) await stopPid(child.pid, 'SIGTERM', 5_000);
-    throw err;
-  }
   return {
     url,
     source: 'local-process',
     passwords: auth.passwords,
-    stop: async () => {
-      if (!child.pid) return;
-      if (!exited) await stopPid(child.pid, 'SIGTERM', 15_000);
-      ownedPids.delete(child.pid);
-    },
+    stop: daemon.stop,
   };
 }
 
