@@ -18,6 +18,17 @@ export function distanceToEdge(x: number, y: number, size: number): number {
   return Math.min(x, y, size - 1 - x, size - 1 - y);
 }
 
+/** The cells beside cell `index` (4-connected, in FOUR_NEIGHBOURS order) that lie on the size×size grid. */
+export function* fourNeighbourCells(size: number, index: number): Generator<number> {
+  const x = index % size;
+  const y = (index - x) / size;
+  for (const [dx, dy] of FOUR_NEIGHBOURS) {
+    const nx = x + dx;
+    const ny = y + dy;
+    if (nx >= 0 && ny >= 0 && nx < size && ny < size) yield ny * size + nx;
+  }
+}
+
 /**
  * Labels the 4-connected components of the cells for which `member` is true.
  * Returns a label per cell (-1 for non-members) and the size of each component.
@@ -35,13 +46,7 @@ export function labelComponents(size: number, member: (index: number) => boolean
     labels[start] = label;
     while (head < tail) {
       const current = queue[head++]!; // head < tail: a cell queued above
-      const cx = current % size;
-      const cy = (current - cx) / size;
-      for (const [dx, dy] of FOUR_NEIGHBOURS) {
-        const nx = cx + dx;
-        const ny = cy + dy;
-        if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-        const next = ny * size + nx;
+      for (const next of fourNeighbourCells(size, current)) {
         if (labels[next] !== -1 || !member(next)) continue;
         labels[next] = label;
         queue[tail++] = next;
@@ -69,13 +74,7 @@ export function distanceField(size: number, isSource: (index: number) => boolean
   }
   while (head < tail) {
     const current = queue[head++]!; // head < tail: a cell queued above
-    const cx = current % size;
-    const cy = (current - cx) / size;
-    for (const [dx, dy] of FOUR_NEIGHBOURS) {
-      const nx = cx + dx;
-      const ny = cy + dy;
-      if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-      const next = ny * size + nx;
+    for (const next of fourNeighbourCells(size, current)) {
       if (distance[next] !== Number.POSITIVE_INFINITY) continue;
       distance[next] = distance[current]! + 1;
       queue[tail++] = next;
@@ -107,13 +106,7 @@ export function shortestPathBetween(
   }
   while (head < tail) {
     const current = queue[head++]!; // head < tail: a cell queued above
-    const cx = current % size;
-    const cy = (current - cx) / size;
-    for (const [dx, dy] of FOUR_NEIGHBOURS) {
-      const nx = cx + dx;
-      const ny = cy + dy;
-      if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-      const next = ny * size + nx;
+    for (const next of fourNeighbourCells(size, current)) {
       if (previous[next] !== -2) continue;
       if (isGoal(next)) {
         const path: number[] = [];

@@ -1,5 +1,5 @@
 import { REGION_DEFINITIONS } from '@pixel-atlas/contracts/regions';
-import { FOUR_NEIGHBOURS, type Point } from './grid-graph.ts';
+import { fourNeighbourCells, type Point } from './grid-graph.ts';
 import { MinHeap } from './min-heap.ts';
 import { fractalNoise, seededNoise, seededRandom } from './seeded-noise.ts';
 
@@ -68,13 +68,7 @@ export function floodRegions(
     const { index, region } = entry.payload;
     if (owner[index] !== 0) continue;
     owner[index] = REGION_DEFINITIONS[region]!.value;
-    const x = index % size;
-    const y = (index - x) / size;
-    for (const [dx, dy] of FOUR_NEIGHBOURS) {
-      const nx = x + dx;
-      const ny = y + dy;
-      if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-      const next = ny * size + nx;
+    for (const next of fourNeighbourCells(size, index)) {
       if (land[next] !== 1 || owner[next] !== 0) continue;
       heap.push(entry.priority + enterCost(region, next), next * 16 + region, { index: next, region });
     }
