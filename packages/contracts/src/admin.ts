@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tierSchema } from './tiers.ts';
+import { plotPlacementShape } from './plot-placement.ts';
 
 export const adminLoginRequestSchema = z
   .object({
@@ -24,10 +24,7 @@ export const flaggedPlotSchema = z
   .object({
     id: z.uuid(),
     display_name: z.string(),
-    zone: z.string(),
-    tier: tierSchema,
-    x: z.number().int(),
-    y: z.number().int(),
+    ...plotPlacementShape,
     message: z.string(),
     link: z.string().nullable(),
     created_at: z.string(),

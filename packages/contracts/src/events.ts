@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plotPlacementShape } from './plot-placement.ts';
 import { tierSchema } from './tiers.ts';
 
 /**
@@ -18,10 +19,7 @@ const footprint = z.object({ x: z.number().int(), y: z.number().int(), size: z.n
 const plotSnapshot = z.object({
   plotId: z.uuid(),
   displayName: z.string(),
-  zone: z.string(),
-  tier: tierSchema,
-  x: z.number().int(),
-  y: z.number().int(),
+  ...plotPlacementShape,
   message: z.string(),
   link: z.string().nullable(),
   createdAt: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GRID_SIZE } from './grid.ts';
+import { plotPlacementShape } from './plot-placement.ts';
 import { tierSchema } from './tiers.ts';
 import { DEFAULT_ZONE, zoneSchema } from './zones.ts';
 
@@ -63,10 +64,7 @@ export type ClaimPlotRequest = z.input<typeof claimPlotRequestSchema>;
 export const plotSchema = z
   .object({
     id: z.uuid(),
-    zone: z.string(),
-    tier: tierSchema,
-    x: z.number().int(),
-    y: z.number().int(),
+    ...plotPlacementShape,
     display_name: z.string(),
     message: z.string(),
     link: z.string().nullable(),
