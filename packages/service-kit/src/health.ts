@@ -1,3 +1,5 @@
+// `schema.hide` (probes stay out of the API document) is declared by @fastify/swagger.
+import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 

@@ -10,6 +10,8 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+// app.addReadinessCheck is declared with the health plugin; programs that load only this file need it too.
+import type {} from './health.ts';
 import { natsInboxPrefix } from './nats-auth.ts';
 
 /** Event subjects begin with the producing service; one stream holds them all. */

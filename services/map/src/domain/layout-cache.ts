@@ -1,6 +1,7 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
-import type { Region } from '@pixel-atlas/contracts/regions';
+import { regionSchema } from '@pixel-atlas/contracts/regions';
 import { encodeJson, type EncodedJson } from '@pixel-atlas/service-kit/cached-json';
+import { z } from 'zod';
 import type { PrismaClient } from '../db.ts';
 import { createLandMask, createRegionIndex, type LandMask, type RegionIndex } from './land-mask.ts';
 
@@ -40,7 +41,8 @@ export class LayoutCache {
     const rows = await this.db.mapTile.findMany({ orderBy: [{ y: 'asc' }, { x: 'asc' }] });
     const body: MapLayout = {
       tiles: rows.map((t) => ({ x: t.x, y: t.y, zone_value: t.zoneValue, zone_name: t.zoneName, is_land: t.isLand })),
-      regions: layout.regions as unknown as Region[],
+      // A JSON column: checked on the way out, as any data read back from storage.
+      regions: z.array(regionSchema).parse(layout.regions),
       seed: layout.seed,
       generatedAt: layout.generatedAt.toISOString(),
     };

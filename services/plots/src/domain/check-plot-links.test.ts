@@ -266,7 +266,7 @@ describe('the link checker against local servers', () => {
     const at = (days: number) => new Date(start.getTime() + days * DAY);
     const unreachableEvents = async () =>
       (await plots.app.db.outboxEvent.findMany({ where: { subject: 'plots.link.unreachable' } })).filter(
-        (row) => (row.payload as any).data.plotId === id,
+        (row) => (row.payload as { data?: { plotId?: string } }).data?.plotId === id,
       );
 
     await checkAll(prober, at(0));
