@@ -13,7 +13,6 @@ let stack: Stack;
 let layout: { tiles: Array<{ x: number; y: number; is_land: boolean }>; regions: Array<{ name: string; focus: { x: number; y: number } }> };
 const plots: Array<{ x: number; y: number; size: number; name: string }> = [];
 
-
 interface Rect {
   left: number;
   top: number;

@@ -42,10 +42,7 @@ it('moderation and payments killed (SIGKILL) mid-stream and restarted: every eff
   const sessions = await buyMany(stack, 'basic', spots(stack, 1, CLAIMS));
   // Entitlements first, so claims need no query to payments while it is down (a claim with an unknown
   // session would wait for payments, which is not what this test is about).
-  await eventually(
-    async () => (await stack.db.count('plots.entitlements')) === CLAIMS,
-    30_000,
-  );
+  await eventually(async () => (await stack.db.count('plots.entitlements')) === CLAIMS, 30_000);
 
   const plotIds: string[] = [];
   const okFlags = new Map<string, number>();

@@ -145,11 +145,7 @@ it('duplicate and reordered Stripe webhooks, duplicate and reordered NATS delive
       (await stack.db.query(`SELECT 1 FROM plots.footprints WHERE session_id = ANY($1)`, [expired.map((s) => s.sessionId)])).length === 0,
     20_000,
   );
-  await eventually(
-    async () =>
-      (await stack.db.count('plots.entitlements')) === PAID + PAID_THEN_EXPIRED,
-    20_000,
-  );
+  await eventually(async () => (await stack.db.count('plots.entitlements')) === PAID + PAID_THEN_EXPIRED, 20_000);
 
   // Claims by every paying buyer, and flags from visitors, so every consumer has events to see twice.
   const buyers: PaidSession[] = [...paid, ...paidThenExpired];

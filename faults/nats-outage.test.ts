@@ -190,9 +190,7 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   const sessions = await buyMany(stack, 'basic', await freeSpots(stack, 1, 10));
   await eventually(
     async () =>
-      (await stack.db.count(`plots.entitlements WHERE session_id = ANY($1)`, [
-        sessions.map((s) => s.sessionId),
-      ])) === sessions.length,
+      (await stack.db.count(`plots.entitlements WHERE session_id = ANY($1)`, [sessions.map((s) => s.sessionId)])) === sessions.length,
     30_000,
   );
   await outboxesDrained(stack.db, 30_000);
@@ -230,12 +228,7 @@ it('NATS restarted WITHOUT its JetStream store (a broker recreated without its v
   // The relays declare the stream again and publish; the consumers' durables come back and apply everything.
   await outboxesDrained(stack.db, 60_000);
   const published = (Date.now() - resumedAt) / 1000;
-  await eventually(
-    async () =>
-      (await stack.db.count('payments.used_sessions')) === usedBefore + sessions.length,
-    90_000,
-    250,
-  );
+  await eventually(async () => (await stack.db.count('payments.used_sessions')) === usedBefore + sessions.length, 90_000, 250);
   await eventually(
     async () => {
       const rows = await stack.db.query<{ plot_id: string; flag_count: number }>(

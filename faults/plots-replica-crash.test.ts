@@ -123,10 +123,7 @@ it('a plots replica killed during concurrent contested claims: no overlap, no se
   expect(winners).toBeLessThanOrEqual(GROUPS);
 
   // 3. Every paid buyer has a plot or an unused entitlement (none is left with neither).
-  await eventually(
-    async () => (await stack.db.count('plots.entitlements')) === BUYERS,
-    30_000,
-  );
+  await eventually(async () => (await stack.db.count('plots.entitlements')) === BUYERS, 30_000);
   const paid = await stack.db.query<{ session: string; plot: string | null; entitlement: string | null }>(`
     SELECT p.stripe_session_id AS session, pl.id::text AS plot, e.session_id AS entitlement
       FROM payments.payments p

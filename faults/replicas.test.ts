@@ -111,15 +111,8 @@ describe('two replicas of plots and of payments behind one gateway', () => {
     expect(claimedEvents).toHaveLength(CLAIMS);
     expect(verifiedEvents).toHaveLength(CLAIMS);
     expect(flaggedEvents).toHaveLength([...okFlags.values()].reduce((a, b) => a + b, 0));
-    await eventually(
-      async () => (await stack.db.count('payments.used_sessions')) === CLAIMS,
-      20_000,
-    );
-    await eventually(
-      async () =>
-        (await stack.db.count('moderation.inbox_events')) === CLAIMS + flaggedEvents.length,
-      20_000,
-    );
+    await eventually(async () => (await stack.db.count('payments.used_sessions')) === CLAIMS, 20_000);
+    await eventually(async () => (await stack.db.count('moderation.inbox_events')) === CLAIMS + flaggedEvents.length, 20_000);
     const applied = async (replicas: ServiceProcess[], consumer: string) => {
       const per = await Promise.all(
         replicas.map(async (r) => metricSum(await metrics(r.url), 'events_handled_total', { consumer, outcome: 'applied' })),

@@ -123,9 +123,7 @@ async function freeLandTile(gateway: string): Promise<{ x: number; y: number }> 
   };
   const cx = 45;
   const cy = 45;
-  const [nearest] = layout.tiles
-    .filter((t) => t.is_land)
-    .sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+  const [nearest] = layout.tiles.filter((t) => t.is_land).sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
   if (!nearest) throw new Error('the map has no land tile');
   return nearest;
 }
@@ -263,8 +261,7 @@ function pageBytes(lhr: Lhr, origin: string, distDir: string): { js: Bytes; css:
 
 function table(headers: string[], rows: string[][], alignLeft = 1): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 const kb = (n: number) => `${(n / 1024).toFixed(1)}`;

@@ -179,8 +179,7 @@ export async function expectFlagsQueued(
   const flaggedEvents = (await outboxRows(db, 'plots', 'plots.plot.flagged')).length;
   expect(flaggedEvents).toBe([...okFlags.values()].reduce((a, b) => a + b, 0));
   await eventually(
-    async () =>
-      (await db.count(`moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)) === flaggedEvents,
+    async () => (await db.count(`moderation.inbox_events WHERE subject = 'plots.plot.flagged'`)) === flaggedEvents,
     60_000,
     250,
   );

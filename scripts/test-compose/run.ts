@@ -194,14 +194,7 @@ async function main(): Promise<void> {
   const site = { gateway: { url: `http://127.0.0.1:${vars.PORT}` } };
   const published = run(
     PODMAN[0],
-    [
-      ...PODMAN.slice(1),
-      'ps',
-      '--filter',
-      `label=com.docker.compose.project=${projectName}`,
-      '--format',
-      '{{.Names}} {{.Ports}}',
-    ],
+    [...PODMAN.slice(1), 'ps', '--filter', `label=com.docker.compose.project=${projectName}`, '--format', '{{.Names}} {{.Ports}}'],
     { quiet: true },
   )
     .split('\n')
@@ -464,9 +457,7 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
   ).length;
   await eventuallyValue(
     async () =>
-      stack.count(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id IN (${sessions})`) === buyers.length
-        ? true
-        : null,
+      stack.count(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id IN (${sessions})`) === buyers.length ? true : null,
     60_000,
   );
   const usedTwice = stack.sql(

@@ -10,7 +10,9 @@ const world = worldPerFile({ moderation: false });
 
 const nextSpot = spotSupply(world, 1, 3);
 async function holdIdOf(sessionId: string): Promise<string> {
-  const [payment] = await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [sessionId]);
+  const [payment] = await world.db.query<{ hold_id: string }>(`SELECT hold_id FROM payments.payments WHERE stripe_session_id = $1`, [
+    sessionId,
+  ]);
   assert(payment, `no payment for ${sessionId}`);
   return payment.hold_id;
 }
