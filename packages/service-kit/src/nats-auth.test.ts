@@ -144,14 +144,47 @@ describe('the broker', () => {
     await expect(query(moderation, sessionEntitlementQuery, { sessionId: 'cs_1' }, { timeoutMs: 500 })).rejects.toThrow();
   });
 
-  it('lets the gateway listen to plot events but not declare the stream', async () => {
+  it('lets the gateway listen to plot events and read where the stream ends, but not declare or change the stream', async () => {
     const gateway = await busAs('gateway');
     const refused = refusals(gateway.nc);
     gateway.nc.subscribe(gateway.subject('plots.>'));
     await gateway.nc.flush();
-    await expect(ensureStream(gateway)).rejects.toThrow();
-    expect(refused.join('\n')).toMatch(/\$JS\.API\.STREAM\.INFO/);
+    expect((await gateway.jsm.streams.info(stream.stream)).state.last_seq).toBeGreaterThanOrEqual(0);
+    const info = await gateway.jsm.streams.info(stream.stream);
+    await expect(gateway.jsm.streams.update(stream.stream, { ...info.config, max_msgs: 1 })).rejects.toThrow();
+    expect(refused.join('\n')).toMatch(/\$JS\.API\.STREAM\.UPDATE/);
     expect(refused.join('\n')).not.toMatch(/Subscription to "t_\w+\.plots\.>"/);
+  });
+
+  it("lets the gateway follow plot and layout events in order through consumers of its own, never another service's", async () => {
+    const gateway = await busAs('gateway');
+    const plots = await busAs('plots');
+    const published = await plots.js.publish(plots.subject('plots.plot.removed'), JSON.stringify({ id: randomUUID() }));
+    const follow = async (filter: string) => {
+      const consumer = await gateway.js.consumers.getPushConsumer(stream.stream, {
+        name_prefix: `follow-${randomUUID().slice(0, 8)}`,
+        deliver_prefix: `_INBOX.gateway.${randomUUID().slice(0, 8)}`,
+        filter_subjects: gateway.subject(filter),
+        opt_start_seq: published.seq,
+      });
+      return consumer.consume();
+    };
+    const messages = await follow('plots.>');
+    for await (const message of messages) {
+      expect(message.seq).toBe(published.seq);
+      break;
+    }
+    await expect(follow('payments.>')).rejects.toThrow();
+    // A consumer under another service's durable name, even on a subject the gateway may follow: refused.
+    const durable = consumerName('payments', 'plots.plot.claimed');
+    await expect(
+      gateway.jsm.consumers.add(stream.stream, {
+        name: durable,
+        filter_subject: gateway.subject('plots.plot.claimed'),
+        ack_policy: AckPolicy.Explicit,
+        max_deliver: 1,
+      }),
+    ).rejects.toThrow();
   });
 });
 
@@ -171,13 +204,13 @@ describe('natsPermissions', () => {
     expect(users.filter((u) => u.permissions.publish.allow.includes('payments.payment.verified')).map((u) => u.user)).toEqual(['payments']);
   });
 
-  it('lets only the services that answer queries publish answers, and nobody publish on inboxes', () => {
+  it('lets only the services that answer queries (and the gateway, for flow control) publish answers, and nobody publish on inboxes', () => {
     expect(
       users
         .filter((u) => u.permissions.allow_responses)
         .map((u) => u.user)
         .sort(),
-    ).toEqual(['map', 'moderation', 'payments', 'plots']);
+    ).toEqual(['gateway', 'map', 'moderation', 'payments', 'plots']);
     for (const { permissions } of users) expect(permissions.publish.allow.some((s) => s.startsWith('_INBOX'))).toBe(false);
   });
 

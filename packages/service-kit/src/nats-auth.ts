@@ -24,6 +24,11 @@ interface BusUse {
   consumes?: { durable: string; events: EventType[] };
   /** Plain subscriptions every replica hears (cache invalidation, live updates), as subject patterns. */
   listens?: string[];
+  /**
+   * Event subject patterns it reads from the stream in order, each replica through its own ephemeral ordered
+   * consumers (the gateway's live updates, whose event ids are stream sequences): one filter pattern per consumer.
+   */
+  follows?: string[];
   /** Queries and commands it sends to other services. */
   asks?: QueryName[];
   /** Declares the shared stream at start (everyone that publishes or consumes events; not the gateway). */
@@ -37,7 +42,7 @@ interface BusUse {
  * A service that starts using the bus in a new way needs its line here, or the broker refuses it (and its tests fail).
  */
 export const NATS_SERVICE_BUS_USE = {
-  gateway: { listens: ['plots.>', 'map.layout.>'], declaresStream: false },
+  gateway: { listens: ['plots.>', 'map.layout.>'], follows: ['plots.>', 'map.layout.>'], declaresStream: false },
   plots: {
     consumes: {
       durable: 'plots',
@@ -92,7 +97,7 @@ export function natsInboxPrefix(user: string): string {
 }
 
 export interface NatsPermissions {
-  publish: { allow: string[] };
+  publish: { allow: string[]; deny?: string[] };
   subscribe: { allow: string[] };
   /** Lets a user answer a request it received (once, on the request's reply subject) without a publish grant there. */
   allow_responses?: boolean;
@@ -116,12 +121,22 @@ export interface NatsUserPermissions {
  *     name and filter subject are both in the API subject, so it cannot create a consumer under another service's
  *     name nor point its own at events it does not handle), `CONSUMER.INFO` and `CONSUMER.MSG.NEXT` (pull) of that
  *     name, and `$JS.ACK.<stream>.<name>.>` (acks);
- *   - answers to requests it received, through `allow_responses` (only services that answer queries).
- * Subscribe, per service: its own inbox subtree, the queries it answers, and the subjects it listens to.
+ *   - for the patterns it follows (ordered consumers, named anew by each replica and after each reset):
+ *     `$JS.API.STREAM.INFO.<stream>` (where the stream ends, and when it was created), and
+ *     `$JS.API.CONSUMER.CREATE.<stream>.*.<pattern>`, any name but only that filter, with every durable consumer's
+ *     create subject denied, so a follower can never create, nor reconfigure, another service's durable;
+ *   - answers to requests it received, through `allow_responses` (services that answer queries, and followers,
+ *     whose consumers ask for flow-control replies).
+ * Subscribe, per service: its own inbox subtree (where followed events are delivered), the queries it answers, and
+ * the subjects it listens to.
  */
 export function natsPermissions(options: { prefix: string; stream: string }): NatsUserPermissions[] {
   const { prefix, stream } = options;
   const subject = (name: string) => `${prefix}${name}`;
+  const durableCreates = NATS_SERVICE_NAMES.flatMap((user) => {
+    const { consumes }: BusUse = NATS_SERVICE_BUS_USE[user];
+    return (consumes?.events ?? []).map((type) => `$JS.API.CONSUMER.CREATE.${stream}.${consumerName(consumes!.durable, type)}.>`);
+  });
   return NATS_SERVICE_NAMES.map((user) => {
     const use: BusUse = NATS_SERVICE_BUS_USE[user];
     const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === user);
@@ -135,6 +150,8 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
       ...(use.asks ?? []).map(subject),
       '$JS.API.INFO',
       ...(use.declaresStream ? ['INFO', 'CREATE', 'UPDATE'].map((op) => `$JS.API.STREAM.${op}.${stream}`) : []),
+      ...(use.follows?.length && !use.declaresStream ? [`$JS.API.STREAM.INFO.${stream}`] : []),
+      ...(use.follows ?? []).map((pattern) => `$JS.API.CONSUMER.CREATE.${stream}.*.${subject(pattern)}`),
       ...consumers.flatMap(({ name, filter }) => [
         `$JS.API.CONSUMER.CREATE.${stream}.${name}.${filter}`,
         `$JS.API.CONSUMER.INFO.${stream}.${name}`,
@@ -143,9 +160,14 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
       ]),
     ];
     const subscribe = [`${natsInboxPrefix(user)}.>`, ...answers.map(subject), ...(use.listens ?? []).map(subject)];
+    const follows = (use.follows?.length ?? 0) > 0;
     return {
       user,
-      permissions: { publish: { allow: publish }, subscribe: { allow: subscribe }, ...(answers.length ? { allow_responses: true } : {}) },
+      permissions: {
+        publish: { allow: publish, ...(follows ? { deny: durableCreates } : {}) },
+        subscribe: { allow: subscribe },
+        ...(answers.length || follows ? { allow_responses: true } : {}),
+      },
     };
   });
 }
@@ -165,7 +187,8 @@ const quote = (text: string) => JSON.stringify(text);
 
 function renderPermissions(p: NatsPermissions): string {
   const list = (subjects: string[]) => `[\n${subjects.map((subject) => `          ${quote(subject)}`).join(',\n')}\n        ]`;
-  const parts = [`publish: { allow: ${list(p.publish.allow)} }`, `subscribe: { allow: ${list(p.subscribe.allow)} }`];
+  const publish = `publish: { allow: ${list(p.publish.allow)}${p.publish.deny ? `, deny: ${list(p.publish.deny)}` : ''} }`;
+  const parts = [publish, `subscribe: { allow: ${list(p.subscribe.allow)} }`];
   if (p.allow_responses) parts.push('allow_responses: true');
   return `{\n        ${parts.join(',\n        ')}\n      }`;
 }

@@ -306,7 +306,7 @@ describe('live updates', () => {
     await gateway.listen({ port: 0, host: '127.0.0.1' });
     const { port } = gateway.server.address() as { port: number };
     const live = await openLiveStream(`http://127.0.0.1:${port}/api/live`);
-    expect(live.response.headers.get('content-type')).toContain('text/event-stream');
+    expect(live.response.headers['content-type']).toContain('text/event-stream');
     await live.readUntil('event: ready');
     // The producers' stand-in: the gateway's own NATS user may only listen.
     const producer = await connectBus(bed.stream.busSettings('producer-stand-in'));

@@ -65,7 +65,12 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     timeoutMs: env.UPSTREAM_TIMEOUT_MS,
     documentMaxAgeMs: env.PUBLIC_DOCUMENT_MAX_AGE_MS,
   });
-  await app.register(liveUpdatesPlugin, { maxPerClient: env.LIVE_MAX_PER_CLIENT });
+  await app.register(liveUpdatesPlugin, {
+    maxPerClient: env.LIVE_MAX_PER_CLIENT,
+    replayCapacity: env.LIVE_REPLAY_EVENTS,
+    backfillMessages: env.LIVE_BACKFILL_MESSAGES,
+    maxUnreadBytes: env.LIVE_MAX_UNREAD_BYTES,
+  });
   await app.register(apiDocsPlugin, { siteName: env.SITE_NAME });
   await app.register(sharePagesPlugin, {
     distDir: env.WEB_DIST_DIR,

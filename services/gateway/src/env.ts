@@ -103,6 +103,17 @@ export const envSchema = z
     PUBLIC_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
     LIVE_MAX_PER_CLIENT: envField.positiveInt(20),
+    /** Live events each replica keeps for browsers that resume with Last-Event-ID (~150 bytes each). */
+    LIVE_REPLAY_EVENTS: z.coerce.number().int().positive().max(1_000_000).default(10_000),
+    /** Stream messages (of every kind) a replica reads back when it starts, to resume browsers from other replicas. */
+    LIVE_BACKFILL_MESSAGES: z.coerce.number().int().min(0).max(1_000_000).default(50_000),
+    /** Bytes a live-update browser may leave unread before its stream is cut (it resumes on reconnect). */
+    LIVE_MAX_UNREAD_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 2 ** 20)
+      .default(64 * 1024),
     /** Share cards (og:image PNGs) drawn at once per process (CPU-bound, ~50 ms each) and waiting; past that 503. */
     SHARE_CARD_RENDER_CONCURRENCY: z.coerce.number().int().positive().max(16).default(1),
     SHARE_CARD_RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),

@@ -1,14 +1,17 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { JsMsg } from '@nats-io/jetstream';
+import { createInbox, delay, nuid } from '@nats-io/nats-core';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
+import { natsInboxPrefix } from '@pixel-atlas/service-kit/nats-auth';
+import { LIVE_FEEDS, LiveEventLog, type LiveCursor, type LiveEntry, type LiveFeed, type LiveMessage } from '../domain/live-event-log.ts';
 
-/** What a browser needs to know to refresh: which list changed and why. */
-export interface LiveMessage {
-  event: 'plots-changed' | 'map-changed';
-  data: { reason: string; plotId?: string };
-}
+export type { LiveMessage } from '../domain/live-event-log.ts';
 
 const HEARTBEAT_MS = 25_000;
+/** The event subjects each feed's consumer reads (one filter subject per consumer on NATS 2.9). */
+export const LIVE_FEED_SUBJECTS: Record<LiveFeed, string> = { plots: 'plots.>', map: 'map.layout.>' };
 
 /** Maps an event subject (without the deployment prefix) to what browsers are told, or null. */
 export function liveMessageFor(type: string, data: Record<string, unknown>): LiveMessage | null {
@@ -32,18 +35,40 @@ export function liveMessageFor(type: string, data: Record<string, unknown>): Liv
   }
 }
 
+export interface LiveUpdatesOptions {
+  maxPerClient: number;
+  /** Live events kept for browsers that resume (`Last-Event-ID`) after their replica went away. */
+  replayCapacity: number;
+  /** Stream messages read back at start, so a replica that just started can resume browsers too. */
+  backfillMessages: number;
+  /** Bytes a browser may leave unread before it is cut off (it resumes on reconnect, missing nothing). */
+  maxUnreadBytes: number;
+}
+
+/** One open stream. Kept small: 10,000 of them live in one replica. */
+interface LiveClient {
+  res: ServerResponse;
+  address: string;
+  /** Set while the browser is further along a feed than this replica (it came from a replica ahead of this one). */
+  ahead: LiveCursor | undefined;
+}
+
 /**
- * `GET /api/live`: Server-Sent Events telling open maps that plots or the layout changed, so new plots
- * appear without a reload. Every gateway replica listens to the events itself (a plain subscription,
- * not a shared consumer), so a browser connected to any replica hears everything.
- * A stream holds a socket for as long as the client likes, so one client address may hold at most
- * `maxPerClient` of them (a few tabs and a reconnect in flight fit; a flood does not).
+ * `GET /api/live`: Server-Sent Events telling open maps that plots or the layout changed, so new plots appear without
+ * a reload. Every replica reads the events from the JetStream stream itself (an ordered consumer per feed, not a
+ * shared durable), so a browser on any replica hears everything, and every event carries an id all replicas agree on
+ * (see `LiveEventLog`). A browser that reconnects, to this replica or another, with `Last-Event-ID` is sent exactly
+ * what it missed; one whose id cannot be resumed is told to refetch (`ready` with `resumed: false`).
+ * Each event is serialised once for every browser in step with the replica. A browser that stops reading is cut off
+ * at `maxUnreadBytes` instead of being buffered without bound; it catches up when it reconnects.
+ * A stream holds a socket for as long as the client likes, so one client address may hold at most `maxPerClient`.
  */
 export const liveUpdatesPlugin = fp(
-  async (app: FastifyInstance, opts: { maxPerClient: number }) => {
-    const clients = new Set<FastifyReply>();
+  async (app: FastifyInstance, opts: LiveUpdatesOptions) => {
+    const log = new LiveEventLog(opts.replayCapacity);
+    const clients = new Set<LiveClient>();
     const perClient = new Map<string, number>();
-    const { refused } = defineMetrics(app.metrics, (m) => ({
+    const { refused, dropped, resumes } = defineMetrics(app.metrics, (m) => ({
       clients: m.gauge({
         name: 'live_update_clients',
         help: 'Browsers connected to the live update stream',
@@ -62,35 +87,108 @@ export const liveUpdatesPlugin = fp(
         name: 'live_update_refused_total',
         help: 'Live update connections refused because the client address already held LIVE_MAX_PER_CLIENT',
       }),
+      dropped: m.counter({
+        name: 'live_update_slow_clients_dropped_total',
+        help: 'Live update streams cut off because the browser left LIVE_MAX_UNREAD_BYTES unread',
+      }),
+      resumes: m.counter({
+        name: 'live_update_connections_total',
+        help: 'Live update connections, by whether Last-Event-ID was resumed, refetch was asked for, or none was sent',
+        labelNames: ['outcome'] as const,
+      }),
     }));
 
-    const send = (reply: FastifyReply, chunk: string) => {
-      if (!reply.raw.writableEnded) reply.raw.write(chunk);
+    const write = (client: LiveClient, chunk: string) => {
+      const { res } = client;
+      if (res.writableEnded || res.destroyed) return;
+      res.write(chunk);
+      if (res.writableLength > opts.maxUnreadBytes) {
+        dropped.inc();
+        res.destroy();
+      }
     };
-    const broadcast = (message: LiveMessage) => {
-      const chunk = `event: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`;
-      for (const client of clients) send(client, chunk);
+
+    const broadcast = (entry: LiveEntry) => {
+      // In-step browsers were at the replica's position before this event: they all get the same bytes.
+      const shared = `id: ${log.idFor(log.position)}\n${entry.body}`;
+      for (const client of clients) {
+        if (client.ahead === undefined) write(client, shared);
+        else sendAhead(client, entry);
+      }
+    };
+    /** A browser further along than this replica: skip what it has had, until the replica catches up with it. */
+    const sendAhead = (client: LiveClient, entry: LiveEntry) => {
+      const ahead = client.ahead!;
+      if (entry.seq > ahead[entry.feed]) {
+        ahead[entry.feed] = entry.seq;
+        write(client, `id: ${log.idFor(ahead)}\n${entry.body}`);
+      }
+      if (LIVE_FEEDS.every((feed) => ahead[feed] <= log.position[feed])) client.ahead = undefined;
+    };
+    /** After an event without a message (a hidden plot), browsers that were ahead may now be in step. */
+    const settleAhead = () => {
+      for (const client of clients) {
+        if (client.ahead && LIVE_FEEDS.every((feed) => client.ahead![feed] <= log.position[feed])) client.ahead = undefined;
+      }
     };
 
     const prefix = app.bus.settings.subjectPrefix;
-    const subscriptions = ['plots.>', 'map.layout.>'].map((subject) => app.bus.nc.subscribe(app.bus.subject(subject)));
-    for (const subscription of subscriptions) {
-      (async () => {
-        for await (const message of subscription) {
-          try {
-            const envelope = message.json<{ type?: string; data?: Record<string, unknown> }>();
-            const type = envelope.type ?? message.subject.slice(prefix.length);
-            const live = liveMessageFor(type, envelope.data ?? {});
-            if (live) broadcast(live);
-          } catch (error) {
-            app.log.warn({ err: error, subject: message.subject }, 'ignoring an unreadable event on the live stream');
-          }
+    const received = (feed: LiveFeed, message: JsMsg) => {
+      let live: LiveMessage | null = null;
+      try {
+        const envelope = message.json<{ type?: string; data?: Record<string, unknown> }>();
+        live = liveMessageFor(envelope.type ?? message.subject.slice(prefix.length), envelope.data ?? {});
+      } catch (error) {
+        app.log.warn({ err: error, subject: message.subject }, 'ignoring an unreadable event on the live stream');
+      }
+      const entry = log.append(feed, message.seq, live);
+      if (entry) broadcast(entry);
+      else settleAhead();
+    };
+
+    let closing = false;
+    const stops: Array<() => Promise<void>> = [];
+    const { jsm, js, settings } = app.bus;
+    const deliverPrefix = () => createInbox(settings.user ? natsInboxPrefix(settings.user) : undefined);
+    /**
+     * Follows both feeds from where the log stands. Runs until the gateway closes: while the stream does not exist
+     * yet (the gateway can start before any producer) or the broker is away, it retries.
+     */
+    const follow = async () => {
+      while (!closing) {
+        try {
+          const info = await jsm.streams.info(settings.stream);
+          const generation = Date.parse(info.created).toString(36);
+          const end = info.state.last_seq;
+          const startAt = log.open(generation, Math.max(1, end - opts.backfillMessages + 1), end);
+          const ended = await Promise.race(
+            LIVE_FEEDS.map(async (feed) => {
+              const consumer = await js.consumers.getPushConsumer(settings.stream, {
+                name_prefix: `gateway-live-${feed}-${nuid.next()}`,
+                deliver_prefix: deliverPrefix(),
+                filter_subjects: app.bus.subject(LIVE_FEED_SUBJECTS[feed]),
+                opt_start_seq: startAt[feed],
+              });
+              const messages = await consumer.consume();
+              stops.push(async () => {
+                await messages.close();
+              });
+              for await (const message of messages) received(feed, message);
+              return feed;
+            }),
+          );
+          if (!closing) app.log.warn({ feed: ended }, 'a live update feed ended; following the stream again');
+        } catch (error) {
+          if (!closing) app.log.warn({ err: error }, 'live updates cannot follow the event stream yet; retrying');
         }
-      })().catch((error) => app.log.error({ err: error }, 'live update subscription ended'));
-    }
+        for (const stop of stops.splice(0)) await stop().catch(() => undefined);
+        if (!closing) await delay(1000);
+      }
+    };
+    const following = follow();
 
     const heartbeat = setInterval(() => {
-      for (const client of clients) send(client, `: heartbeat\n\n`);
+      for (const client of clients) write(client, `: heartbeat\n\n`);
     }, HEARTBEAT_MS);
     heartbeat.unref();
 
@@ -110,33 +208,45 @@ export const liveUpdatesPlugin = fp(
           });
       }
       perClient.set(address, held + 1);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        clients.delete(reply);
-        const left = (perClient.get(address) ?? 1) - 1;
-        if (left > 0) perClient.set(address, left);
-        else perClient.delete(address);
-      };
+      const lastEventId = request.headers['last-event-id'];
+      const resume = log.resume(typeof lastEventId === 'string' ? lastEventId : undefined);
+      resumes.inc({ outcome: lastEventId === undefined ? 'none' : resume.resumed ? 'resumed' : 'refetch' });
+
       reply.hijack();
-      reply.raw.writeHead(200, {
+      const res = reply.raw;
+      res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      // `ready` lets a reconnecting browser refetch what it may have missed while it was away.
-      send(reply, `retry: 3000\nevent: ready\ndata: {}\n\n`);
-      clients.add(reply);
-      // The response's close: the browser went away, or the stream was ended at shutdown.
-      reply.raw.on('close', release);
+      const client: LiveClient = { res, address, ahead: undefined };
+      // `ready` tells the app whether it may trust what it shows (resumed) or must refetch it; it carries the id the
+      // browser resumes from if the connection drops before anything else arrives.
+      let chunk = `retry: 3000\nid: ${log.idFor(resume.from)}\nevent: ready\ndata: {"resumed":${resume.resumed}}\n\n`;
+      const replayed = { ...resume.from };
+      for (const entry of resume.replay) {
+        replayed[entry.feed] = entry.seq;
+        chunk += `id: ${log.idFor(replayed)}\n${entry.body}`;
+      }
+      if (LIVE_FEEDS.some((feed) => resume.cursor[feed] > log.position[feed])) client.ahead = { ...resume.cursor };
+      clients.add(client);
+      write(client, chunk);
+      // The response's close: the browser went away, was cut off, or the stream was ended at shutdown.
+      res.on('close', () => {
+        if (!clients.delete(client)) return;
+        const left = (perClient.get(address) ?? 1) - 1;
+        if (left > 0) perClient.set(address, left);
+        else perClient.delete(address);
+      });
     });
 
     app.addHook('preClose', async () => {
+      closing = true;
       clearInterval(heartbeat);
-      for (const subscription of subscriptions) subscription.unsubscribe();
-      for (const client of clients) client.raw.end();
+      for (const stop of stops.splice(0)) await stop().catch(() => undefined);
+      await following;
+      for (const client of clients) client.res.end();
       clients.clear();
       perClient.clear();
     });

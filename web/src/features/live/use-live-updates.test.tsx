@@ -60,12 +60,21 @@ describe('useLiveUpdates', () => {
     expect(invalidated()).toEqual(['layout']);
   });
 
-  it('after a reconnection (a second ready) refreshes everything it may have missed', () => {
+  it('after a reconnection the gateway could not resume (a second ready, not resumed) refreshes everything it may have missed', () => {
     const { invalidated } = setup();
-    act(() => openStream().emit('ready'));
+    act(() => openStream().emit('ready', { resumed: false }));
     expect(invalidated()).toEqual([]);
-    act(() => openStream().emit('ready'));
+    act(() => openStream().emit('ready', { resumed: false }));
     expect(invalidated()).toEqual(['plots', 'reserved', 'plot', 'otherPlot', 'user', 'layout']);
+  });
+
+  it('after a resumed reconnection refetches nothing itself: the missed events follow and say what changed', () => {
+    const { invalidated } = setup();
+    act(() => openStream().emit('ready', { resumed: false }));
+    act(() => openStream().emit('ready', { resumed: true }));
+    expect(invalidated()).toEqual([]);
+    act(() => openStream().emit('plots-changed', { reason: 'claimed', plotId: PLOT_ID }));
+    expect(invalidated()).toEqual(['plots', 'reserved', 'plot', 'user']);
   });
 
   it('an event without a readable plot id refreshes every plot page', () => {

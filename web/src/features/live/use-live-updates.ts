@@ -14,8 +14,9 @@ export const LIVE_UPDATES_URL = '/api/live';
 
 /**
  * One EventSource for the whole app: when plots or the layout change anywhere, the affected queries
- * refetch, so every open map shows new plots without a reload. EventSource reconnects by itself; the
- * gateway greets every (re)connection with `ready`, after which anything missed meanwhile is refetched.
+ * refetch, so every open map shows new plots without a reload. EventSource reconnects by itself, sending the
+ * last event id it had; the gateway (any replica) greets every (re)connection with `ready`: `resumed: true` when
+ * it is about to send exactly what was missed, else the app refetches everything it shows.
  */
 export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
   const queryClient = useQueryClient();
@@ -26,8 +27,8 @@ export function useLiveUpdates(url: string = LIVE_UPDATES_URL): void {
 
     const onPlotsChanged = (event: MessageEvent<string>) => invalidatePlots(queryClient, changedPlotId(event.data));
     const onMapChanged = () => void queryClient.invalidateQueries({ queryKey: mapLayoutQuery().queryKey });
-    const onReady = () => {
-      if (connectedBefore) {
+    const onReady = (event: MessageEvent<string>) => {
+      if (connectedBefore && !wasResumed(event.data)) {
         invalidatePlots(queryClient);
         onMapChanged();
       }
@@ -52,6 +53,16 @@ function invalidatePlots(queryClient: QueryClient, plotId?: string): void {
   void queryClient.invalidateQueries({ queryKey: reservedFootprintsQuery().queryKey, exact: true });
   void queryClient.invalidateQueries({ queryKey: plotId ? plotQuery(plotId).queryKey : PLOT_PAGES_QUERY_KEY });
   void queryClient.invalidateQueries({ queryKey: USER_PLOTS_QUERY_KEY });
+}
+
+/** Whether a `ready` says the missed events follow (older gateways sent `{}`: refetch). */
+function wasResumed(data: string): boolean {
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null && 'resumed' in value && value.resumed === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The plot a `plots-changed` message names; without one, every plot page refetches. */
