@@ -78,3 +78,25 @@ export const sendOwnerLinkCommand = {
   }),
   reply: z.object({ delivery: z.enum(['sent', 'failed', 'not-configured']) }),
 };
+
+/**
+ * The whole land mask and region index, for a service that checks footprints itself (plots, per claim) instead of
+ * asking `footprintIsLandQuery` each time. Read from the database on every ask (never from a replica's cache that
+ * may not have heard the latest `map.layout.*` event yet): the asker keeps it until a `map.layout.*` event.
+ * `land`: base64 of one byte per tile, row-major (1 = land); `regions`: base64 of one byte per tile indexing
+ * `regionNames` (0 = none, n = regionNames[n - 1]). `size` is the grid's side. No map: `mapExists` false.
+ */
+export const landMaskQuery = {
+  subject: 'query.map.land-mask',
+  request: z.object({}),
+  reply: z.discriminatedUnion('mapExists', [
+    z.object({ mapExists: z.literal(false) }),
+    z.object({
+      mapExists: z.literal(true),
+      size: z.number().int().positive().max(1024),
+      land: z.base64(),
+      regions: z.base64(),
+      regionNames: z.array(z.string()).max(255),
+    }),
+  ]),
+};

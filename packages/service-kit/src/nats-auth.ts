@@ -55,10 +55,12 @@ export const NATS_SERVICE_BUS_USE = {
         'moderation.edit.rejected',
       ],
     },
-    listens: ['plots.>'],
+    // map.layout.>: the land mask plots keeps is dropped when the layout changes.
+    listens: ['plots.>', 'map.layout.>'],
     asks: [
       queries.sessionEntitlementQuery.subject,
       queries.footprintIsLandQuery.subject,
+      queries.landMaskQuery.subject,
       queries.screenContentQuery.subject,
       queries.sendOwnerLinkCommand.subject,
     ],

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { footprintIsLandQuery } from '@pixel-atlas/contracts/queries';
+import { footprintIsLandQuery, landMaskQuery } from '@pixel-atlas/contracts/queries';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService } from '@pixel-atlas/service-kit/backend-service';
 import type { AppWithDb } from '@pixel-atlas/service-kit/database';
 import { PrismaClient, SCHEMA } from './db.ts';
-import { checkFootprintLand } from './domain/check-footprint-land.ts';
+import { checkFootprintLand, landMaskAnswer } from './domain/check-footprint-land.ts';
 import { generateMap, mapExists } from './domain/generate-map.ts';
 import { LayoutCache } from './domain/layout-cache.ts';
 import type { MapEnv } from './env.ts';
@@ -33,7 +33,10 @@ export async function buildApp(env: MapEnv): Promise<AppWithDb<PrismaClient>> {
 
   await app.register(queriesPlugin, {
     queue: 'map',
-    handlers: [answer(footprintIsLandQuery, async (footprint) => checkFootprintLand({ cache, footprint }))],
+    handlers: [
+      answer(footprintIsLandQuery, async (footprint) => checkFootprintLand({ cache, footprint })),
+      answer(landMaskQuery, async () => landMaskAnswer({ cache })),
+    ],
   });
   await app.register(mapLayoutRoutes, { db: app.db, cache, seed: env.MAP_SEED });
 

@@ -18,6 +18,7 @@ import type { PlotsEnv } from './env.ts';
 import { createLinkChecker } from './link-checker.ts';
 import { plotsMetrics, type PlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
+import { LandMaskCopy } from './land-mask-copy.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { claimRoutes } from './routes/claim.ts';
@@ -35,6 +36,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     plotList: PlotListCache;
     avatarDecodeSlots: AvatarDecodeSlots;
+    landMask: LandMaskCopy;
   }
 }
 
@@ -59,6 +61,9 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   );
   app.decorate('plotList', plotList);
   const reserved = new ReservedFootprintsCache(() => listReservedFootprints({ db: app.db }), env.RESERVED_FOOTPRINTS_CACHE_MS);
+  // The map's land mask, kept here and dropped on map.layout.* events: claims and holds check land without a NATS query.
+  const landMask = new LandMaskCopy(app.bus);
+  app.decorate('landMask', landMask);
   let stopListening: (() => void) | null = null;
   const linkChecker =
     env.LINK_CHECK_INTERVAL_MS > 0
@@ -74,6 +79,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
         })
       : null;
   app.addHook('onReady', async () => {
+    await landMask.copy.watch(app.bus, ['map.layout.>'], app.log);
     stopListening = listenForPlotChanges(
       app.bus,
       () => {
@@ -87,6 +93,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     linkChecker?.worker.start();
   });
   app.addHook('preClose', async () => {
+    landMask.copy.stop();
     stopListening?.();
     await linkChecker?.worker.stop();
     await linkChecker?.prober.close();
@@ -167,7 +174,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     handlers: [
       answer(holdFootprintCommand, async (request) => {
         try {
-          return await holdFootprint({ db: app.db, bus: app.bus, ...request, maxHoldSeconds: env.HOLD_MAX_SECONDS });
+          return await holdFootprint({ db: app.db, bus: app.bus, ...request, maxHoldSeconds: env.HOLD_MAX_SECONDS, land: landMask });
         } finally {
           reserved.invalidate();
         }
@@ -184,7 +191,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   });
 
   await app.register(plotRoutes, { db: app.db, cache: plotList });
-  await app.register(positionRoutes, { db: app.db });
+  await app.register(positionRoutes, { db: app.db, land: landMask });
   await app.register(linkHealthRoutes, { db: app.db });
   await app.register(reservedFootprintRoutes, { cache: reserved });
   const decodeSlots = new AvatarDecodeSlots({
@@ -198,6 +205,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     db: app.db,
     maxAttemptsPerSession: env.CLAIM_MAX_ATTEMPTS_PER_SESSION,
     decodeSlots,
+    land: landMask,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     entitlementTimeoutMs: env.ENTITLEMENT_QUERY_TIMEOUT_MS,
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,

@@ -15,3 +15,16 @@ export async function checkFootprintLand({ cache, footprint }: { cache: LayoutCa
     regionName: regionAt(layout.regions, footprint.x, footprint.y),
   };
 }
+
+/** The land mask and region index as `landMaskQuery` sends them, read fresh from the database (see `LayoutCache.fresh`). */
+export async function landMaskAnswer({ cache }: { cache: LayoutCache }) {
+  const layout = await cache.fresh();
+  if (!layout) return { mapExists: false as const };
+  return {
+    mapExists: true as const,
+    size: layout.landMask.size,
+    land: Buffer.from(layout.landMask.cells).toString('base64'),
+    regions: Buffer.from(layout.regions.codes).toString('base64'),
+    regionNames: layout.regions.names,
+  };
+}

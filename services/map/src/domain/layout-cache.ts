@@ -35,6 +35,15 @@ export class LayoutCache {
     this.current = null;
   }
 
+  /**
+   * The layout as the database holds it now (and kept as this replica's copy): for answers another service will
+   * keep, which must not come from a copy that has not yet heard the latest `map.layout.*` event.
+   */
+  fresh(): Promise<CachedLayout | null> {
+    this.invalidate();
+    return this.get();
+  }
+
   private async load(): Promise<CachedLayout | null> {
     const layout = await this.db.mapLayout.findUnique({ where: { id: 1 } });
     if (!layout) return null;

@@ -5,7 +5,7 @@ import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import { TABLE, type PrismaClient } from '../db.ts';
-import { OVERLAPS_SQL } from './footprints.ts';
+import { OVERLAPS_SQL, type LandSource } from './footprints.ts';
 
 interface Blocker {
   kind: string;
@@ -28,6 +28,8 @@ export async function checkPositionAvailable(options: {
   x: number;
   y: number;
   tier?: Tier;
+  /** This replica's copy of the land mask; without it the map is asked. */
+  land?: LandSource;
 }): Promise<PositionAvailable> {
   const footprint = { x: options.x, y: options.y, size: TIER_SIZE[options.tier ?? 'basic'] };
   if (!footprintInsideGrid(footprint)) return { available: false, reason: 'out_of_grid' };
@@ -47,7 +49,9 @@ export async function checkPositionAvailable(options: {
   }
   if (blocker?.kind === 'plot') return { available: false, reason: 'review' };
   if (blocker?.kind === 'hold') return { available: false, reason: 'held' };
-  const { mapExists, land } = await query(options.bus, footprintIsLandQuery, footprint);
+  const { mapExists, land } = options.land
+    ? await options.land.check(footprint)
+    : await query(options.bus, footprintIsLandQuery, footprint);
   if (!mapExists) return { available: false, reason: 'no_map' };
   if (!land) return { available: false, reason: 'water' };
   return { available: true };

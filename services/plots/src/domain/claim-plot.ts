@@ -19,6 +19,7 @@ import {
   isRetryableTransactionError,
   isUniqueViolation,
   makeRoomFor,
+  type LandSource,
 } from './footprints.ts';
 import { newManageToken } from './manage-token.ts';
 import { processAvatar } from './process-avatar.ts';
@@ -51,6 +52,8 @@ export interface ClaimPlotOptions {
   maxAttemptsPerSession: number;
   /** The process's bound on concurrent avatar decodes. */
   decodeSlots?: AvatarDecodeSlots;
+  /** This replica's copy of the land mask; without it the map is asked per claim. */
+  land?: LandSource;
 }
 
 export interface ClaimPlotResult {
@@ -187,7 +190,7 @@ async function uncountAttempt(db: PrismaClient, sessionId: string): Promise<void
 async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promise<ClaimPlotResult> {
   const { db, claim } = options;
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
-  const { regionName } = await assertPlaceable(options.bus, footprint);
+  const { regionName } = await assertPlaceable(options.bus, footprint, options.land);
   try {
     await assertClaimable(db, footprint, claim.stripeSessionId);
   } catch (error) {

@@ -19,9 +19,14 @@ export const OVERLAPS_SQL = `int4range("x", "x" + "size") && int4range($1::int, 
  * Refuses a footprint that leaves the grid or touches water; returns the region of its top-left tile. Checked
  * before any transaction, since it asks the map service.
  */
-export async function assertPlaceable(bus: EventBus, footprint: Footprint): Promise<{ regionName: string | null }> {
+export async function assertPlaceable(bus: EventBus, footprint: Footprint, land?: LandSource): Promise<{ regionName: string | null }> {
   assertInsideGrid(footprint);
-  return assertLand(bus, footprint);
+  return assertLand(bus, footprint, land);
+}
+
+/** This replica's copy of the land mask (`LandMaskCopy`): answers without asking the map each time. */
+export interface LandSource {
+  check(footprint: Footprint): Promise<{ mapExists: boolean; land: boolean; regionName?: string | null }>;
 }
 
 function assertInsideGrid(footprint: Footprint): void {
@@ -29,11 +34,11 @@ function assertInsideGrid(footprint: Footprint): void {
 }
 
 /**
- * Asks the map service whether every tile of the footprint is land; returns the region of its top-left
- * tile (null when the map does not say: an older map replica).
+ * Whether every tile of the footprint is land, from this replica's copy of the map's mask when there is one, else
+ * by asking the map service; returns the region of its top-left tile (null when the map does not say: an older map replica).
  */
-async function assertLand(bus: EventBus, footprint: Footprint): Promise<{ regionName: string | null }> {
-  const { mapExists, land, regionName } = await query(bus, footprintIsLandQuery, footprint);
+async function assertLand(bus: EventBus, footprint: Footprint, source?: LandSource): Promise<{ regionName: string | null }> {
+  const { mapExists, land, regionName } = source ? await source.check(footprint) : await query(bus, footprintIsLandQuery, footprint);
   if (!mapExists) throw new AppError('MAP_NOT_AVAILABLE', NO_MAP_MESSAGE);
   if (!land) throw new AppError('INVALID_LOCATION', WATER_MESSAGE);
   return { regionName: regionName ?? null };

@@ -2,7 +2,14 @@ import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tiers';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import type { PrismaClient } from '../db.ts';
-import { TILE_UNAVAILABLE_MESSAGE, assertPlaceable, isOverlapViolation, isUniqueViolation, makeRoomFor } from './footprints.ts';
+import {
+  TILE_UNAVAILABLE_MESSAGE,
+  assertPlaceable,
+  isOverlapViolation,
+  isUniqueViolation,
+  makeRoomFor,
+  type LandSource,
+} from './footprints.ts';
 
 export interface HoldFootprintOptions {
   db: PrismaClient;
@@ -13,6 +20,8 @@ export interface HoldFootprintOptions {
   y: number;
   expiresAt: string;
   maxHoldSeconds: number;
+  /** This replica's copy of the land mask; without it the map is asked. */
+  land?: LandSource;
 }
 
 /**
@@ -29,7 +38,7 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
     throw new AppError('VALIDATION_FAILED', `expiresAt must be a time within the next ${options.maxHoldSeconds} seconds`);
   }
   if (await db.footprint.findUnique({ where: { holdId }, select: { id: true } })) return { held: true };
-  await assertPlaceable(bus, footprint);
+  await assertPlaceable(bus, footprint, options.land);
   try {
     await db.$transaction(
       async (tx) => {

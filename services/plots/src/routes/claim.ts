@@ -6,6 +6,7 @@ import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots
 import { claimPlot } from '../domain/claim-plot.ts';
 import { emailOwnerLink } from '../domain/email-owner-link.ts';
 import type { PrismaClient } from '../db.ts';
+import type { LandSource } from '../domain/footprints.ts';
 
 export interface ClaimRoutesOptions {
   /** The service's own client (the app's `db`). */
@@ -15,6 +16,8 @@ export interface ClaimRoutesOptions {
   screenTimeoutMs: number;
   maxAttemptsPerSession: number;
   decodeSlots: AvatarDecodeSlots;
+  /** This replica's copy of the land mask. */
+  land?: LandSource;
   /** After a plot was written: drop the list cache, count it. */
   onClaimed: (result: { tier: string; screenedBy: string; held: boolean }) => void;
 }
@@ -62,6 +65,7 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
           screenTimeoutMs: opts.screenTimeoutMs,
           maxAttemptsPerSession: opts.maxAttemptsPerSession,
           decodeSlots: opts.decodeSlots,
+          land: opts.land,
         });
       } catch (error) {
         // Answered here: the error handler masks every 5xx message, and this one tells the buyer to retry.

@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { checkPositionAvailable } from '../domain/check-position-available.ts';
 import type { PrismaClient } from '../db.ts';
+import type { LandSource } from '../domain/footprints.ts';
 
-export async function positionRoutes(app: FastifyInstance, opts: { db: PrismaClient }) {
+export async function positionRoutes(app: FastifyInstance, opts: { db: PrismaClient; land?: LandSource }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/position-available',
     {
@@ -19,7 +20,7 @@ export async function positionRoutes(app: FastifyInstance, opts: { db: PrismaCli
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return checkPositionAvailable({ db: opts.db, bus: app.bus, ...request.query });
+      return checkPositionAvailable({ db: opts.db, bus: app.bus, land: opts.land, ...request.query });
     },
   );
 }

@@ -1,0 +1,90 @@
+import type { EventBus } from '@pixel-atlas/service-kit/nats';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** How many times a read retries when the copy is dropped while it loads, before it gives up with the last error. */
+const MAX_RELOADS = 5;
+
+/**
+ * This replica's copy of something another service owns (the map's land mask, moderation's word list), loaded on
+ * first use and dropped whenever that service says it changed, so a claim needs no NATS round trip for it.
+ *
+ * Safe against staleness, in this order of events:
+ * - `watch` subscribes to the change subjects (and flushes, so the broker has the subscription) BEFORE any load:
+ *   a change committed after the owner read its data for our load is always heard after that load began.
+ * - A load that is overtaken by a change (`invalidate` while it runs) is never kept, and a caller waiting on it loads
+ *   again: what `get` returns was read after the last change this replica heard of.
+ * - A NATS disconnect or reconnect drops the copy (changes may have been missed meanwhile): the next read asks the
+ *   owner again, and fails as the per-claim query used to when it cannot be asked.
+ * The one window left is the owner's own: between its commit and its event, the same window in which the owner's
+ * replicas still answer from their own copies.
+ */
+export class LocalCopy<T> {
+  private current: Promise<T> | null = null;
+  private generation = 0;
+  private stopWatching: (() => void) | null = null;
+
+  constructor(private readonly load: () => Promise<T>) {}
+
+  async get(): Promise<T> {
+    for (let reloads = 0; ; reloads++) {
+      const generation = this.generation;
+      let entry = this.current;
+      if (!entry) {
+        const loading = this.load();
+        entry = loading;
+        // Kept only if nothing changed while it was being started; a failed load is not kept: the next read asks again.
+        if (generation === this.generation) this.current = loading;
+        loading.catch(() => {
+          if (this.current === loading) this.current = null;
+        });
+      }
+      const value = await entry;
+      if (generation === this.generation || reloads >= MAX_RELOADS) {
+        if (generation !== this.generation) throw new Error('the copy kept changing while it loaded');
+        return value;
+      }
+    }
+  }
+
+  /** Drops the copy (and any load under way): the next read loads again. */
+  invalidate(): void {
+    this.generation += 1;
+    this.current = null;
+  }
+
+  /** How many times the copy was dropped (tests). */
+  get invalidations(): number {
+    return this.generation;
+  }
+
+  /**
+   * Drops the copy on every message on `subjects` (bus names, e.g. `map.layout.>`) and on every NATS disconnect or
+   * reconnect. Resolves once the broker has the subscriptions.
+   */
+  async watch(bus: EventBus, subjects: string[], log: FastifyBaseLogger): Promise<void> {
+    const subscriptions = subjects.map((subject) => bus.nc.subscribe(bus.subject(subject)));
+    for (const subscription of subscriptions) {
+      (async () => {
+        for await (const _message of subscription) this.invalidate();
+      })().catch((error) => log.warn({ err: error }, 'local copy: change subscription ended'));
+    }
+    let closed = false;
+    (async () => {
+      for await (const status of bus.nc.status()) {
+        if (closed) break;
+        if (status.type === 'disconnect' || status.type === 'reconnect') this.invalidate();
+      }
+    })().catch(() => undefined);
+    this.stopWatching = () => {
+      closed = true;
+      for (const subscription of subscriptions) subscription.unsubscribe();
+    };
+    await bus.nc.flush();
+  }
+
+  stop(): void {
+    this.stopWatching?.();
+    this.stopWatching = null;
+    this.invalidate();
+  }
+}
