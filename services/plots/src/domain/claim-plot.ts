@@ -69,11 +69,39 @@ export interface ClaimPlotResult {
   manageToken?: string;
 }
 
+interface ClaimState {
+  /** Our copy of the session's paid tier (null: payments must be asked). */
+  tier: string | null;
+  /** A plot was already made with this session. */
+  used: boolean;
+  /** A plot, or another session's live hold, overlaps the claimed footprint (advisory: the constraint decides). */
+  taken: boolean;
+}
+
+/**
+ * What the claim's first checks need, in one round trip instead of three: the local entitlement, whether the session
+ * already made a plot, and whether the footprint (of the claimed tier's size: a claim for another tier is refused
+ * before `taken` is looked at) is free or held by this session.
+ */
+async function readClaimState(db: PrismaClient, claim: ClaimPlotInput): Promise<ClaimState> {
+  const [row] = await db.$queryRawUnsafe<ClaimState[]>(
+    `SELECT (SELECT "tier" FROM "${SCHEMA}"."entitlements" WHERE "session_id" = $4) AS "tier",
+            EXISTS (SELECT 1 FROM ${TABLE.plots} WHERE "stripe_session_id" = $4) AS "used",
+            EXISTS (SELECT 1 FROM ${TABLE.footprints}
+                     WHERE ${OVERLAPS_SQL}
+                       AND ("kind" = 'plot' OR ("kind" = 'hold' AND "expires_at" > now() AND "session_id" IS DISTINCT FROM $4))) AS "taken"`,
+    claim.x,
+    claim.y,
+    TIER_SIZE[claim.tier],
+    claim.stripeSessionId,
+  );
+  return row ?? { tier: null, used: false, taken: false };
+}
+
 /** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
-async function paidTier(options: ClaimPlotOptions): Promise<Tier> {
+async function paidTier(options: ClaimPlotOptions, localTier: string | null): Promise<Tier> {
   const { db, bus, claim } = options;
-  const local = await db.entitlement.findUnique({ where: { sessionId: claim.stripeSessionId } });
-  if (local && isTier(local.tier)) return local.tier;
+  if (localTier && isTier(localTier)) return localTier;
   const remote = await query(
     bus,
     sessionEntitlementQuery,
@@ -92,24 +120,6 @@ async function countAttempt(db: PrismaClient, sessionId: string, max: number): P
     sessionId,
   );
   if (row && row.claim_attempts > max) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS_MESSAGE, { maxAttempts: max });
-}
-
-/**
- * The footprint must be free, or held by this session's own checkout, before anything expensive happens:
- * a plot or another live hold there is a 409 now. Advisory (the exclusion constraint decides in the end).
- */
-async function assertClaimable(db: PrismaClient, footprint: { x: number; y: number; size: number }, sessionId: string): Promise<void> {
-  const taken = await db.$queryRawUnsafe<unknown[]>(
-    `SELECT 1 FROM ${TABLE.footprints}
-      WHERE ${OVERLAPS_SQL}
-        AND ("kind" = 'plot' OR ("kind" = 'hold' AND "expires_at" > now() AND "session_id" IS DISTINCT FROM $4))
-      LIMIT 1`,
-    footprint.x,
-    footprint.y,
-    footprint.size,
-    sessionId,
-  );
-  if (taken.length) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
 }
 
 type ExistingPlot = NonNullable<Awaited<ReturnType<typeof findBySession>>>;
@@ -150,7 +160,8 @@ function replayOrRefuse(existing: ExistingPlot, claim: ClaimPlotInput): ClaimPlo
  */
 export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotResult> {
   const { db, claim } = options;
-  const tier = await paidTier(options);
+  const state = await readClaimState(db, claim);
+  const tier = await paidTier(options, state.tier);
   if (claim.tier !== tier) {
     const size = TIER_SIZE[tier];
     throw new AppError(
@@ -159,14 +170,14 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
       { fields: { tier: `Your payment was for a ${tierPlotLabel(tier)}.` }, paidTier: tier },
     );
   }
-  const existing = await findBySession(db, claim.stripeSessionId);
+  const existing = state.used ? await findBySession(db, claim.stripeSessionId) : null;
   if (existing) return replayOrRefuse(existing, claim);
 
   // Paid, unused and the right tier: from here on each try may cost an image decode, so tries are bounded,
   // and the footprint is checked (grid, land, free or ours) before the image is decoded.
   await countAttempt(db, claim.stripeSessionId, options.maxAttemptsPerSession);
   try {
-    return await claimCountedAttempt(options, tier);
+    return await claimCountedAttempt(options, tier, state.taken);
   } catch (error) {
     // An outage (NATS, the database, a decode queue that is full) is not the buyer's doing: a buyer who retries
     // through a long outage must not use up the paid session's tries, so such an attempt is given back.
@@ -187,17 +198,20 @@ async function uncountAttempt(db: PrismaClient, sessionId: string): Promise<void
   );
 }
 
-async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promise<ClaimPlotResult> {
+/**
+ * `taken`: the footprint was found occupied (a plot or another live hold) when the claim began. It must be free, or
+ * held by this session's own checkout, before anything expensive happens: a 409 now. Advisory (the exclusion
+ * constraint decides in the end).
+ */
+async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken: boolean): Promise<ClaimPlotResult> {
   const { db, claim } = options;
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
   const { regionName } = await assertPlaceable(options.bus, footprint, options.land);
-  try {
-    await assertClaimable(db, footprint, claim.stripeSessionId);
-  } catch (error) {
+  if (taken) {
     // A concurrent duplicate of this claim may have just made the plot standing there: same answer as a retry.
     const winner = await findBySession(db, claim.stripeSessionId);
     if (winner) return replayOrRefuse(winner, claim);
-    throw error;
+    throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
   }
   const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels, slots: options.decodeSlots });
   // Screened before the transaction: a hit still creates the plot (the buyer paid), hidden until approved.
@@ -214,8 +228,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier): Promi
   const insert = () =>
     db.$transaction(async (tx) => {
       // This session's own hold goes (wherever the plot lands), and so do expired holds under the new footprint.
-      await tx.footprint.deleteMany({ where: { kind: 'hold', sessionId: claim.stripeSessionId } });
-      await makeRoomFor(tx, footprint);
+      await makeRoomFor(tx, footprint, claim.stripeSessionId);
       const plot = await tx.plot.create({
         data: {
           id: randomUUID(),

@@ -63,26 +63,44 @@ async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
       blocks.add(by * BLOCKS_PER_ROW + bx);
     }
   }
-  for (const block of [...blocks].sort((a, b) => a - b)) {
-    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', FOOTPRINT_LOCK_NAMESPACE, block);
+  const ordered = [...blocks].sort((a, b) => a - b);
+  if (ordered.length === 1) {
+    await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', FOOTPRINT_LOCK_NAMESPACE, ordered[0]);
+    return;
   }
+  // One round trip for every block, still taken one by one in ascending order.
+  await tx.$executeRawUnsafe(
+    'SELECT pg_advisory_xact_lock($1::int, b) FROM unnest($2::int[]) WITH ORDINALITY AS t(b, n) ORDER BY n',
+    FOOTPRINT_LOCK_NAMESPACE,
+    ordered,
+  );
 }
 
 /**
  * Readies the footprint's area for an insert in the caller's transaction: waits its turn behind overlapping
- * placements, then removes the expired holds under it.
+ * placements, then removes the expired holds under it, and, given `releaseSessionHold`, that session's own hold
+ * wherever it is (a claim replaces its checkout's hold) in the same statement.
  */
-export async function makeRoomFor(tx: Tx, footprint: Footprint): Promise<void> {
+export async function makeRoomFor(tx: Tx, footprint: Footprint, releaseSessionHold?: string): Promise<void> {
   await lockFootprintArea(tx, footprint);
-  await deleteExpiredHoldsUnder(tx, footprint);
+  await deleteExpiredHoldsUnder(tx, footprint, releaseSessionHold);
 }
 
-async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint): Promise<number> {
+async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint, sessionId?: string): Promise<number> {
+  if (sessionId === undefined) {
+    return tx.$executeRawUnsafe(
+      `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND "expires_at" <= now() AND ${OVERLAPS_SQL}`,
+      footprint.x,
+      footprint.y,
+      footprint.size,
+    );
+  }
   return tx.$executeRawUnsafe(
-    `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND "expires_at" <= now() AND ${OVERLAPS_SQL}`,
+    `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND ("session_id" = $4 OR ("expires_at" <= now() AND ${OVERLAPS_SQL}))`,
     footprint.x,
     footprint.y,
     footprint.size,
+    sessionId,
   );
 }
 
