@@ -1,12 +1,12 @@
 /**
- * Claims per second with 8 concurrent buyers on free land: the real map, plots and payments services
+ * Claims per second with 32 concurrent buyers (the issue's load; BENCH_BUYERS=8 for the older figures) on free land: the real map, plots and payments services
  * (in this process, listening on ports) on a throwaway database and stream, over HTTP.
  *
- *   npx tsx services/plots/bench/claims.ts          (BENCH_CLAIMS=400 BENCH_BUYERS=8 BENCH_FLOWS=200)
+ *   npx tsx services/plots/bench/claims.ts          (BENCH_CLAIMS=400 BENCH_BUYERS=32 BENCH_FLOWS=200)
  *
- * 1. claim only: N sessions are bought and paid first (not timed); then 8 buyers claim them, each the spot
+ * 1. claim only: N sessions are bought and paid first (not timed); then the buyers claim them, each the spot
  *    its checkout held (the normal case), as fast as they can.
- * 2. whole purchase: 8 buyers each run checkout → pay (test checkout) → claim, end to end.
+ * 2. whole purchase: the buyers each run checkout → pay (test checkout) → claim, end to end.
  */
 import { performance } from 'node:perf_hooks';
 import { avatarDataUrl, buyAndPay, claimBody, landSpots, startWorld, viaGateway } from '@pixel-atlas/test-stack/world';
@@ -14,9 +14,15 @@ import { baseUrl, fmt, percentile, table } from './support.ts';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 400);
 const FLOWS = Number(process.env.BENCH_FLOWS ?? 200);
-const BUYERS = Number(process.env.BENCH_BUYERS ?? 8);
+const BUYERS = Number(process.env.BENCH_BUYERS ?? 32);
 
-async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promise<void>) {
+/** BENCH_PHASE_MARKS=1: prints the monotonic clock (µs, the clock of `--cpu-prof`) at each phase's start and end. */
+const mark = (label: string) => {
+  if (process.env.BENCH_PHASE_MARKS) console.log(`phase ${label} ${process.hrtime.bigint() / 1000n}`);
+};
+
+async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promise<void>, label = 'run') {
+  mark(`${label}:start`);
   const latencies: number[] = [];
   // One iterator shared by every buyer: each takes the next item the moment it is free.
   const queue = items.values();
@@ -37,6 +43,7 @@ async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promi
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  mark(`${label}:end`);
   latencies.sort((a, b) => a - b);
   return {
     count: items.length,
@@ -62,39 +69,49 @@ try {
     const batch = spots.slice(i, Math.min(i + 16, CLAIMS));
     prepared.push(...(await Promise.all(batch.map(async (s) => ({ ...s, sessionId: await buyAndPay(world, { tier: 'basic', ...s }) })))));
   }
-  const claimOnly = await runBuyers(prepared, BUYERS, async ({ sessionId, x, y }) => {
-    const response = await fetch(`${plots}/api/claim-plot`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...viaGateway() },
-      body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { display_name: `Buyer ${x}-${y}`, avatar_url: avatar })),
-    });
-    if (response.status !== 201) throw new Error(`claim ${response.status}: ${await response.text()}`);
-  });
+  const claimOnly = await runBuyers(
+    prepared,
+    BUYERS,
+    async ({ sessionId, x, y }) => {
+      const response = await fetch(`${plots}/api/claim-plot`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...viaGateway() },
+        body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { display_name: `Buyer ${x}-${y}`, avatar_url: avatar })),
+      });
+      if (response.status !== 201) throw new Error(`claim ${response.status}: ${await response.text()}`);
+    },
+    'claim',
+  );
 
   // 2. The whole purchase, over HTTP: checkout → pay → claim.
-  const flows = await runBuyers(spots.slice(CLAIMS), BUYERS, async ({ x, y }) => {
-    const headers = { 'content-type': 'application/json', ...viaGateway() };
-    const created = await fetch(`${payments}/api/create-checkout-session`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ tier: 'basic', x, y }),
-    });
-    if (created.status !== 200) throw new Error(`checkout ${created.status}: ${await created.text()}`);
-    const { url, sessionId } = (await created.json()) as { url: string; sessionId: string };
-    const paid = await fetch(`${payments}${url}/pay`, {
-      method: 'POST',
-      headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: '',
-      redirect: 'manual',
-    });
-    if (paid.status !== 303) throw new Error(`pay ${paid.status}`);
-    const claimed = await fetch(`${plots}/api/claim-plot`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { avatar_url: avatar })),
-    });
-    if (claimed.status !== 201) throw new Error(`claim ${claimed.status}: ${await claimed.text()}`);
-  });
+  const flows = await runBuyers(
+    spots.slice(CLAIMS),
+    BUYERS,
+    async ({ x, y }) => {
+      const headers = { 'content-type': 'application/json', ...viaGateway() };
+      const created = await fetch(`${payments}/api/create-checkout-session`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ tier: 'basic', x, y }),
+      });
+      if (created.status !== 200) throw new Error(`checkout ${created.status}: ${await created.text()}`);
+      const { url, sessionId } = (await created.json()) as { url: string; sessionId: string };
+      const paid = await fetch(`${payments}${url}/pay`, {
+        method: 'POST',
+        headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+        redirect: 'manual',
+      });
+      if (paid.status !== 303) throw new Error(`pay ${paid.status}`);
+      const claimed = await fetch(`${plots}/api/claim-plot`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { avatar_url: avatar })),
+      });
+      if (claimed.status !== 201) throw new Error(`claim ${claimed.status}: ${await claimed.text()}`);
+    },
+    'purchase',
+  );
 
   console.log(
     '\n' +

@@ -32,8 +32,12 @@ export const envSchema = z
     CLAIM_MAX_ATTEMPTS_PER_SESSION: envField.positiveInt(20),
     /** Avatar decodes running at once per process (CPU-bound: about the number of cores). */
     AVATAR_DECODE_CONCURRENCY: envField.positiveInt(2),
-    /** Claims allowed to wait for a decode slot; past it, 503 with Retry-After. */
-    AVATAR_DECODE_QUEUE: envField.nonNegativeInt(16),
+    /**
+     * Claims allowed to wait for a decode slot; past it, 503 with Retry-After. 64: a rush of 32 concurrent buyers on
+     * one replica (the issue's load) all wait their turn (a 128² re-encode takes milliseconds) instead of some being
+     * refused; each waiter holds at most its 2 MB body.
+     */
+    AVATAR_DECODE_QUEUE: envField.nonNegativeInt(64),
     /** Flags per client address per window (POST /api/flag-plot), then 429. */
     FLAG_RATE_LIMIT_MAX: envField.positiveInt(20),
     FLAG_RATE_LIMIT_WINDOW_MS: envField.positiveInt(10 * 60 * 1000),
