@@ -66,19 +66,22 @@ export class Viewer {
     onClose?.();
   }
 
-  /** One SSE message block; returns its event name. */
+  /** One SSE message block; returns its event name. Cheap on purpose: one process reads every viewer's events. */
   private handle(block: string): string | undefined {
     let event = 'message';
-    let data = '';
-    for (const line of block.split('\n')) {
+    let start = 0;
+    while (start < block.length) {
+      let end = block.indexOf('\n', start);
+      if (end < 0) end = block.length;
+      const line = block.slice(start, end);
+      start = end + 1;
       if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data += line.slice(5).trim();
       else if (line.startsWith('id:')) this.lastEventId = line.slice(3).trim();
       else if (line.startsWith('retry:')) this.retryMs = Number(line.slice(6).trim()) || this.retryMs;
-    }
-    if (event === 'plots-changed' && data) {
-      const plotId = (JSON.parse(data) as { plotId?: string }).plotId;
-      if (plotId) {
+      else if (event === 'plots-changed' && line.startsWith('data:')) {
+        const at = line.indexOf('"plotId":"');
+        if (at < 0) continue;
+        const plotId = line.slice(at + 10, line.indexOf('"', at + 10));
         if (this.heard.has(plotId)) this.duplicates += 1;
         else this.heard.set(plotId, performance.now());
       }

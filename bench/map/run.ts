@@ -89,6 +89,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '1000000000',
     // Production mode requires the public address; nothing here follows the links it writes.
     PUBLIC_ORIGIN: 'http://127.0.0.1',
+    // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where the gateway's time goes.
+    SERVICE_NODE_ARGS: process.env.BENCH_GATEWAY_NODE_ARGS ?? '',
   });
 
   const layoutResponse = await fetch(`${map.url}/api/map-layout`);

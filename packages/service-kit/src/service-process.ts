@@ -35,7 +35,8 @@ export interface ServiceProcessOptions {
 /**
  * Runs a service exactly as production does (its own process, `src/server.ts`), on a spare port, and
  * waits until `/readyz` answers 200. Tests use it to talk to other services over real HTTP and NATS
- * and to kill them mid-flight. It listens on 127.0.0.1 unless env.HOST says otherwise.
+ * and to kill them mid-flight. It listens on 127.0.0.1 unless env.HOST says otherwise. env.SERVICE_NODE_ARGS adds
+ * Node flags NODE_OPTIONS refuses (benchmarks profile a service with `--cpu-prof --cpu-prof-dir=<dir>`).
  */
 export async function startServiceProcess(
   name: string,
@@ -44,7 +45,8 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const metricsPort = Number(env.METRICS_PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'services', name, 'src', 'server.ts')], {
+  const nodeArgs = (env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(repoRoot, 'services', name, 'src', 'server.ts')], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), METRICS_PORT: String(metricsPort), HOST: env.HOST ?? '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

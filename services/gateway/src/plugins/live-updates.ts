@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { JsMsg } from '@nats-io/jetstream';
 import { createInbox, delay, nuid } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,8 @@ import { LIVE_FEEDS, LiveEventLog, type LiveCursor, type LiveEntry, type LiveFee
 export type { LiveMessage } from '../domain/live-event-log.ts';
 
 const HEARTBEAT_MS = 25_000;
+const RETRY_MIN_MS = 500;
+const RETRY_SPREAD_MS = 2000;
 /** The event subjects each feed's consumer reads (one filter subject per consumer on NATS 2.9). */
 export const LIVE_FEED_SUBJECTS: Record<LiveFeed, string> = { plots: 'plots.>', map: 'map.layout.>' };
 
@@ -47,7 +49,8 @@ export interface LiveUpdatesOptions {
 
 /** One open stream. Kept small: 10,000 of them live in one replica. */
 interface LiveClient {
-  res: ServerResponse;
+  /** The connection itself: after the headers, the stream's bytes go straight to it (see the route). */
+  socket: Socket;
   address: string;
   /** Set while the browser is further along a feed than this replica (it came from a replica ahead of this one). */
   ahead: LiveCursor | undefined;
@@ -98,19 +101,19 @@ export const liveUpdatesPlugin = fp(
       }),
     }));
 
-    const write = (client: LiveClient, chunk: string) => {
-      const { res } = client;
-      if (res.writableEnded || res.destroyed) return;
-      res.write(chunk);
-      if (res.writableLength > opts.maxUnreadBytes) {
+    const write = (client: LiveClient, chunk: string | Buffer) => {
+      const { socket } = client;
+      if (socket.destroyed || !socket.writable) return;
+      socket.write(chunk);
+      if (socket.writableLength > opts.maxUnreadBytes) {
         dropped.inc();
-        res.destroy();
+        socket.destroy();
       }
     };
 
     const broadcast = (entry: LiveEntry) => {
-      // In-step browsers were at the replica's position before this event: they all get the same bytes.
-      const shared = `id: ${log.idFor(log.position)}\n${entry.body}`;
+      // In-step browsers were at the replica's position before this event: they all get the same bytes, encoded once.
+      const shared = Buffer.from(`id: ${log.idFor(log.position)}\n${entry.body}`);
       for (const client of clients) {
         if (client.ahead === undefined) write(client, shared);
         else sendAhead(client, entry);
@@ -187,8 +190,9 @@ export const liveUpdatesPlugin = fp(
     };
     const following = follow();
 
+    const heartbeatBytes = Buffer.from(': heartbeat\n\n');
     const heartbeat = setInterval(() => {
-      for (const client of clients) write(client, `: heartbeat\n\n`);
+      for (const client of clients) write(client, heartbeatBytes);
     }, HEARTBEAT_MS);
     heartbeat.unref();
 
@@ -214,16 +218,24 @@ export const liveUpdatesPlugin = fp(
 
       reply.hijack();
       const res = reply.raw;
+      // No chunked framing: the body runs until the connection closes (HTTP/1.1 allows it, and EventSource and
+      // proxies read it), so after the headers every event is one plain write of shared bytes to the socket,
+      // without the response's per-write cork, framing and writev.
+      res.useChunkedEncodingByDefault = false;
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const client: LiveClient = { res, address, ahead: undefined };
-      // `ready` tells the app whether it may trust what it shows (resumed) or must refetch it; it carries the id the
-      // browser resumes from if the connection drops before anything else arrives.
-      let chunk = `retry: 3000\nid: ${log.idFor(resume.from)}\nevent: ready\ndata: {"resumed":${resume.resumed}}\n\n`;
+      res.flushHeaders();
+      const socket = res.socket!;
+      const client: LiveClient = { socket, address, ahead: undefined };
+      // `retry`: a replica that dies sends all its browsers back at once; each is told a different delay, so they
+      // arrive spread over a couple of seconds instead of in one burst. `ready` tells the app whether it may trust
+      // what it shows (resumed) or must refetch; its id is where the browser resumes if the stream drops before
+      // anything else arrives.
+      const retryMs = RETRY_MIN_MS + Math.floor(Math.random() * RETRY_SPREAD_MS);
+      let chunk = `retry: ${retryMs}\nid: ${log.idFor(resume.from)}\nevent: ready\ndata: {"resumed":${resume.resumed}}\n\n`;
       const replayed = { ...resume.from };
       for (const entry of resume.replay) {
         replayed[entry.feed] = entry.seq;
@@ -232,8 +244,8 @@ export const liveUpdatesPlugin = fp(
       if (LIVE_FEEDS.some((feed) => resume.cursor[feed] > log.position[feed])) client.ahead = { ...resume.cursor };
       clients.add(client);
       write(client, chunk);
-      // The response's close: the browser went away, was cut off, or the stream was ended at shutdown.
-      res.on('close', () => {
+      // The connection's close: the browser went away, was cut off, or the stream was ended at shutdown.
+      socket.once('close', () => {
         if (!clients.delete(client)) return;
         const left = (perClient.get(address) ?? 1) - 1;
         if (left > 0) perClient.set(address, left);
@@ -246,7 +258,7 @@ export const liveUpdatesPlugin = fp(
       clearInterval(heartbeat);
       for (const stop of stops.splice(0)) await stop().catch(() => undefined);
       await following;
-      for (const client of clients) client.res.end();
+      for (const client of clients) client.socket.end();
       clients.clear();
       perClient.clear();
     });
