@@ -155,6 +155,51 @@ describe('rate limits counted in PostgreSQL', () => {
     expect(statements).toBeLessThan(20);
   });
 
+  it('a client busy far below its limit is written once per linger interval, not once per round trip, and no count is lost', async () => {
+    const client = pgClient(newPool(db.url));
+    let statements = 0;
+    const counting: SqlClient = {
+      ...client,
+      $queryRawUnsafe: (sql, ...values) => {
+        statements += 1;
+        return client.$queryRawUnsafe(sql, ...values);
+      },
+    };
+    const app = Fastify();
+    await app.register(rateLimit, {
+      global: false,
+      store: pgRateLimitStore({
+        sql: () => ({ client: counting, schema: SCHEMA }),
+        log: app.log,
+        metrics: new Registry(),
+        timeoutMs: 10_000,
+      }),
+    });
+    app.get('/busy', { config: { rateLimit: { max: 1_000_000, timeWindow: 60_000 } } }, async () => ({ ok: true }));
+    apps.push(app);
+    // Over real sockets, so the server and PostgreSQL's answers share the event loop as in production.
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}/busy`;
+
+    // Ten connections, each sending its next request as soon as the last is answered, for 300 ms.
+    let sent = 0;
+    const endAt = performance.now() + 300;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (performance.now() < endAt) {
+          sent += 1;
+          expect((await fetch(url)).status).toBe(200);
+        }
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the last interval's upsert
+    const [row] = (await hits()).filter((h) => h.key.includes('/busy'));
+    expect(row?.count).toBe(sent);
+    expect(sent).toBeGreaterThan(100);
+    // 300 ms / 20 ms, and the first exact count; one per round trip was 36 here (and 179 requests).
+    expect(statements).toBeLessThanOrEqual(20);
+  });
+
   it('while a count is in flight, a request in the first half of the limit is answered at once; past half it waits', async () => {
     const client = pgClient(newPool(db.url));
     const held: Array<() => void> = [];

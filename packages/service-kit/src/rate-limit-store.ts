@@ -38,6 +38,12 @@ interface HitRow {
 }
 
 const SWEEP_BATCH = 5000;
+/**
+ * How long requests already answered (first half of the limit) may wait to be written: a busy client's counts go to
+ * PostgreSQL once per this interval instead of once per round trip. Other replicas see them this much later, which a
+ * per-minute limit does not notice; a request that must wait for the exact total ends the wait at once.
+ */
+const LINGER_MS = 20;
 const LOG_EVERY_MS = 10_000;
 
 /** State shared by a store and its per-route children (one per app). */
@@ -102,6 +108,8 @@ function routePrefix(params: RouteLimitParams): string {
 interface KeyBatch {
   waiting: Array<IncrCallback | null>;
   inFlight: number;
+  /** Set while answered-at-once requests wait to be added to the next upsert (see `LINGER_MS`). */
+  linger: NodeJS.Timeout | undefined;
   knownTotal: number;
   knownWindowEndsAt: number;
 }
@@ -122,7 +130,9 @@ interface KeyBatch {
  * only added to the next upsert: a client far from its limit never waits on the database behind its own
  * earlier requests. Past half the limit every request waits for PostgreSQL's total, so the (limit+1)th
  * request is refused exactly, whichever replicas the requests went to. A request with no batch in flight
- * always waits for its own count, so a client sending one request at a time is always counted exactly.
+ * always waits for its own count, so a client sending one request at a time is always counted exactly. When only
+ * answered requests are left to write, the next upsert waits up to `LINGER_MS` for more (and answered ones keep
+ * coming meanwhile), so a busy client costs one statement per interval rather than one per round trip.
  *
  * When PostgreSQL cannot answer (down, or slower than `timeoutMs`) the request is let through, counted
  * in `rate_limit_store_failures_total` and logged: every limited route needs the same database for its
@@ -142,10 +152,10 @@ export class PgRateLimitStore {
     const fullKey = this.prefix + key;
     let batch = this.batches.get(fullKey);
     if (!batch) {
-      batch = { waiting: [], inFlight: 0, knownTotal: 0, knownWindowEndsAt: 0 };
+      batch = { waiting: [], inFlight: 0, linger: undefined, knownTotal: 0, knownWindowEndsAt: 0 };
       this.batches.set(fullKey, batch);
     }
-    if (batch.inFlight > 0 && batch.knownWindowEndsAt > Date.now()) {
+    if ((batch.inFlight > 0 || batch.linger) && batch.knownWindowEndsAt > Date.now()) {
       const place = batch.knownTotal + batch.inFlight + batch.waiting.length + 1;
       if (place <= max / 2) {
         batch.waiting.push(null);
@@ -154,6 +164,10 @@ export class PgRateLimitStore {
       }
     }
     batch.waiting.push(callback);
+    if (batch.linger) {
+      clearTimeout(batch.linger);
+      batch.linger = undefined;
+    }
     if (batch.inFlight === 0) this.flush(fullKey, batch, timeWindow, max);
   }
 
@@ -164,8 +178,17 @@ export class PgRateLimitStore {
     batch.inFlight = callbacks.length;
     const done = () => {
       batch.inFlight = 0;
-      if (batch.waiting.length > 0) this.flush(fullKey, batch, timeWindow, max);
-      else this.batches.delete(fullKey); // idle keys hold no memory: the next request waits for its own count
+      if (batch.waiting.length === 0) {
+        this.batches.delete(fullKey); // idle keys hold no memory: the next request waits for its own count
+      } else if (batch.waiting.every((waiting) => waiting === null) && batch.knownWindowEndsAt > Date.now()) {
+        batch.linger = setTimeout(() => {
+          batch.linger = undefined;
+          this.flush(fullKey, batch, timeWindow, max);
+        }, LINGER_MS);
+        batch.linger.unref();
+      } else {
+        this.flush(fullKey, batch, timeWindow, max);
+      }
     };
     const letThrough = (reason: 'unavailable' | 'timeout' | 'error', error: unknown) => {
       this.core.failed(reason, error);

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -8,8 +9,9 @@ import helmet from 'helmet';
  * `upgrade-insecure-requests` is only sent over https: over plain http on a compose host name it
  * would break every asset.
  *
- * helmet's middleware is built once here and applied in one synchronous hook: @fastify/helmet calls
- * `helmet(options)` again on every request (parsing the CSP directives each time) in two hooks of its own.
+ * The headers are the same for every response, so helmet runs once, at start, against a stand-in response, and every
+ * request gets that list set in one synchronous hook: helmet per request rebuilds the CSP string each time, and
+ * @fastify/helmet even calls `helmet(options)` again per request in two hooks of its own.
  */
 export const securityPlugin = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
@@ -31,9 +33,29 @@ export const securityPlugin = fp(
       hsts: opts.https ? { maxAge: 15552000, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
     });
-    app.addHook('onRequest', (request, reply, done) => {
-      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+    const headers = headersSetBy(setSecurityHeaders);
+    app.addHook('onRequest', (_request, reply, done) => {
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
+      done();
     });
   },
   { name: 'gateway-security' },
 );
+
+/** The headers a connect-style middleware sets on a response (it must set them synchronously and call next). */
+function headersSetBy(
+  middleware: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void,
+): Array<[string, string]> {
+  const set = new Map<string, string>();
+  const response = {
+    setHeader: (name: string, value: string | number | string[]) => set.set(name, Array.isArray(value) ? value.join(', ') : String(value)),
+    removeHeader: (name: string) => set.delete(name),
+  };
+  let called = false;
+  middleware({ headers: {} } as IncomingMessage, response as unknown as ServerResponse, (error) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    called = true;
+  });
+  if (!called) throw new Error('the security headers middleware did not finish synchronously');
+  return [...set];
+}
