@@ -53,7 +53,7 @@ function headersSetBy(
   };
   let called = false;
   middleware({ headers: {} } as IncomingMessage, response as unknown as ServerResponse, (error) => {
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error('the security headers middleware failed', { cause: error });
     called = true;
   });
   if (!called) throw new Error('the security headers middleware did not finish synchronously');
