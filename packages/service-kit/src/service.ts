@@ -143,8 +143,9 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(INTERNAL_HEADERS.requestId, request.id);
+    done(null, payload);
   });
 
   await app.register(errorHandlerPlugin, { jsonNotFound: options.jsonNotFound });

@@ -96,8 +96,7 @@ export const adminAuthPlugin = fp(
     await app.register(cookie);
     app.decorate('adminCookie', { name: opts.secure ? '__Host-pa_admin' : 'pa_admin', secure: opts.secure });
     app.decorateRequest('adminSession', null);
-    app.addHook('onRequest', async (request) => {
-      if (!isAdminRequest(request)) return;
+    const guardAdminRequest = async (request: FastifyRequest) => {
       if (!SAFE_METHODS.has(request.method) && isCrossSite(request, opts.publicOrigin)) {
         throw new AppError('CROSS_SITE_REQUEST', 'Cross-site requests to the admin API are not allowed');
       }
@@ -106,6 +105,11 @@ export const adminAuthPlugin = fp(
       if (!request.adminSession && !isLoginRequest(request)) {
         throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
       }
+    };
+    // Synchronous for every other request (an async hook costs each of them a promise).
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!isAdminRequest(request)) done();
+      else guardAdminRequest(request).then(() => done(), done);
     });
   },
   { name: 'gateway-admin-auth', dependencies: ['pixel-atlas-database'] },

@@ -30,8 +30,9 @@ export const apiDocsPlugin = fp(
       transformSpecification: (own) => cached ?? (own as object),
       transformSpecificationClone: false,
     });
-    app.addHook('onRequest', async (request) => {
-      if (request.url === '/api/docs' || request.url.startsWith('/api/docs/json')) await refresh();
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.url === '/api/docs' || request.url.startsWith('/api/docs/json')) refresh().then(() => done(), done);
+      else done();
     });
   },
   { name: 'gateway-api-docs', dependencies: ['gateway-proxy'] },

@@ -30,13 +30,17 @@ function markPrivate(reply: FastifyReply): void {
  */
 export const ownerPagesPlugin = fp(
   async (app: FastifyInstance, opts: { distDir: string; publicOrigin?: string }) => {
-    app.addHook('onRequest', async (request) => {
+    // Synchronous hooks (they run on every request; an async one costs a promise each).
+    app.addHook('onRequest', (request, _reply, done) => {
       if (isOwnerOrStatsWrite(request) && isCrossSite(request, opts.publicOrigin)) {
-        throw new AppError('CROSS_SITE_REQUEST', 'Cross-site requests are not allowed here');
+        done(new AppError('CROSS_SITE_REQUEST', 'Cross-site requests are not allowed here'));
+        return;
       }
+      done();
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (isOwnerPath(request.url)) markPrivate(reply);
+      done(null, payload);
     });
     const shell = ['app.html', 'index.html'].find((name) => existsSync(path.join(opts.distDir, name)));
     app.get('/manage/:token', { schema: { hide: true } }, async (_request, reply) => {
