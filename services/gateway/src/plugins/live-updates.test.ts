@@ -79,6 +79,14 @@ describe('live updates across replicas', () => {
     const [a, b] = [await startGateway(), await startGateway()];
     const browser = await connect(a);
     expect(browser.events[0]).toMatchObject({ event: 'ready', data: '{"resumed":false}' });
+    // The head the stream writes itself carries the security headers every response has.
+    expect(browser.response.headers).toMatchObject({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'same-origin',
+    });
+    expect(browser.response.headers['content-security-policy']).toContain("default-src 'self'");
     await claimed('p1');
     await browser.readUntil('"plotId":"p1"');
     const seenUpTo = browser.lastEventId!;

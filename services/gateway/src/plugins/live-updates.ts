@@ -191,16 +191,36 @@ export const liveUpdatesPlugin = fp(
     const following = follow();
 
     const heartbeatBytes = Buffer.from(': heartbeat\n\n');
+    /**
+     * The response head, the same for every stream, written straight to the socket: a head set through the response
+     * object stays in it (its header list and the head as a string, ~2 KB) for as long as the stream is open. No
+     * chunked framing: the body runs until the connection closes (HTTP/1.1 allows it; EventSource and proxies read it).
+     */
+    const head = Buffer.from(
+      [
+        'HTTP/1.1 200 OK',
+        ...[
+          ...app.securityHeaders,
+          ['content-type', 'text/event-stream; charset=utf-8'],
+          ['cache-control', 'no-cache, no-transform'],
+          ['x-accel-buffering', 'no'],
+          ['connection', 'close'],
+        ].map(([name, value]) => `${name}: ${value}`),
+        '',
+        '',
+      ].join('\r\n'),
+    );
     const heartbeat = setInterval(() => {
       for (const client of clients) write(client, heartbeatBytes);
     }, HEARTBEAT_MS);
     heartbeat.unref();
 
-    app.get('/api/live', { schema: { hide: true } }, (request, reply) => {
+    app.get('/api/live', { schema: { hide: true }, config: { writesOwnHead: true } }, (request, reply) => {
       const address = request.clientIp || request.ip;
       const held = perClient.get(address) ?? 0;
       if (held >= opts.maxPerClient) {
         refused.inc();
+        for (const [name, value] of app.securityHeaders) reply.header(name, value);
         return reply
           .status(429)
           .header('retry-after', '30')
@@ -217,18 +237,8 @@ export const liveUpdatesPlugin = fp(
       resumes.inc({ outcome: lastEventId === undefined ? 'none' : resume.resumed ? 'resumed' : 'refetch' });
 
       reply.hijack();
-      const res = reply.raw;
-      // No chunked framing: the body runs until the connection closes (HTTP/1.1 allows it, and EventSource and
-      // proxies read it), so after the headers every event is one plain write of shared bytes to the socket,
-      // without the response's per-write cork, framing and writev.
-      res.useChunkedEncodingByDefault = false;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-      });
-      res.flushHeaders();
-      const socket = res.socket!;
+      const socket = request.raw.socket;
+      socket.write(head);
       const client: LiveClient = { socket, address, ahead: undefined };
       // `retry`: a replica that dies sends all its browsers back at once; each is told a different delay, so they
       // arrive spread over a couple of seconds instead of in one burst. `ready` tells the app whether it may trust
@@ -263,5 +273,5 @@ export const liveUpdatesPlugin = fp(
       perClient.clear();
     });
   },
-  { name: 'gateway-live-updates', dependencies: ['pixel-atlas-nats', 'pixel-atlas-metrics'] },
+  { name: 'gateway-live-updates', dependencies: ['pixel-atlas-nats', 'pixel-atlas-metrics', 'gateway-security'] },
 );

@@ -34,13 +34,26 @@ export const securityPlugin = fp(
       crossOriginEmbedderPolicy: false,
     });
     const headers = headersSetBy(setSecurityHeaders);
-    app.addHook('onRequest', (_request, reply, done) => {
-      for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    app.decorate('securityHeaders', headers);
+    app.addHook('onRequest', (request, reply, done) => {
+      // A route that writes its response head itself (the live stream) puts these in it, once for all connections.
+      if (request.routeOptions.config.writesOwnHead !== true) for (const [name, value] of headers) reply.raw.setHeader(name, value);
       done();
     });
   },
   { name: 'gateway-security' },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The security headers every response carries, as [name, value]. */
+    securityHeaders: ReadonlyArray<readonly [string, string]>;
+  }
+  interface FastifyContextConfig {
+    /** The route writes its whole response head itself, security headers included (`app.securityHeaders`). */
+    writesOwnHead?: boolean;
+  }
+}
 
 /** The headers a connect-style middleware sets on a response (it must set them synchronously and call next). */
 function headersSetBy(
