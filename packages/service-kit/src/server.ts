@@ -5,6 +5,9 @@ import { ConfigError } from './env.ts';
 
 type ServerEnv = { HOST: string; PORT: number; METRICS_PORT: number; SHUTDOWN_TIMEOUT_MS: number };
 
+/** Connections the kernel may queue for accept (see `app.listen` below). */
+const LISTEN_BACKLOG = 4096;
+
 export interface RunServerOptions<E extends ServerEnv> {
   loadEnv: () => E;
   buildApp: (env: E) => Promise<FastifyInstance>;
@@ -118,7 +121,10 @@ export async function runServer<E extends ServerEnv>(options: RunServerOptions<E
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   try {
-    await app.listen({ host: env.HOST, port: env.PORT });
+    // Node's default accept queue (511) overflows when thousands of browsers come back at once (a gateway replica
+    // died, its live-map streams reconnect to this one): the kernel drops their SYNs and each waits a 1 s
+    // retransmit or more. The kernel caps this at net.core.somaxconn.
+    await app.listen({ host: env.HOST, port: env.PORT, backlog: LISTEN_BACKLOG });
     operations = await listenOperations(app, { host: env.HOST, port: env.METRICS_PORT });
     app.log.info({ metricsPort: operations.port }, `metrics and detailed readiness on ${operations.url} (METRICS_PORT)`);
   } catch (error) {
