@@ -1,6 +1,10 @@
-import http from 'node:http';
+import net from 'node:net';
 
-/** One browser's EventSource on `GET /api/live`, over its own socket from its own loopback address. */
+/**
+ * One browser's EventSource on `GET /api/live`, over its own socket from its own loopback address. It speaks HTTP/1.1
+ * on a plain socket: one benchmark process reads every viewer, and Node's HTTP client (parser, IncomingMessage
+ * stream, string decoder per response) made that process, not the gateway, the slowest part of a broadcast.
+ */
 export class Viewer {
   /** Plot id → when this viewer first heard of it (performance.now()). */
   readonly heard = new Map<string, number>();
@@ -9,7 +13,7 @@ export class Viewer {
   /** The reconnection delay the server asked for (`retry:`), as EventSource honours it. */
   retryMs = 3000;
   connected = false;
-  private request: http.ClientRequest | undefined;
+  private socket: net.Socket | undefined;
   private onClose: (() => void) | undefined;
 
   constructor(readonly localAddress: string) {}
@@ -18,44 +22,51 @@ export class Viewer {
   connect(port: number, onClose?: () => void): Promise<void> {
     this.onClose = onClose;
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { accept: 'text/event-stream' };
-      if (this.lastEventId !== undefined) headers['last-event-id'] = this.lastEventId;
-      const request = http.get(
-        { host: '127.0.0.1', port, path: '/api/live', localAddress: this.localAddress, agent: false, headers },
-        (response) => {
-          if (response.statusCode !== 200) {
-            response.resume();
-            reject(new Error(`live stream answered ${response.statusCode}`));
+      const socket = net.connect({ host: '127.0.0.1', port, localAddress: this.localAddress });
+      this.socket = socket;
+      const lastEventId = this.lastEventId === undefined ? '' : `Last-Event-ID: ${this.lastEventId}\r\n`;
+      socket.write(`GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n${lastEventId}\r\n`);
+      socket.setEncoding('latin1'); // the stream is ASCII; latin1 decodes without a decoder's state
+      let head: string | undefined = '';
+      let buffer = '';
+      socket.on('data', (chunk: string) => {
+        if (head !== undefined) {
+          head += chunk;
+          const end = head.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const status = head.slice(9, 12);
+          if (status !== '200' || /\r\ntransfer-encoding:/i.test(head.slice(0, end))) {
+            socket.destroy();
+            reject(new Error(`live stream answered ${status === '200' ? 'with chunked framing this reader does not parse' : status}`));
             return;
           }
-          response.setEncoding('utf8');
-          let buffer = '';
-          response.on('data', (chunk: string) => {
-            buffer += chunk;
-            let end: number;
-            while ((end = buffer.indexOf('\n\n')) >= 0) {
-              const block = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              if (this.handle(block) === 'ready' && !this.connected) {
-                this.connected = true;
-                resolve();
-              }
-            }
-          });
-          response.on('close', () => this.closed());
-        },
-      );
-      request.on('error', (error) => {
-        if (!this.connected) reject(error);
+          chunk = head.slice(end + 4);
+          head = undefined;
+        }
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (this.handle(block) === 'ready' && !this.connected) {
+            this.connected = true;
+            resolve();
+          }
+        }
+      });
+      socket.on('close', () => {
+        if (!this.connected) reject(new Error('the live stream closed before ready'));
         this.closed();
       });
-      this.request = request;
+      socket.on('error', (error) => {
+        if (!this.connected) reject(error);
+      });
     });
   }
 
   close(): void {
     this.onClose = undefined;
-    this.request?.destroy();
+    this.socket?.destroy();
   }
 
   private closed(): void {
