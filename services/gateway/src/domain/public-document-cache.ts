@@ -81,6 +81,15 @@ export class PublicDocumentCache {
    * If-None-Match); null when the service could not give a cacheable copy. The service's own bytes are kept for each
    * encoding (it compressed them once already): the gateway never compresses a document itself.
    */
+  /** The document in `encoding` when memory holds it fresh, without waiting for anything; else undefined (ask `get`). */
+  peek(document: CachedDocument, encoding: ContentEncoding): CachedAnswer | undefined {
+    const entry = this.entries.get(document);
+    const variant = entry?.variants[encoding];
+    if (!entry || !variant || entry.generation !== this.generation || this.now() - entry.fetchedAt >= this.options.maxAgeMs)
+      return undefined;
+    return { etag: entry.etag, cacheControl: entry.cacheControl, bytes: variant.bytes, contentEncoding: variant.contentEncoding };
+  }
+
   async get(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<CachedAnswer | null> {
     let entry = this.entries.get(document);
     const fresh = entry && entry.generation === this.generation && this.now() - entry.fetchedAt < this.options.maxAgeMs;

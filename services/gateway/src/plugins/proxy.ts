@@ -6,9 +6,9 @@ import { etagMatches, negotiateEncoding } from '@pixel-atlas/service-kit/cached-
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { PublicDocumentCache } from '../domain/public-document-cache.ts';
+import { PublicDocumentCache, type CachedAnswer } from '../domain/public-document-cache.ts';
 import { ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
 
 declare module 'fastify' {
@@ -117,17 +117,35 @@ export const proxyPlugin = fp(
     const changes = ['plots.>', 'map.layout.>'].map((subject) =>
       app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }),
     );
-    const serveCachedDocument = async (request: FastifyRequest, reply: FastifyReply) => {
-      const document = PublicDocumentCache.documentFor(request.method, request.url);
-      if (!document) return;
-      const encoding = negotiateEncoding(request.headers['accept-encoding']);
-      const cached = await documents.get(document, encoding, { requestId: request.id, clientIp: request.clientIp });
-      if (!cached) return; // the service could not give a copy: proxied as before, its answer included
+    const answerFromMemory = (request: FastifyRequest, reply: FastifyReply, cached: CachedAnswer): void => {
       reply.header('etag', cached.etag).header('cache-control', cached.cacheControl).header('vary', 'accept-encoding');
-      if (etagMatches(request.headers['if-none-match'], cached.etag)) return reply.status(304).send();
+      if (etagMatches(request.headers['if-none-match'], cached.etag)) {
+        void reply.status(304).send();
+        return;
+      }
       reply.header('content-type', 'application/json; charset=utf-8');
       if (cached.contentEncoding) reply.header('content-encoding', cached.contentEncoding);
-      return reply.send(cached.bytes);
+      void reply.send(cached.bytes);
+    };
+    // Callback style with a synchronous path: a document memory holds fresh is answered without a promise. The hook
+    // returns nothing (a returned reply is a thenable Fastify would wait on) and does not call done once it answered.
+    const serveCachedDocument = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+      const document = PublicDocumentCache.documentFor(request.method, request.url);
+      if (!document) {
+        done();
+        return;
+      }
+      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      const fresh = documents.peek(document, encoding);
+      if (fresh) {
+        answerFromMemory(request, reply, fresh);
+        return;
+      }
+      documents.get(document, encoding, { requestId: request.id, clientIp: request.clientIp }).then(
+        // null: the service could not give a copy, so the request is proxied as before, its answer included.
+        (cached) => (cached ? answerFromMemory(request, reply, cached) : done()),
+        (error: unknown) => done(error as Error),
+      );
     };
 
     /** Which replica each request went to, so a failure can be retried elsewhere. */
