@@ -31,6 +31,15 @@ async function openHome(): Promise<void> {
   await expect.poll(async () => (await view()).zoom, { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
+/**
+ * After an action that moves the camera: waits for it to start moving (a busy page may start an animation later than
+ * one sampling interval), then for it to settle. Sampling alone took a move that had not begun for a settled camera.
+ */
+async function movedFrom(before: { zoom: number; x: number; y: number }): Promise<{ zoom: number; x: number; y: number }> {
+  await expect.poll(async () => JSON.stringify(await view()), { timeout: 10_000 }).not.toBe(JSON.stringify(before));
+  return settled();
+}
+
 async function settled(): Promise<{ zoom: number; x: number; y: number }> {
   // Camera moves animate; wait until two readings agree.
   let last = await view();
@@ -71,30 +80,31 @@ describe('the map in a real browser', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 - 200, box.y + box.height / 2 - 120, { steps: 8 });
     await page.mouse.up();
-    const dragged = await settled();
+    const dragged = await movedFrom(start);
     expect(dragged.x).toBeGreaterThan(start.x + 3);
     expect(dragged.y).toBeGreaterThan(start.y + 2);
 
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -400);
-    const zoomed = await settled();
+    const zoomed = await movedFrom(dragged);
     expect(zoomed.zoom).toBeGreaterThan(dragged.zoom);
 
     await canvas().focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    const keyed = await settled();
+    const keyed = await movedFrom(zoomed);
     expect(keyed.x).toBeGreaterThan(zoomed.x);
     await page.keyboard.press('0');
-    expect((await settled()).zoom).toBeCloseTo(0.45, 2);
+    expect((await movedFrom(keyed)).zoom).toBeCloseTo(0.45, 2);
   });
 
   it('flies to a region chosen in the side menu and closes the menu', async () => {
     await openHome();
     const layout = await (await page.request.get(`${stack.url}/api/map-layout`)).json();
     const region = layout.regions.find((r: { name: string }) => r.name === 'Maker Moorlands');
+    const before = await settled();
     await page.getByRole('button', { name: 'Maker Moorlands' }).click();
-    const there = await settled();
+    const there = await movedFrom(before);
     expect(there.zoom).toBeCloseTo(1.2, 1);
     expect(Math.abs(there.x - region.focus.x)).toBeLessThan(2);
     expect(Math.abs(there.y - region.focus.y)).toBeLessThan(2);
@@ -105,13 +115,14 @@ describe('the map in a real browser', () => {
     await openHome();
     const start = await settled();
     await page.getByRole('button', { name: 'Zoom in' }).click();
-    const zoomedIn = await settled();
+    const zoomedIn = await movedFrom(start);
     expect(zoomedIn.zoom).toBeGreaterThan(start.zoom);
     await page.getByRole('button', { name: 'Zoom out' }).click();
     await page.getByRole('button', { name: 'Zoom out' }).click();
-    expect((await settled()).zoom).toBeLessThan(zoomedIn.zoom);
+    const zoomedOut = await movedFrom(zoomedIn);
+    expect(zoomedOut.zoom).toBeLessThan(zoomedIn.zoom);
     await page.getByRole('button', { name: 'Reset view' }).click();
-    expect((await settled()).zoom).toBeCloseTo(0.45, 2);
+    expect((await movedFrom(zoomedOut)).zoom).toBeCloseTo(0.45, 2);
     await page.getByRole('button', { name: 'Fit all' }).click();
     await page.waitForTimeout(300); // fit-all zooms out twice, 100 ms and 150 ms after the reset
     expect((await settled()).zoom).toBeLessThan(0.45);
