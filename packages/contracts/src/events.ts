@@ -97,6 +97,11 @@ export const EVENTS = {
   'moderation.edit.approved': z.object({ plotId: z.uuid(), editId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
   /** An admin refused a held owner edit: the plot keeps its content, the edit is dropped. */
   'moderation.edit.rejected': z.object({ plotId: z.uuid(), editId: z.uuid(), decidedBy: z.string(), decidedAt: z.string() }),
+  /**
+   * A moderation replica started screening with this list (its `MODERATION_EXTRA_WORDS` may have changed): copies of
+   * the list (plots') are dropped and asked for again with `screenWordsQuery`.
+   */
+  'moderation.screen.configured': z.object({ wordCount: z.number().int() }),
   'map.layout.generated': z.object({ seed: z.string(), tileCount: z.number().int(), landTileCount: z.number().int() }),
   'map.layout.cleared': z.object({}),
 } as const;

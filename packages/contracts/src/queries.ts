@@ -60,6 +60,17 @@ export const screenContentQuery = {
 };
 
 /**
+ * The content screen's whole word list in force (the spec's floor plus the operator's extra words): plots keeps a
+ * copy and screens claims and owner edits itself, instead of one `screenContentQuery` round trip per claim. Dropped
+ * and asked again on `moderation.screen.configured` (a moderation replica started with its list) and on reconnects.
+ */
+export const screenWordsQuery = {
+  subject: 'query.moderation.screen-words',
+  request: z.object({}),
+  reply: z.object({ words: z.array(z.string().min(1).max(200)).max(10_000) }),
+};
+
+/**
  * Plots asks moderation (which owns the mailer and the owner's e-mail) to e-mail a new plot's owner link, right after
  * the claim commits. Core request/reply on purpose, never an event or an outbox row: the plaintext token must not be
  * kept anywhere durable (JetStream keeps events; an outbox row outlives its relay). `delivery`: `sent`, `failed`

@@ -55,13 +55,14 @@ export const NATS_SERVICE_BUS_USE = {
         'moderation.edit.rejected',
       ],
     },
-    // map.layout.>: the land mask plots keeps is dropped when the layout changes.
-    listens: ['plots.>', 'map.layout.>'],
+    // map.layout.> and moderation.screen.>: the land mask and the screen's word list plots keeps are dropped when they change.
+    listens: ['plots.>', 'map.layout.>', 'moderation.screen.>'],
     asks: [
       queries.sessionEntitlementQuery.subject,
       queries.footprintIsLandQuery.subject,
       queries.landMaskQuery.subject,
       queries.screenContentQuery.subject,
+      queries.screenWordsQuery.subject,
       queries.sendOwnerLinkCommand.subject,
     ],
     declaresStream: true,

@@ -18,16 +18,17 @@ export interface EnqueueOptions<T extends EventType> {
   requestId?: string;
 }
 
+/**
+ * An event's envelope, its data checked against the contract: what `enqueueEvent` writes, for a caller that writes
+ * the outbox row in a statement of its own (one round trip for a whole change).
+ */
+export function newEventEnvelope<T extends EventType>(type: T, data: EventData<T>, requestId?: string): EventEnvelope<EventData<T>> {
+  return { id: randomUUID(), type, occurredAt: new Date().toISOString(), requestId, data: EVENTS[type].parse(data) as EventData<T> };
+}
+
 /** Writes an event in the caller's transaction: it is published if and only if the change commits. */
 export async function enqueueEvent<T extends EventType>(options: EnqueueOptions<T>): Promise<EventEnvelope<EventData<T>>> {
-  const data = EVENTS[options.type].parse(options.data) as EventData<T>;
-  const envelope: EventEnvelope<EventData<T>> = {
-    id: randomUUID(),
-    type: options.type,
-    occurredAt: new Date().toISOString(),
-    requestId: options.requestId,
-    data,
-  };
+  const envelope = newEventEnvelope(options.type, options.data, options.requestId);
   await options.tx.$executeRawUnsafe(
     `INSERT INTO ${quoteIdent(options.schema)}."outbox_events" ("id", "subject", "payload", "request_id") VALUES ($1::uuid, $2, $3::jsonb, $4)`,
     envelope.id,

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { screenContentQuery, sendOwnerLinkCommand } from '@pixel-atlas/contracts/queries';
+import { screenContentQuery, screenWordsQuery, sendOwnerLinkCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { PrismaClient, SCHEMA } from './db.ts';
+import { announceScreenWords } from './domain/announce-screen-words.ts';
 import { queueOwnerEdit } from './domain/queue-owner-edit.ts';
 import { sendOwnerLink } from './domain/send-owner-link.ts';
 import { queueLinkUnreachableNotice } from './domain/queue-link-unreachable-notice.ts';
@@ -80,6 +81,8 @@ export async function buildApp(env: ModerationEnv): Promise<BackendService<Prism
         if (result.flagged) metrics.screenHits.inc();
         return result;
       }),
+      // The list itself, for copies that screen without a round trip per text (plots' claims and owner edits).
+      answer(screenWordsQuery, async () => ({ words })),
       // The owner's private link, e-mailed once right after the claim (never queued: see sendOwnerLinkCommand).
       answer(sendOwnerLinkCommand, (request) =>
         sendOwnerLink({ db: app.db, mailer, request, site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN }, log: app.log }),
@@ -98,7 +101,11 @@ export async function buildApp(env: ModerationEnv): Promise<BackendService<Prism
     onOutcome: (outcome) => metrics.notifications.inc({ outcome }),
   });
   if (!mailer) app.log.info('SMTP_URL not set: owner notifications will be recorded and logged, not e-mailed');
-  app.addHook('onReady', async () => notifier.start());
+  app.addHook('onReady', async () => {
+    notifier.start();
+    await announceScreenWords({ db: app.db, words });
+    app.outbox.kick();
+  });
   // onClose: decisions finishing during shutdown may still have queued a notification.
   app.addHook('onClose', async () => {
     await notifier.stop();

@@ -21,6 +21,7 @@ import { listenForPlotChanges } from './plot-change-listener.ts';
 import { LandMaskCopy } from './land-mask-copy.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
+import { ScreenWordsCopy } from './screen-words-copy.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { manageRoutes } from './routes/manage.ts';
@@ -37,6 +38,7 @@ declare module 'fastify' {
     plotList: PlotListCache;
     avatarDecodeSlots: AvatarDecodeSlots;
     landMask: LandMaskCopy;
+    screenWords: ScreenWordsCopy;
   }
 }
 
@@ -64,6 +66,8 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   // The map's land mask, kept here and dropped on map.layout.* events: claims and holds check land without a NATS query.
   const landMask = new LandMaskCopy(app.bus);
   app.decorate('landMask', landMask);
+  const screenWords = new ScreenWordsCopy(app.bus, env.SCREEN_QUERY_TIMEOUT_MS);
+  app.decorate('screenWords', screenWords);
   let stopListening: (() => void) | null = null;
   const linkChecker =
     env.LINK_CHECK_INTERVAL_MS > 0
@@ -80,6 +84,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
       : null;
   app.addHook('onReady', async () => {
     await landMask.copy.watch(app.bus, ['map.layout.>'], app.log);
+    await screenWords.copy.watch(app.bus, ['moderation.screen.>'], app.log);
     stopListening = listenForPlotChanges(
       app.bus,
       () => {
@@ -94,6 +99,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   });
   app.addHook('preClose', async () => {
     landMask.copy.stop();
+    screenWords.copy.stop();
     stopListening?.();
     await linkChecker?.worker.stop();
     await linkChecker?.prober.close();
@@ -206,6 +212,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     maxAttemptsPerSession: env.CLAIM_MAX_ATTEMPTS_PER_SESSION,
     decodeSlots,
     land: landMask,
+    screenWords,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     entitlementTimeoutMs: env.ENTITLEMENT_QUERY_TIMEOUT_MS,
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
@@ -230,6 +237,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     db: app.db,
     rateLimit: { max: env.MANAGE_RATE_LIMIT_MAX, timeWindow: env.MANAGE_RATE_LIMIT_WINDOW_MS },
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
+    screenWords,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     decodeSlots,
     onChanged: () => plotList.invalidate(),

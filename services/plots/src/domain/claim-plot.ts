@@ -4,21 +4,22 @@ import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
 import { TIER_SIZE, isTier, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tiers';
 import { AppError, isAppError, isTemporarilyUnavailable } from '@pixel-atlas/service-kit/errors';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
-import { enqueueEvent } from '@pixel-atlas/service-kit/outbox';
+import { newEventEnvelope } from '@pixel-atlas/service-kit/outbox';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 import { SCHEMA, TABLE, type PrismaClient } from '../db.ts';
-import { PLOT_PUBLIC_SELECT, toPlotDto } from '../plot-dto.ts';
+import { PLOT_PUBLIC_SELECT, toPlotDto, type PublicPlotRow } from '../plot-dto.ts';
 import {
+  FOOTPRINT_LOCK_NAMESPACE,
   OVERLAPS_SQL,
   TILE_UNAVAILABLE_MESSAGE,
   assertPlaceable,
+  footprintLockBlocks,
   isOverlapViolation,
   isRetryableTransactionError,
   isUniqueViolation,
-  makeRoomFor,
   type LandSource,
 } from './footprints.ts';
 import { newManageToken } from './manage-token.ts';
@@ -26,8 +27,6 @@ import { processAvatar } from './process-avatar.ts';
 import { recordEntitlement } from './record-entitlement.ts';
 import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy } from './screen-claim-content.ts';
 
-/** Under a rush of claims the pool (10 connections) is the queue: wait for it rather than fail. */
-const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 const MAX_TRANSACTION_ATTEMPTS = 8;
 
 export type ClaimPlotInput = z.output<typeof claimPlotRequestSchema>;
@@ -54,6 +53,8 @@ export interface ClaimPlotOptions {
   decodeSlots?: AvatarDecodeSlots;
   /** This replica's copy of the land mask; without it the map is asked per claim. */
   land?: LandSource;
+  /** This replica's copy of moderation's word list; without it moderation is asked per claim. */
+  screenWords?: { words(): Promise<readonly string[]> };
 }
 
 export interface ClaimPlotResult {
@@ -76,26 +77,40 @@ interface ClaimState {
   used: boolean;
   /** A plot, or another session's live hold, overlaps the claimed footprint (advisory: the constraint decides). */
   taken: boolean;
+  /**
+   * The session's claim tries, this one included, when this statement counted it: the local entitlement is of the
+   * claimed tier and the session is unused (null otherwise: refused before any cost, or payments must be asked first).
+   */
+  attempts: number | null;
 }
 
 /**
- * What the claim's first checks need, in one round trip instead of three: the local entitlement, whether the session
- * already made a plot, and whether the footprint (of the claimed tier's size: a claim for another tier is refused
- * before `taken` is looked at) is free or held by this session.
+ * What the claim's first checks need, in one round trip: the local entitlement, whether the session already made a
+ * plot, whether the footprint (of the claimed tier's size: a claim for another tier is refused before `taken` is
+ * looked at) is free or held by this session, and, when the session is paid for this tier and unused, this try
+ * counted against the session's bound (every later step may cost an image decode).
  */
 async function readClaimState(db: PrismaClient, claim: ClaimPlotInput): Promise<ClaimState> {
   const [row] = await db.$queryRawUnsafe<ClaimState[]>(
-    `SELECT (SELECT "tier" FROM "${SCHEMA}"."entitlements" WHERE "session_id" = $4) AS "tier",
-            EXISTS (SELECT 1 FROM ${TABLE.plots} WHERE "stripe_session_id" = $4) AS "used",
-            EXISTS (SELECT 1 FROM ${TABLE.footprints}
-                     WHERE ${OVERLAPS_SQL}
-                       AND ("kind" = 'plot' OR ("kind" = 'hold' AND "expires_at" > now() AND "session_id" IS DISTINCT FROM $4))) AS "taken"`,
+    `WITH "state" AS (
+       SELECT (SELECT "tier" FROM "${SCHEMA}"."entitlements" WHERE "session_id" = $4) AS "tier",
+              EXISTS (SELECT 1 FROM ${TABLE.plots} WHERE "stripe_session_id" = $4) AS "used",
+              EXISTS (SELECT 1 FROM ${TABLE.footprints}
+                       WHERE ${OVERLAPS_SQL}
+                         AND ("kind" = 'plot' OR ("kind" = 'hold' AND "expires_at" > now() AND "session_id" IS DISTINCT FROM $4))) AS "taken"
+     ), "counted" AS (
+       UPDATE "${SCHEMA}"."entitlements" SET "claim_attempts" = "claim_attempts" + 1
+        WHERE "session_id" = $4 AND "tier" = $5 AND NOT (SELECT "used" FROM "state")
+        RETURNING "claim_attempts"
+     )
+     SELECT "state".*, (SELECT "claim_attempts" FROM "counted") AS "attempts" FROM "state"`,
     claim.x,
     claim.y,
     TIER_SIZE[claim.tier],
     claim.stripeSessionId,
+    claim.tier,
   );
-  return row ?? { tier: null, used: false, taken: false };
+  return row ?? { tier: null, used: false, taken: false, attempts: null };
 }
 
 /** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
@@ -113,13 +128,13 @@ async function paidTier(options: ClaimPlotOptions, localTier: string | null): Pr
   return remote.tier;
 }
 
-/** Counts this claim against the session's bound, in the database (shared by every replica). */
-async function countAttempt(db: PrismaClient, sessionId: string, max: number): Promise<void> {
+/** Counts this claim against the session's bound, in the database (shared by every replica); returns the count. */
+async function countAttempt(db: PrismaClient, sessionId: string): Promise<number | null> {
   const [row] = await db.$queryRawUnsafe<Array<{ claim_attempts: number }>>(
     `UPDATE "${SCHEMA}"."entitlements" SET "claim_attempts" = "claim_attempts" + 1 WHERE "session_id" = $1 RETURNING "claim_attempts"`,
     sessionId,
   );
-  if (row && row.claim_attempts > max) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS_MESSAGE, { maxAttempts: max });
+  return row?.claim_attempts ?? null;
 }
 
 type ExistingPlot = NonNullable<Awaited<ReturnType<typeof findBySession>>>;
@@ -173,9 +188,13 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
   const existing = state.used ? await findBySession(db, claim.stripeSessionId) : null;
   if (existing) return replayOrRefuse(existing, claim);
 
-  // Paid, unused and the right tier: from here on each try may cost an image decode, so tries are bounded,
-  // and the footprint is checked (grid, land, free or ours) before the image is decoded.
-  await countAttempt(db, claim.stripeSessionId, options.maxAttemptsPerSession);
+  // Paid, unused and the right tier: from here on each try may cost an image decode, so tries are bounded (counted
+  // by the first statement when the entitlement was ours already), and the footprint is checked (grid, land, free or
+  // ours) before the image is decoded.
+  const attempts = state.attempts ?? (await countAttempt(db, claim.stripeSessionId));
+  if (attempts !== null && attempts > options.maxAttemptsPerSession) {
+    throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS_MESSAGE, { maxAttempts: options.maxAttemptsPerSession });
+  }
   try {
     return await claimCountedAttempt(options, tier, state.taken);
   } catch (error) {
@@ -222,63 +241,82 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
     link: claim.link ?? null,
     timeoutMs: options.screenTimeoutMs,
     log: options.log,
+    words: options.screenWords,
   });
 
   const manage = newManageToken();
+  const plot: PublicPlotRow = {
+    id: randomUUID(),
+    zone: claim.zone,
+    tier,
+    ...footprint,
+    displayName: claim.display_name,
+    message: claim.message,
+    link: claim.link ?? null,
+    // The claim's own clock, kept to the millisecond so the event, the answer and later reads agree.
+    createdAt: new Date(),
+    // Held by the screen: pending review until an admin decides.
+    flagged: !screening.visible,
+    reviewed: false,
+    regionName,
+    avatarVersion: 0,
+    contentUpdatedAt: null,
+  };
+  const event = newEventEnvelope(
+    'plots.plot.claimed',
+    {
+      plotId: plot.id,
+      displayName: plot.displayName,
+      zone: plot.zone,
+      tier,
+      x: plot.x,
+      y: plot.y,
+      size: plot.size,
+      message: plot.message,
+      link: plot.link,
+      createdAt: plot.createdAt.toISOString(),
+      sessionId: claim.stripeSessionId,
+      visible: screening.visible,
+      screenedWords: screening.screenedWords,
+      notificationEmail: claim.notification_email ?? null,
+      clientIp: options.clientIp,
+    },
+    options.requestId,
+  );
+  // One statement, so one round trip and one implicit transaction: this session's own hold goes (wherever the plot
+  // lands), and so do expired holds under the new footprint; then plot, avatar, footprint, token hash and the event
+  // (migration `write_claim_function` says what it does, in order).
   const insert = () =>
-    db.$transaction(async (tx) => {
-      // This session's own hold goes (wherever the plot lands), and so do expired holds under the new footprint.
-      await makeRoomFor(tx, footprint, claim.stripeSessionId);
-      const plot = await tx.plot.create({
-        data: {
-          id: randomUUID(),
-          zone: claim.zone,
-          tier,
-          ...footprint,
-          displayName: claim.display_name,
-          message: claim.message,
-          link: claim.link ?? null,
-          visible: screening.visible,
-          // Held by the screen: pending review until an admin decides.
-          flagged: !screening.visible,
-          regionName,
-          stripeSessionId: claim.stripeSessionId,
-          notificationEmail: claim.notification_email ?? null,
-        },
-        select: PLOT_PUBLIC_SELECT,
-      });
-      await tx.plotAvatar.create({ data: { plotId: plot.id, png: new Uint8Array(png) } });
-      await tx.footprint.create({ data: { ...footprint, kind: 'plot', plotId: plot.id } });
-      await tx.plotManageToken.create({ data: { plotId: plot.id, tokenHash: manage.tokenHash } });
-      await enqueueEvent({
-        tx,
-        schema: SCHEMA,
-        type: 'plots.plot.claimed',
-        requestId: options.requestId,
-        data: {
-          plotId: plot.id,
-          displayName: plot.displayName,
-          zone: plot.zone,
-          tier,
-          x: plot.x,
-          y: plot.y,
-          size: plot.size,
-          message: plot.message,
-          link: plot.link,
-          createdAt: plot.createdAt.toISOString(),
-          sessionId: claim.stripeSessionId,
-          visible: screening.visible,
-          screenedWords: screening.screenedWords,
-          notificationEmail: claim.notification_email ?? null,
-          clientIp: options.clientIp,
-        },
-      });
-      return plot;
-    }, TRANSACTION_OPTIONS);
+    db.$executeRawUnsafe(
+      `SELECT "${SCHEMA}"."write_claim"($1::int, $2::int[], $3::uuid, $4, $5, $6::int, $7::int, $8::int, $9, $10, $11, $12::boolean, $13,
+         $14, $15, $16::timestamptz, $17::bytea, $18, $19::uuid, $20, $21::jsonb, $22)`,
+      FOOTPRINT_LOCK_NAMESPACE,
+      footprintLockBlocks(footprint),
+      plot.id,
+      plot.zone,
+      plot.tier,
+      plot.x,
+      plot.y,
+      plot.size,
+      plot.displayName,
+      plot.message,
+      plot.link,
+      screening.visible,
+      plot.regionName,
+      claim.stripeSessionId,
+      claim.notification_email ?? null,
+      plot.createdAt,
+      new Uint8Array(png),
+      manage.tokenHash,
+      event.id,
+      event.type,
+      JSON.stringify(event),
+      options.requestId ?? null,
+    );
 
   for (let attempt = 1; ; attempt++) {
     try {
-      const plot = await insert();
+      await insert();
       options.log.info(
         {
           plotId: plot.id,

@@ -23,6 +23,8 @@ export interface EditPlotContentOptions {
   requestId?: string;
   log: FastifyBaseLogger;
   screenTimeoutMs: number;
+  /** This replica's copy of moderation's word list; without it moderation is asked. */
+  screenWords?: { words(): Promise<readonly string[]> };
 }
 
 export interface EditPlotContentResult {
@@ -64,6 +66,7 @@ export async function editPlotContent(options: EditPlotContentOptions): Promise<
     link,
     timeoutMs: options.screenTimeoutMs,
     log: options.log,
+    words: options.screenWords,
   });
 
   return db.$transaction(async (tx) => {

@@ -47,23 +47,28 @@ async function assertLand(bus: EventBus, footprint: Footprint, source?: LandSour
 /** Plot footprints are at most 4x4, so two overlapping footprints always share at least one 4x4 block. */
 const LOCK_BLOCK = 4;
 const BLOCKS_PER_ROW = Math.ceil(GRID_SIZE / LOCK_BLOCK);
-const FOOTPRINT_LOCK_NAMESPACE = 72707370;
+/** The first key of every footprint advisory lock (the second is the block). */
+export const FOOTPRINT_LOCK_NAMESPACE = 72707370;
 
 /**
- * Queues this transaction behind any other that is placing an overlapping footprint. Without it, two
- * overlapping inserts can each add their entry to the exclusion constraint's GiST index and then wait for
- * each other (a deadlock PostgreSQL breaks by aborting one, again and again under contention). Locks are
- * per 4x4 block the footprint touches, taken in ascending order, and released at commit; the exclusion
- * constraint stays the final arbiter.
+ * The advisory lock blocks a footprint touches, ascending: taken before a footprint is inserted, so a transaction
+ * waits behind any other that is placing an overlapping footprint. Without them, two overlapping inserts can each
+ * add their entry to the exclusion constraint's GiST index and then wait for each other (a deadlock PostgreSQL
+ * breaks by aborting one, again and again under contention). One lock per 4x4 block, in ascending order, released
+ * at commit; the exclusion constraint stays the final arbiter. The claim's `write_claim` SQL function takes the same.
  */
-async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
+export function footprintLockBlocks(footprint: Footprint): number[] {
   const blocks = new Set<number>();
   for (let by = Math.floor(footprint.y / LOCK_BLOCK); by <= Math.floor((footprint.y + footprint.size - 1) / LOCK_BLOCK); by++) {
     for (let bx = Math.floor(footprint.x / LOCK_BLOCK); bx <= Math.floor((footprint.x + footprint.size - 1) / LOCK_BLOCK); bx++) {
       blocks.add(by * BLOCKS_PER_ROW + bx);
     }
   }
-  const ordered = [...blocks].sort((a, b) => a - b);
+  return [...blocks].sort((a, b) => a - b);
+}
+
+async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
+  const ordered = footprintLockBlocks(footprint);
   if (ordered.length === 1) {
     await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', FOOTPRINT_LOCK_NAMESPACE, ordered[0]);
     return;
@@ -78,29 +83,16 @@ async function lockFootprintArea(tx: Tx, footprint: Footprint): Promise<void> {
 
 /**
  * Readies the footprint's area for an insert in the caller's transaction: waits its turn behind overlapping
- * placements, then removes the expired holds under it, and, given `releaseSessionHold`, that session's own hold
- * wherever it is (a claim replaces its checkout's hold) in the same statement.
+ * placements, then removes the expired holds under it. (A claim does the same, and drops its session's own hold, in
+ * the `write_claim` SQL function.)
  */
-export async function makeRoomFor(tx: Tx, footprint: Footprint, releaseSessionHold?: string): Promise<void> {
+export async function makeRoomFor(tx: Tx, footprint: Footprint): Promise<void> {
   await lockFootprintArea(tx, footprint);
-  await deleteExpiredHoldsUnder(tx, footprint, releaseSessionHold);
-}
-
-async function deleteExpiredHoldsUnder(tx: Tx, footprint: Footprint, sessionId?: string): Promise<number> {
-  if (sessionId === undefined) {
-    return tx.$executeRawUnsafe(
-      `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND "expires_at" <= now() AND ${OVERLAPS_SQL}`,
-      footprint.x,
-      footprint.y,
-      footprint.size,
-    );
-  }
-  return tx.$executeRawUnsafe(
-    `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND ("session_id" = $4 OR ("expires_at" <= now() AND ${OVERLAPS_SQL}))`,
+  await tx.$executeRawUnsafe(
+    `DELETE FROM ${TABLE.footprints} WHERE "kind" = 'hold' AND "expires_at" <= now() AND ${OVERLAPS_SQL}`,
     footprint.x,
     footprint.y,
     footprint.size,
-    sessionId,
   );
 }
 

@@ -12,6 +12,8 @@ export interface ScreenClaimContentInput {
   /** How long the claim waits for moderation before screening locally. */
   timeoutMs: number;
   log: FastifyBaseLogger;
+  /** This replica's copy of moderation's word list; without it moderation is asked per claim. */
+  words?: { words(): Promise<readonly string[]> };
 }
 
 /** Who screened the claim: the moderation service, or the local floor list because moderation did not answer. */
@@ -50,8 +52,9 @@ function outcome(flagged: boolean, words: string[], screenedBy: ScreenedBy): Scr
 }
 
 /**
- * The server-side content screen, asked BEFORE the claim's transaction: moderation answers over NATS
- * (`screenContentQuery`: the spec's words plus the operator's extra words, over name, message and link host).
+ * The server-side content screen, run BEFORE the claim's transaction with moderation's list (the spec's words plus the
+ * operator's extra words, over name, message and link host): from this replica's copy of it when there is one
+ * (`ScreenWordsCopy`, the same `findFlaggedWords` moderation runs), else by asking moderation (`screenContentQuery`).
  * A hit: the plot is still created (the buyer paid) but hidden until an admin approves it.
  *
  * Moderation down or too slow must neither lose the sale nor publish unscreened content: the claim is then
@@ -62,6 +65,10 @@ function outcome(flagged: boolean, words: string[], screenedBy: ScreenedBy): Scr
 export async function screenClaimContent(input: ScreenClaimContentInput): Promise<ScreeningResult> {
   const linkHost = linkHostOf(input.link);
   try {
+    if (input.words) {
+      const words = findFlaggedWords([input.displayName, input.message, hostForScreen(linkHost)], await input.words.words());
+      return outcome(words.length > 0, words, 'moderation');
+    }
     const answer = await query(
       input.bus,
       screenContentQuery,

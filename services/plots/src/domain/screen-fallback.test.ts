@@ -70,9 +70,10 @@ describe('moderation down at claim time', () => {
   });
 
   it('moderation not answering in time: the claim waits SCREEN_QUERY_TIMEOUT_MS at most, then screens locally', async () => {
-    // A "moderation" that takes the request and never answers (hung, overloaded).
+    // A "moderation" that takes the request for its word list and never answers (hung, overloaded). With no list
+    // answered, plots keeps none and asks again at every claim.
     const nc: NatsConnection = await connect(world.stream.connectOptions());
-    const silent = nc.subscribe(`${world.stream.subjectPrefix}query.moderation.screen-content`, { queue: 'moderation' });
+    const silent = nc.subscribe(`${world.stream.subjectPrefix}query.moderation.screen-words`, { queue: 'moderation' });
     let asked = 0;
     (async () => {
       for await (const _message of silent) asked += 1;

@@ -18,6 +18,8 @@ export interface ClaimRoutesOptions {
   decodeSlots: AvatarDecodeSlots;
   /** This replica's copy of the land mask. */
   land?: LandSource;
+  /** This replica's copy of moderation's word list. */
+  screenWords?: { words(): Promise<readonly string[]> };
   /** After a plot was written: drop the list cache, count it. */
   onClaimed: (result: { tier: string; screenedBy: string; held: boolean }) => void;
 }
@@ -66,6 +68,7 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
           maxAttemptsPerSession: opts.maxAttemptsPerSession,
           decodeSlots: opts.decodeSlots,
           land: opts.land,
+          screenWords: opts.screenWords,
         });
       } catch (error) {
         // Answered here: the error handler masks every 5xx message, and this one tells the buyer to retry.

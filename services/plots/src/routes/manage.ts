@@ -28,6 +28,8 @@ export interface ManageRoutesOptions {
   /** Owner-link requests per client address per window: a token cannot be guessed (256 bits), and cannot be tried fast either. */
   rateLimit: { max: number; timeWindow: number };
   screenTimeoutMs: number;
+  /** This replica's copy of moderation's word list. */
+  screenWords?: { words(): Promise<readonly string[]> };
   maxInputPixels: number;
   decodeSlots: AvatarDecodeSlots;
   /** After the plot's public content changed on this replica: drop the list cache. */
@@ -86,6 +88,7 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
         requestId: request.id,
         log: request.log,
         screenTimeoutMs: opts.screenTimeoutMs,
+        screenWords: opts.screenWords,
       });
       request.log.info({ plotId: result.plot.id, status: result.status, screenedBy: result.screenedBy }, 'owner edited a plot');
       if (result.status !== 'unchanged') app.outbox.kick();
