@@ -24,7 +24,8 @@ export type CachedDocument = (typeof CACHED_DOCUMENTS)[number];
 interface Entry {
   etag: string;
   cacheControl: string;
-  variants: Partial<Record<ContentEncoding, { bytes: Buffer; contentEncoding?: string }>>;
+  /** One answer object per encoding for as long as the version is held: requests share it, and the gateway keys its prebuilt response heads on it. */
+  variants: Partial<Record<ContentEncoding, CachedAnswer>>;
   fetchedAt: number;
   /** Bumped by every event; a copy fetched under an older generation is stale. */
   generation: number;
@@ -32,10 +33,10 @@ interface Entry {
 
 /** What a request is answered with: the document's validator and the bytes in the encoding it accepts. */
 export interface CachedAnswer {
-  etag: string;
-  cacheControl: string;
-  bytes: Buffer;
-  contentEncoding?: string;
+  readonly etag: string;
+  readonly cacheControl: string;
+  readonly bytes: Buffer;
+  readonly contentEncoding?: string;
 }
 
 export interface UpstreamContext {
@@ -76,19 +77,20 @@ export class PublicDocumentCache {
     this.generation += 1;
   }
 
-  /**
-   * The document in `encoding`, fresh: from memory, or fetched (a copy past its age or generation is revalidated with
-   * If-None-Match); null when the service could not give a cacheable copy. The service's own bytes are kept for each
-   * encoding (it compressed them once already): the gateway never compresses a document itself.
-   */
   /** The document in `encoding` when memory holds it fresh, without waiting for anything; else undefined (ask `get`). */
   peek(document: CachedDocument, encoding: ContentEncoding): CachedAnswer | undefined {
     const entry = this.entries.get(document);
     const variant = entry?.variants[encoding];
     if (!entry || !variant || entry.generation !== this.generation || this.now() - entry.fetchedAt >= this.options.maxAgeMs)
       return undefined;
-    return { etag: entry.etag, cacheControl: entry.cacheControl, bytes: variant.bytes, contentEncoding: variant.contentEncoding };
+    return variant;
   }
+
+  /**
+   * The document in `encoding`, fresh: from memory, or fetched (a copy past its age or generation is revalidated with
+   * If-None-Match); null when the service could not give a cacheable copy. The service's own bytes are kept for each
+   * encoding (it compressed them once already): the gateway never compresses a document itself.
+   */
 
   async get(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<CachedAnswer | null> {
     let entry = this.entries.get(document);
@@ -104,9 +106,7 @@ export class PublicDocumentCache {
       }
       entry = (await load) ?? undefined;
     }
-    const variant = entry?.variants[encoding];
-    if (!entry || !variant) return null;
-    return { etag: entry.etag, cacheControl: entry.cacheControl, bytes: variant.bytes, contentEncoding: variant.contentEncoding };
+    return entry?.variants[encoding] ?? null;
   }
 
   close(): void {
@@ -132,11 +132,15 @@ export class PublicDocumentCache {
       return null;
     }
     this.bypass.delete(document);
-    const variant = { bytes: answer.body, contentEncoding: answer.contentEncoding };
     const current = this.entries.get(document);
     if (current && current.etag === answer.etag) {
       // The same version: the new encoding joins the others, and the service has just confirmed them all.
-      current.variants[encoding] = variant;
+      current.variants[encoding] = {
+        etag: current.etag,
+        cacheControl: current.cacheControl,
+        bytes: answer.body,
+        contentEncoding: answer.contentEncoding,
+      };
       current.fetchedAt = this.now();
       current.generation = generation;
       return current;
@@ -144,7 +148,9 @@ export class PublicDocumentCache {
     const entry: Entry = {
       etag: answer.etag,
       cacheControl: answer.cacheControl,
-      variants: { [encoding]: variant },
+      variants: {
+        [encoding]: { etag: answer.etag, cacheControl: answer.cacheControl, bytes: answer.body, contentEncoding: answer.contentEncoding },
+      },
       fetchedAt: this.now(),
       generation,
     };

@@ -105,4 +105,16 @@ describe('normaliseRequestPath', () => {
     expect(normaliseRequestPath('/../../api/admin')).toBe('/api/admin');
     expect(normaliseRequestPath('/user/100%')).toBe('/user/100%');
   });
+
+  it('a path already normal is its own normal form (query cut off); anything else takes the full reading', () => {
+    expect(normaliseRequestPath('/api/map-layout')).toBe('/api/map-layout');
+    expect(normaliseRequestPath('/api/plots?format=compact')).toBe('/api/plots');
+    expect(normaliseRequestPath('/api/manage/tok_en-1#x')).toBe('/api/manage/tok_en-1');
+    expect(normaliseRequestPath('/api/map-layout/../admin/me')).toBe('/api/admin/me');
+    expect(normaliseRequestPath('/api/map-layout/')).toBe('/api/map-layout');
+    expect(normaliseRequestPath('/api/Admin/me?x=1')).toBe('/api/admin/me');
+    expect(normaliseRequestPath('/api/x;p=1/admin')).toBe('/api/x/admin');
+    expect(normaliseRequestPath('/')).toBe('/');
+    expect(normaliseRequestPath('?a=b')).toBe('/');
+  });
 });

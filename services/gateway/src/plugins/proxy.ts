@@ -2,13 +2,13 @@ import proxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
-import { etagMatches, negotiateEncoding } from '@pixel-atlas/service-kit/cached-json';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { PublicDocumentCache, type CachedAnswer } from '../domain/public-document-cache.ts';
+import { answerHead, buildAnswerHeads, negotiateEncodingMemo, notModifiedSince, type AnswerHeads } from './cached-answer-head.ts';
 import { ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
 
 declare module 'fastify' {
@@ -117,15 +117,26 @@ export const proxyPlugin = fp(
     const changes = ['plots.>', 'map.layout.>'].map((subject) =>
       app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }),
     );
+    /** Each answer's heads, built the first time it is served: the answer object lives as long as its version. */
+    const heads = new WeakMap<CachedAnswer, AnswerHeads>();
+    /**
+     * The whole head in one `writeHead` with a flat list, outside Fastify's reply: the answer's headers (security
+     * headers included) are built once per version and encoding, not set one by one per request and copied again when
+     * the head is written. Fastify's onResponse hooks (metrics) and its request log still run: they follow the
+     * response's 'finish', which a hijacked reply keeps. The onSend hooks do not: the kit's request id header is written
+     * here, and the other ones (owner pages' private headers, cookies) have nothing to do for these two paths.
+     */
     const answerFromMemory = (request: FastifyRequest, reply: FastifyReply, cached: CachedAnswer): void => {
-      reply.header('etag', cached.etag).header('cache-control', cached.cacheControl).header('vary', 'accept-encoding');
-      if (etagMatches(request.headers['if-none-match'], cached.etag)) {
-        void reply.status(304).send();
-        return;
+      let answerHeads = heads.get(cached);
+      if (!answerHeads) {
+        answerHeads = buildAnswerHeads(cached, app.securityHeaders);
+        heads.set(cached, answerHeads);
       }
-      reply.header('content-type', 'application/json; charset=utf-8');
-      if (cached.contentEncoding) reply.header('content-encoding', cached.contentEncoding);
-      void reply.send(cached.bytes);
+      const notModified = notModifiedSince(request.headers['if-none-match'], cached.etag);
+      const head = answerHead(answerHeads, notModified, reply.getHeaders(), INTERNAL_HEADERS.requestId, request.id);
+      reply.hijack();
+      if (notModified) reply.raw.writeHead(304, head).end();
+      else reply.raw.writeHead(200, head).end(cached.bytes);
     };
     // Callback style with a synchronous path: a document memory holds fresh is answered without a promise. The hook
     // returns nothing (a returned reply is a thenable Fastify would wait on) and does not call done once it answered.
@@ -135,7 +146,7 @@ export const proxyPlugin = fp(
         done();
         return;
       }
-      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      const encoding = negotiateEncodingMemo(request.headers['accept-encoding']);
       const fresh = documents.peek(document, encoding);
       if (fresh) {
         answerFromMemory(request, reply, fresh);
@@ -191,7 +202,8 @@ export const proxyPlugin = fp(
             bodyLength.set(request, bytes.length);
             done(null, Readable.from([bytes], { objectMode: false }));
           });
-          if (prefix === '/api/map-layout' || prefix === '/api/plots') scope.addHook('preHandler', serveCachedDocument);
+          const cached = prefix === '/api/map-layout' || prefix === '/api/plots';
+          if (cached) scope.addHook('preHandler', serveCachedDocument);
           scope.setErrorHandler((error: FastifyError) => {
             if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
               throw new AppError('PAYLOAD_TOO_LARGE', `The request is too large: at most ${describeBytes(limit)} here.`);
@@ -203,7 +215,9 @@ export const proxyPlugin = fp(
             prefix,
             rewritePrefix: prefix,
             proxyPayloads: false,
-            config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } },
+            // writesOwnHead: answers from memory carry the security headers in their prebuilt head; every other answer of
+            // these routes gets them as Fastify sends it (see the security plugin).
+            config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: cached },
             http: { requestOptions: { timeout: opts.timeoutMs } },
             replyOptions,
           });
@@ -219,5 +233,5 @@ export const proxyPlugin = fp(
       documents.close();
     });
   },
-  { name: 'gateway-proxy', dependencies: ['gateway-admin-auth', 'pixel-atlas-nats'] },
+  { name: 'gateway-proxy', dependencies: ['gateway-admin-auth', 'gateway-security', 'pixel-atlas-nats'] },
 );

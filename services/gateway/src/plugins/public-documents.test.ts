@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -156,9 +157,99 @@ describe('the public documents answered from the gateway', () => {
     await get('/api/plots?format=other');
     expect(plots.state.requests).toBe(before + 1);
     const ip = visitor();
-    const statuses: number[] = [];
-    for (let i = 0; i < 21; i += 1) statuses.push((await get('/api/map-layout', {}, ip)).statusCode);
-    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
-    expect(statuses[20]).toBe(429);
+    const answers = [];
+    for (let i = 0; i < 21; i += 1) answers.push(await get('/api/map-layout', {}, ip));
+    expect(answers.slice(0, 20).every((a) => a.statusCode === 200)).toBe(true);
+    expect(answers.slice(0, 20).map((a) => a.headers['x-ratelimit-remaining'])).toEqual(
+      Array.from({ length: 20 }, (_, i) => String(19 - i)),
+    );
+    const refused = answers[20]!;
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('RATE_LIMITED');
+    // The refusal is sent by Fastify, not from the prebuilt head: it gets the security headers on the way out.
+    expect(refused.headers).toMatchObject({ ...securityHeaders(), 'x-ratelimit-remaining': '0', 'retry-after': '60' });
+  });
+
+  it("an answer from memory has the head a proxied answer of the same route has, with the request's own values", async () => {
+    const ip = visitor();
+    const br = { 'accept-encoding': 'br' };
+    await get('/api/map-layout', br, ip); // in memory from here on
+    const before = map.state.requests;
+    const cached = await get('/api/map-layout', br, ip);
+    const proxied = await get('/api/map-layout?format=other', br, ip);
+    expect(map.state.requests).toBe(before + 1);
+    const names = (headers: Record<string, unknown>) =>
+      Object.keys(headers)
+        .filter((name) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+        .sort();
+    expect(names(cached.headers)).toEqual(names(proxied.headers));
+    expect(cached.headers).toMatchObject({
+      ...securityHeaders(),
+      'content-encoding': 'br',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(cached.rawPayload.length),
+      vary: 'accept-encoding',
+      'x-ratelimit-limit': '20',
+      'x-ratelimit-remaining': '18',
+    });
+    expect(proxied.headers['x-ratelimit-remaining']).toBe('17');
+    expect(cached.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(proxied.headers['x-request-id']).not.toBe(cached.headers['x-request-id']);
+
+    const notModified = await get('/api/map-layout', { ...br, 'if-none-match': String(cached.headers.etag) }, ip);
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+    expect(notModified.headers).toMatchObject({ ...securityHeaders(), etag: cached.headers.etag, vary: 'accept-encoding' });
+    for (const name of ['content-type', 'content-length', 'content-encoding']) expect(notModified.headers[name]).toBeUndefined();
+    expect(notModified.headers['x-ratelimit-remaining']).toBe('16');
+
+    const head = await gateway.inject({
+      method: 'HEAD',
+      url: '/api/map-layout',
+      headers: { 'x-forwarded-for': ip, ...br },
+      remoteAddress: ip,
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(cached.headers['content-length']);
+    expect(head.rawPayload.length).toBe(0);
+  });
+
+  it('over a kept-alive connection, answers from memory and proxied ones follow each other on one socket', async () => {
+    await gateway.listen({ port: 0, host: '127.0.0.1' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const fetchRaw = (url: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }>((resolve, reject) => {
+        const request = http.get(`${urlOf(gateway)}${url}`, { agent, headers }, (response) => {
+          sockets.add(response.socket);
+          let bytes = 0;
+          response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, bytes }));
+        });
+        request.on('error', reject);
+      });
+    try {
+      const first = await fetchRaw('/api/map-layout', { 'accept-encoding': 'gzip' });
+      const etag = String(first.headers.etag);
+      const answers = [
+        first,
+        await fetchRaw('/api/map-layout', { 'if-none-match': etag }),
+        await fetchRaw('/api/map-layout?format=other'),
+        await fetchRaw('/api/map-layout', { 'accept-encoding': 'gzip' }),
+        await fetchRaw('/api/map-layout', { 'if-none-match': etag }),
+      ];
+      expect(answers.map((a) => a.status)).toEqual([200, 304, 200, 200, 304]);
+      expect(answers[3]!.bytes).toBe(Number(answers[3]!.headers['content-length']));
+      expect(answers[3]!.headers['content-encoding']).toBe('gzip');
+      expect(answers[4]!.bytes).toBe(0);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
+
+/** The security headers every answer carries, as the gateway computed them at start. */
+function securityHeaders(): Record<string, string> {
+  return Object.fromEntries(gateway.securityHeaders.map(([name, value]) => [name.toLowerCase(), value]));
+}

@@ -41,6 +41,31 @@ describe('security headers', () => {
     await app.close();
   });
 
+  it('a route that writes its own head gets them on every answer Fastify sends for it; its own value of one wins', async () => {
+    const app = Fastify();
+    await app.register(securityPlugin, { https: false });
+    let setBeforeHead: string[] = [];
+    app.get<{ Querystring: { raw?: string; fail?: string } }>('/own', { config: { writesOwnHead: true } }, async (request, reply) => {
+      if (request.query.raw !== undefined) {
+        setBeforeHead = reply.raw.getHeaderNames();
+        reply.hijack();
+        reply.raw.writeHead(200, ['content-type', 'text/plain', ...app.securityHeaders.flat()]).end('raw');
+        return reply;
+      }
+      if (request.query.fail !== undefined) throw new Error('boom');
+      return reply.header('x-frame-options', 'DENY').send({ ok: true });
+    });
+    const sent = await app.inject('/own');
+    expect(sent.headers).toMatchObject({ ...EVERY_RESPONSE, 'x-frame-options': 'DENY' });
+    expect((await app.inject('/own?fail')).headers).toMatchObject(EVERY_RESPONSE);
+    const raw = await app.inject('/own?raw');
+    expect(raw.body).toBe('raw');
+    expect(raw.headers).toMatchObject(EVERY_RESPONSE);
+    // Nothing set ahead in Node's header list: the written head is taken as it is, not merged into one.
+    expect(setBeforeHead).toEqual([]);
+    await app.close();
+  });
+
   it('over https: HSTS and upgrade-insecure-requests', async () => {
     const app = await appWith(true);
     const response = await app.inject('/page');

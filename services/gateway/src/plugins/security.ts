@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
@@ -36,9 +36,21 @@ export const securityPlugin = fp(
     const headers = headersSetBy(setSecurityHeaders);
     app.decorate('securityHeaders', headers);
     app.addHook('onRequest', (request, reply, done) => {
-      // A route that writes its response head itself (the live stream) puts these in it, once for all connections.
+      // A route that writes its response head itself (the live stream, the public documents answered from memory) puts
+      // these in it, built once: set here, they would also make Node merge the written head into its header list.
       if (request.routeOptions.config.writesOwnHead !== true) for (const [name, value] of headers) reply.raw.setHeader(name, value);
       done();
+    });
+    // Such a route's other answers (a refusal, an error, a proxied response) are sent by Fastify: they get the headers
+    // on the way out. A header the answer already has wins, as it wins over the ones set above. Only those routes run
+    // this hook.
+    const setMissingHeaders: onSendHookHandler = (_request, reply, payload, done) => {
+      for (const [name, value] of headers) if (!reply.hasHeader(name)) reply.header(name, value);
+      done(null, payload);
+    };
+    app.addHook('onRoute', (route) => {
+      if (route.config?.writesOwnHead !== true) return;
+      route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), setMissingHeaders];
     });
   },
   { name: 'gateway-security' },
@@ -50,7 +62,10 @@ declare module 'fastify' {
     securityHeaders: ReadonlyArray<readonly [string, string]>;
   }
   interface FastifyContextConfig {
-    /** The route writes its whole response head itself, security headers included (`app.securityHeaders`). */
+    /**
+     * The route writes its response head itself, security headers included (`app.securityHeaders`), on some or all of
+     * its answers; the ones Fastify sends get the security headers as they are sent.
+     */
     writesOwnHead?: boolean;
   }
 }
