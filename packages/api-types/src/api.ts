@@ -804,7 +804,8 @@ export interface components {
             created_at: number[];
             display_name: string[];
             flagged: (0 | 1)[];
-            id: string[];
+            /** @description null: the id is made from the plot's created_at, x and y (`plotIdFor` in contracts/plot-id.ts: a version 8 UUID `cccccccc-cccc-8xxx-8yyy-000000000000` of created_at in milliseconds as 12 hex digits, then x and y as 3 hex digits each) */
+            id: (string | null)[];
             link: (string | null)[];
             message: string[];
             region_name: (string | null)[];
@@ -813,7 +814,7 @@ export interface components {
             /** @description milliseconds since the Unix epoch; null: as claimed */
             updated_at: (number | null)[];
             /** @constant */
-            version: 1;
+            version: 2;
             x: number[];
             y: number[];
             zone: string[];

@@ -1,11 +1,13 @@
+import { plotIdFor } from './plot-id.ts';
 import type { Plot } from './plots.ts';
 
 /** The compact plot list's columns (the schema, with its documentation, is plot-list-compact.ts). */
-export const PLOT_LIST_COMPACT_VERSION = 1;
+/** 2: `id` is null where the id is `plotIdFor(created_at, x, y)`. */
+export const PLOT_LIST_COMPACT_VERSION = 2;
 
 export interface PlotListCompact {
   version: typeof PLOT_LIST_COMPACT_VERSION;
-  id: string[];
+  id: Array<string | null>;
   zone: string[];
   tier: Array<Plot['tier']>;
   x: number[];
@@ -39,6 +41,14 @@ const COLUMNS = [
 ] as const;
 
 const defaultAvatarUrl = (id: string) => `/api/plots/${id}/avatar`;
+/** The id a plot made at that time and place has (null where no such id exists: never equal to a real one). */
+const derivableId = (createdAtMs: number, plot: Pick<Plot, 'x' | 'y'>) => {
+  try {
+    return plotIdFor(createdAtMs, plot.x, plot.y);
+  } catch {
+    return null;
+  }
+};
 const millis = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -50,7 +60,7 @@ export function encodePlotListCompact(plots: readonly Plot[]): PlotListCompact {
   let previousCreatedAt = 0;
   for (const plot of plots) {
     const createdAt = millis(plot.created_at);
-    compact.id.push(plot.id);
+    compact.id.push(plot.id === derivableId(createdAt, plot) ? null : plot.id);
     compact.zone.push(plot.zone);
     compact.tier.push(plot.tier);
     compact.x.push(plot.x);
@@ -82,8 +92,8 @@ export function decodePlotListCompact(compact: PlotListCompact): Plot[] {
   let createdAt = 0;
   // Every column was checked above to hold `count` values, so each `[i]!` below is in range.
   for (let i = 0; i < count; i += 1) {
-    const id = compact.id[i]!;
     createdAt += compact.created_at[i]!;
+    const id = compact.id[i] ?? plotIdFor(createdAt, compact.x[i]!, compact.y[i]!);
     const updatedAt = compact.updated_at[i]!;
     plots[i] = {
       id,

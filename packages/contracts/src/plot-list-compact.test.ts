@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
+import { plotIdFor } from './plot-id.ts';
 import { decodePlotListCompact, encodePlotListCompact, type PlotListCompact } from './plot-list-compact-codec.ts';
 import { plotListCompactSchema } from './plot-list-compact.ts';
 import { plotListResponseSchema, type Plot } from './plots.ts';
@@ -36,14 +37,38 @@ describe('compact plot list', () => {
     expect(decodePlotListCompact(encodePlotListCompact([]))).toEqual([]);
   });
 
+  it("leaves out every id that is the plot's time and place (plotIdFor), and keeps the others", () => {
+    const made = (n: number, x: number, y: number) => {
+      const created_at = new Date(Date.UTC(2026, 10, 27, 9, 0, n, 250)).toISOString();
+      return plot(n, {
+        id: plotIdFor(Date.parse(created_at), x, y),
+        x,
+        y,
+        created_at,
+        avatar_url: `/api/plots/${plotIdFor(Date.parse(created_at), x, y)}/avatar`,
+      });
+    };
+    const random = plot(7);
+    // A plot at the same place later (the first was removed), and one whose id does not match its time: kept.
+    const moved = { ...made(9, 4, 4), created_at: new Date(Date.UTC(2026, 10, 27, 9, 0, 10)).toISOString() };
+    const plots = plotListResponseSchema.parse([made(1, 0, 0), random, made(3, 89, 89), made(4, 0, 0), moved]);
+    const compact = plotListCompactSchema.parse(JSON.parse(JSON.stringify(encodePlotListCompact(plots))));
+    expect(compact.id).toEqual([null, random.id, null, null, moved.id]);
+    expect(compact.avatar_url).toEqual([null, null, null, null, null]);
+    expect(decodePlotListCompact(compact)).toEqual(plots);
+  });
+
   it('the schema (the OpenAPI document) and the codec describe the same columns', () => {
     expectTypeOf<z.infer<typeof plotListCompactSchema>>().toEqualTypeOf<PlotListCompact>();
   });
 
   it('refuses another version and columns of different lengths', () => {
     const compact = encodePlotListCompact([plot(1), plot(2)]);
-    expect(plotListCompactSchema.safeParse({ ...compact, version: 2 }).success).toBe(false);
-    expect(() => decodePlotListCompact({ ...compact, version: 2 } as unknown as PlotListCompact)).toThrow('unknown version 2');
+    // Version 1 carried every id; its readers would take a null id for a missing one.
+    for (const version of [1, 3]) {
+      expect(plotListCompactSchema.safeParse({ ...compact, version }).success).toBe(false);
+      expect(() => decodePlotListCompact({ ...compact, version } as unknown as PlotListCompact)).toThrow(`unknown version ${version}`);
+    }
     expect(() => decodePlotListCompact({ ...compact, message: ['only one'] })).toThrow('column message has 1 values for 2 plots');
   });
 });

@@ -17,7 +17,9 @@ const column = <T extends z.ZodType>(item: T) => z.array(item);
 export const plotListCompactSchema = z
   .object({
     version: z.literal(PLOT_LIST_COMPACT_VERSION),
-    id: column(z.uuid()),
+    id: column(z.uuid().nullable()).describe(
+      "null: the id is made from the plot's created_at, x and y (`plotIdFor` in contracts/plot-id.ts: a version 8 UUID `cccccccc-cccc-8xxx-8yyy-000000000000` of created_at in milliseconds as 12 hex digits, then x and y as 3 hex digits each)",
+    ),
     zone: column(z.string()),
     tier: column(tierSchema),
     x: column(z.number().int()),

@@ -12,11 +12,13 @@
  * The plots are written straight into the plots schema (a read benchmark: 8,100 plots cover water too,
  * which no buyer could claim).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { plotIdFor } from '@pixel-atlas/contracts/plot-id';
 import { decodePlotListCompact, type PlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import type { FastifyInstance } from 'fastify';
 import { startWorld } from '@pixel-atlas/test-stack/world';
@@ -24,6 +26,8 @@ import { autocannon, baseUrl, fmt, table } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** BENCH_RANDOM_IDS=1: the plots get random (version 4) ids, as plots claimed before `plotIdFor` have: the baseline. */
+const RANDOM_IDS = process.env.BENCH_RANDOM_IDS === '1';
 /** BENCH_SIZES_ONLY=1: only the bytes on the wire, no load runs. */
 const SIZES_ONLY = process.env.BENCH_SIZES_ONLY === '1';
 
@@ -85,14 +89,20 @@ try {
   const wire: Array<Record<string, string>> = [];
   for (const count of [2000, 8100]) {
     await world.db.query('TRUNCATE plots.plots CASCADE');
-    // 1×1 plots row by row; names, messages and links of realistic length.
+    // 1×1 plots row by row, with the ids claims give them (plotIdFor: their time and place); names, messages and
+    // links of realistic length.
+    const claimedAt = Array.from({ length: count }, (_, i) => Date.now() - i * 1000);
     await world.db.query(
       `INSERT INTO plots.plots (id, zone, tier, x, y, size, display_name, message, link, stripe_session_id, created_at)
-       SELECT gen_random_uuid(), (ARRAY['nexus','startup','creator','meme'])[1 + i % 4], 'basic', i % 90, i / 90, 1,
+       SELECT ($2::uuid[])[i + 1], (ARRAY['nexus','startup','creator','meme'])[1 + i % 4], 'basic', i % 90, i / 90, 1,
               'Creator ' || i, left('Building tools for makers, one pixel at a time. Plot number ' || i || ' says hello to the whole atlas!', 120),
-              'https://creator-' || i || '.example.com/portfolio', 'cs_bench_' || i, now() - (i || ' seconds')::interval
+              'https://creator-' || i || '.example.com/portfolio', 'cs_bench_' || i, ($3::timestamptz[])[i + 1]
          FROM generate_series(0, $1::int - 1) AS i`,
-      [count],
+      [
+        count,
+        claimedAt.map((ms, i) => (RANDOM_IDS ? randomUUID() : plotIdFor(ms, i % 90, Math.floor(i / 90)))),
+        claimedAt.map((ms) => new Date(ms).toISOString()),
+      ],
     );
     await world.db.query(
       `INSERT INTO plots.footprints (id, x, y, size, kind, plot_id) SELECT gen_random_uuid(), x, y, 1, 'plot', id FROM plots.plots`,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { plotIdFor } from '@pixel-atlas/contracts/plot-id';
 import type { Plot as PlotDto, claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
 import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
 import { TIER_SIZE, isTier, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tiers';
@@ -245,16 +245,17 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
   });
 
   const manage = newManageToken();
+  // The claim's own clock, kept to the millisecond so the id, the event, the answer and later reads agree.
+  const createdAt = new Date();
   const plot: PublicPlotRow = {
-    id: randomUUID(),
+    id: plotIdFor(createdAt.getTime(), footprint.x, footprint.y),
     zone: claim.zone,
     tier,
     ...footprint,
     displayName: claim.display_name,
     message: claim.message,
     link: claim.link ?? null,
-    // The claim's own clock, kept to the millisecond so the event, the answer and later reads agree.
-    createdAt: new Date(),
+    createdAt,
     // Held by the screen: pending review until an admin decides.
     flagged: !screening.visible,
     reviewed: false,
@@ -343,6 +344,8 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
         // Another request with this session won the race: same claim → its plot, otherwise refused.
         const winner = await findBySession(db, claim.stripeSessionId);
         if (winner) return replayOrRefuse(winner, claim);
+        // Another claim took the same top-left tile in the same millisecond, so the same id: a lost race like any other.
+        if (isUniqueViolation(error, 'plots_pkey')) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
       }
       if (attempt < MAX_TRANSACTION_ATTEMPTS && isRetryableTransactionError(error)) {
         // Overlapping inserts can deadlock on the exclusion constraint's index; PostgreSQL aborts one.
