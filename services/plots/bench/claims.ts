@@ -1,27 +1,37 @@
 /**
- * Claims per second with 32 concurrent buyers (the issue's load; BENCH_BUYERS=8 for the older figures) on free land: the real map, plots and payments services
- * (in this process, listening on ports) on a throwaway database and stream, over HTTP.
+ * Claims per second with 32 concurrent buyers (the issue's load; BENCH_BUYERS=8 for the older figures) on free land,
+ * over HTTP, on a throwaway database and stream.
  *
- *   npx tsx services/plots/bench/claims.ts          (BENCH_CLAIMS=400 BENCH_BUYERS=32 BENCH_FLOWS=200)
+ *   npm run bench:claims          (BENCH_CLAIMS=1000 BENCH_BUYERS=32 BENCH_FLOWS=300)
+ *
+ * BENCH_STACK=processes (the default): every service its own process as production runs it (startProcessStack),
+ * BENCH_PLOTS_REPLICAS plots replicas (default 2) that the buyers use in turn, as the gateway spreads them.
+ * BENCH_STACK=in-process: map, plots, payments and moderation in this process (the older figures; one thread for
+ * all, which `--cpu-prof` can read whole). BENCH_PLOTS_NODE_ARGS profiles the plots processes.
  *
  * 1. claim only: N sessions are bought and paid first (not timed); then the buyers claim them, each the spot
  *    its checkout held (the normal case), as fast as they can.
  * 2. whole purchase: the buyers each run checkout → pay (test checkout) → claim, end to end.
+ * Then every claim is checked in SQL: one plot per paid session, no two footprints overlapping.
  */
 import { performance } from 'node:perf_hooks';
-import { avatarDataUrl, buyAndPay, claimBody, landSpots, startWorld, viaGateway } from '@pixel-atlas/test-stack/world';
+import { startProcessStack } from '@pixel-atlas/test-stack/process-stack';
+import { avatarDataUrl, claimBody, landSpots, startWorld, viaGateway } from '@pixel-atlas/test-stack/world';
 import { baseUrl, fmt, percentile, table } from './support.ts';
 
-const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 400);
-const FLOWS = Number(process.env.BENCH_FLOWS ?? 200);
+const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 1000);
+const FLOWS = Number(process.env.BENCH_FLOWS ?? 300);
 const BUYERS = Number(process.env.BENCH_BUYERS ?? 32);
+const STACK = process.env.BENCH_STACK ?? 'processes';
+const PLOTS_REPLICAS = Number(process.env.BENCH_PLOTS_REPLICAS ?? 2);
+if (STACK !== 'processes' && STACK !== 'in-process') throw new Error(`BENCH_STACK: processes or in-process, not ${STACK}`);
 
 /** BENCH_PHASE_MARKS=1: prints the monotonic clock (µs, the clock of `--cpu-prof`) at each phase's start and end. */
 const mark = (label: string) => {
   if (process.env.BENCH_PHASE_MARKS) console.log(`phase ${label} ${process.hrtime.bigint() / 1000n}`);
 };
 
-async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promise<void>, label = 'run') {
+async function runBuyers<T>(items: T[], buyers: number, work: (item: T, buyer: number) => Promise<void>, label = 'run') {
   mark(`${label}:start`);
   const latencies: number[] = [];
   // One iterator shared by every buyer: each takes the next item the moment it is free.
@@ -29,11 +39,11 @@ async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promi
   let failures = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: buyers }, async () => {
+    Array.from({ length: buyers }, async (_, buyer) => {
       for (const item of queue) {
         const t0 = performance.now();
         try {
-          await work(item);
+          await work(item, buyer);
         } catch (error) {
           failures += 1;
           if (failures <= 3) console.error(String(error));
@@ -55,31 +65,89 @@ async function runBuyers<T>(items: T[], buyers: number, work: (item: T) => Promi
   };
 }
 
-const world = await startWorld({ listen: true, plotsEnv: { LOG_LEVEL: 'warn' }, paymentsEnv: { LOG_LEVEL: 'warn' } });
+/** The system under test: where payments and each plots replica answer, its database, its land, and how it stops. */
+interface Stack {
+  payments: string;
+  plots: string[];
+  land: Set<string>;
+  query<R>(sql: string): Promise<R[]>;
+  stop(): Promise<void>;
+}
+
+async function startStack(): Promise<Stack> {
+  if (STACK === 'in-process') {
+    const world = await startWorld({ listen: true, plotsEnv: { LOG_LEVEL: 'warn' }, paymentsEnv: { LOG_LEVEL: 'warn' } });
+    return {
+      payments: baseUrl(world.payments),
+      plots: [baseUrl(world.plots)],
+      land: world.land,
+      query: (sql) => world.db.query(sql),
+      stop: () => world.close(),
+    };
+  }
+  const stack = await startProcessStack({
+    replicas: { plots: PLOTS_REPLICAS, contact: 0 },
+    serviceEnv: { plots: { SERVICE_NODE_ARGS: process.env.BENCH_PLOTS_NODE_ARGS ?? '' } },
+  });
+  return {
+    payments: stack.replicas.payments[0]!.url,
+    plots: stack.replicas.plots.map((replica) => replica.url),
+    land: stack.land,
+    query: (sql) => stack.db.query(sql),
+    stop: () => stack.stop(),
+  };
+}
+
+/** The buyer's checkout (a hold on the spot) and payment through the test checkout; returns the paid session. */
+async function checkoutAndPay(payments: string, spot: { x: number; y: number }): Promise<string> {
+  const created = await fetch(`${payments}/api/create-checkout-session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...viaGateway() },
+    body: JSON.stringify({ tier: 'basic', ...spot }),
+  });
+  if (created.status !== 200) throw new Error(`checkout ${created.status}: ${await created.text()}`);
+  const { url, sessionId } = (await created.json()) as { url: string; sessionId: string };
+  const paid = await fetch(`${payments}${url}/pay`, {
+    method: 'POST',
+    headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+    redirect: 'manual',
+  });
+  if (paid.status !== 303) throw new Error(`pay ${paid.status}`);
+  return sessionId;
+}
+
+const stack = await startStack();
 try {
-  const plots = baseUrl(world.plots);
-  const payments = baseUrl(world.payments);
-  console.log(`land tiles: ${world.land.size}; buyers: ${BUYERS}; avatar: a 64×64 PNG re-encoded per claim`);
-  const spots = landSpots(world, 1, CLAIMS + FLOWS);
+  const plotsUrl = (buyer: number) => stack.plots[buyer % stack.plots.length]!;
+  const claim = async (buyer: number, sessionId: string, spot: { x: number; y: number }, overrides: Record<string, unknown>) => {
+    const response = await fetch(`${plotsUrl(buyer)}/api/claim-plot`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...viaGateway() },
+      body: JSON.stringify(await claimBody(sessionId, 'basic', spot.x, spot.y, overrides)),
+    });
+    if (response.status !== 201) throw new Error(`claim ${response.status}: ${await response.text()}`);
+  };
+  console.log(
+    `${STACK === 'processes' ? `services as processes, ${stack.plots.length} plots replicas` : 'services in this process'}; ` +
+      `land tiles: ${stack.land.size}; buyers: ${BUYERS}; avatar: a 64×64 PNG re-encoded per claim`,
+  );
+  const spots = landSpots(stack, 1, CLAIMS + FLOWS);
   const avatar = await avatarDataUrl();
 
   // 1. Claim only.
   const prepared: Array<{ sessionId: string; x: number; y: number }> = [];
   for (let i = 0; i < CLAIMS; i += 16) {
     const batch = spots.slice(i, Math.min(i + 16, CLAIMS));
-    prepared.push(...(await Promise.all(batch.map(async (s) => ({ ...s, sessionId: await buyAndPay(world, { tier: 'basic', ...s }) })))));
+    prepared.push(...(await Promise.all(batch.map(async (s) => ({ ...s, sessionId: await checkoutAndPay(stack.payments, s) })))));
   }
+  // The payments' events reach plots (its own copy of each entitlement) before the claims start, as they would for
+  // buyers who take a few seconds to fill in the form.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
   const claimOnly = await runBuyers(
     prepared,
     BUYERS,
-    async ({ sessionId, x, y }) => {
-      const response = await fetch(`${plots}/api/claim-plot`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...viaGateway() },
-        body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { display_name: `Buyer ${x}-${y}`, avatar_url: avatar })),
-      });
-      if (response.status !== 201) throw new Error(`claim ${response.status}: ${await response.text()}`);
-    },
+    ({ sessionId, x, y }, buyer) => claim(buyer, sessionId, { x, y }, { display_name: `Buyer ${x}-${y}`, avatar_url: avatar }),
     'claim',
   );
 
@@ -87,29 +155,7 @@ try {
   const flows = await runBuyers(
     spots.slice(CLAIMS),
     BUYERS,
-    async ({ x, y }) => {
-      const headers = { 'content-type': 'application/json', ...viaGateway() };
-      const created = await fetch(`${payments}/api/create-checkout-session`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ tier: 'basic', x, y }),
-      });
-      if (created.status !== 200) throw new Error(`checkout ${created.status}: ${await created.text()}`);
-      const { url, sessionId } = (await created.json()) as { url: string; sessionId: string };
-      const paid = await fetch(`${payments}${url}/pay`, {
-        method: 'POST',
-        headers: { ...viaGateway(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: '',
-        redirect: 'manual',
-      });
-      if (paid.status !== 303) throw new Error(`pay ${paid.status}`);
-      const claimed = await fetch(`${plots}/api/claim-plot`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(await claimBody(sessionId, 'basic', x, y, { avatar_url: avatar })),
-      });
-      if (claimed.status !== 201) throw new Error(`claim ${claimed.status}: ${await claimed.text()}`);
-    },
+    async (spot, buyer) => claim(buyer, await checkoutAndPay(stack.payments, spot), spot, { avatar_url: avatar }),
     'purchase',
   );
 
@@ -136,10 +182,12 @@ try {
         },
       ]),
   );
-  const [check] = await world.db.query<{ plots: string; overlaps: string }>(`SELECT (SELECT count(*) FROM plots.plots) AS plots,
+  const [check] = await stack.query<{ plots: string; sessions: string; overlaps: string }>(`SELECT
+    (SELECT count(*) FROM plots.plots) AS plots,
+    (SELECT count(DISTINCT stripe_session_id) FROM plots.plots) AS sessions,
     (SELECT count(*) FROM plots.footprints a JOIN plots.footprints b ON a.id < b.id AND int4range(a.x, a.x + a.size) && int4range(b.x, b.x + b.size) AND int4range(a.y, a.y + a.size) && int4range(b.y, b.y + b.size)) AS overlaps`);
   if (!check) throw new Error('the count query returned no row');
-  console.log(`\nplots stored: ${check.plots}; overlapping footprints: ${check.overlaps}`);
+  console.log(`\nplots stored: ${check.plots}, from ${check.sessions} distinct paid sessions; overlapping footprints: ${check.overlaps}`);
 } finally {
-  await world.close();
+  await stack.stop();
 }
