@@ -36,6 +36,7 @@ async function replica(pool: pg.Pool, limits: { max: number; timeWindow: number 
   app.decorate('db', pgClient(pool));
   app.get('/a', { config: { rateLimit: limits } }, async () => ({ ok: true }));
   app.get('/b', { config: { rateLimit: limits } }, async () => ({ ok: true }));
+  app.get('/inline', { config: { inlineRateLimit: limits } }, async () => ({ ok: true }));
   await app.ready();
   apps.push(app);
   return app;
@@ -305,6 +306,98 @@ describe('rate limits counted in PostgreSQL', () => {
     }
     await expect.poll(async () => (await hits()).some((h) => h.key.endsWith('198.51.100.5'))).toBe(false);
     expect((await hits()).some((h) => h.key.endsWith('198.51.100.6'))).toBe(true);
+  });
+});
+
+describe('inlineRateLimit: the same count without the plugin', () => {
+  it('counts, heads and refuses as rateLimit does, under the key the plugin would use, across replicas', async () => {
+    const [one, two] = [await replica(newPool(db.url)), await replica(newPool(db.url))];
+    const limitHeaders = (r: { headers: Record<string, unknown> }) =>
+      ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].map((name) => r.headers[name]);
+    for (const [url, ip] of [
+      ['/a', '198.51.100.60'],
+      ['/inline', '198.51.100.61'],
+    ] as const) {
+      const answers = [];
+      for (let i = 0; i < 6; i += 1) answers.push(await get(i % 2 ? two : one, url, ip));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(answers.map((a) => limitHeaders(a))).toEqual([
+        ['5', '4', '60', undefined],
+        ['5', '3', '60', undefined],
+        ['5', '2', '60', undefined],
+        ['5', '1', '60', undefined],
+        ['5', '0', '60', undefined],
+        ['5', '0', '60', '60'],
+      ]);
+      expect(answers[5]!.json()).toEqual({
+        error: { code: 'RATE_LIMITED', message: 'Too many requests. Please wait 60 seconds and try again.' },
+      });
+    }
+    const keys = (await hits()).map((h) => h.key).filter((key) => key.endsWith('198.51.100.60') || key.endsWith('198.51.100.61'));
+    expect(keys).toEqual(['GET /a|198.51.100.60', 'GET /inline|198.51.100.61']);
+  });
+
+  it('a burst hands out every place once, as the plugin does', async () => {
+    const app = await replica(newPool(db.url), { max: 150, timeWindow: 60_000 });
+    const responses = await Promise.all(Array.from({ length: 200 }, () => get(app, '/inline', '198.51.100.62')));
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(50);
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-ratelimit-remaining']));
+    expect(new Set(remaining).size).toBe(150);
+    expect((await hits()).find((h) => h.key.endsWith('198.51.100.62'))?.count).toBe(200);
+  });
+
+  it('without databaseSchema the plugin counts it in memory', async () => {
+    const app = await createServiceApp({ name: 'limits', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'gateway' });
+    apps.push(app);
+    app.get('/i', { config: { inlineRateLimit: { max: 1, timeWindow: 60_000 } } }, async () => ({ ok: true }));
+    expect((await get(app, '/i', '198.51.100.63')).statusCode).toBe(200);
+    const refused = await get(app, '/i', '198.51.100.63');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('RATE_LIMITED');
+  });
+
+  it('a request whose callback throws leaves the rest of its batch answered and the key counting', async () => {
+    const client = pgClient(newPool(db.url));
+    const held: Array<() => void> = [];
+    const gated: SqlClient = {
+      ...client,
+      $queryRawUnsafe: async (sql, ...values) => {
+        await new Promise<void>((resolve) => held.push(resolve));
+        return client.$queryRawUnsafe(sql, ...values);
+      },
+    };
+    const metrics = new Registry();
+    const logged: string[] = [];
+    const log = Fastify().log;
+    log.error = ((_object: unknown, message: string) => void logged.push(message)) as typeof log.error;
+    const Store = pgRateLimitStore({ sql: () => ({ client: gated, schema: SCHEMA }), log, metrics, timeoutMs: 10_000 });
+    const store = new Store({});
+    const places: number[] = [];
+    const count = (fail = false) =>
+      store.incr(
+        '198.51.100.64',
+        (_error, result) => {
+          if (fail) throw new Error('the request failed');
+          places.push(result!.current);
+        },
+        60_000,
+        2,
+      );
+    count();
+    await expect.poll(() => held.length).toBe(1);
+    count(true);
+    count();
+    held.shift()!(); // the first count; then the two waiting ones go out together
+    await expect.poll(() => held.length).toBe(1);
+    held.shift()!();
+    await expect.poll(() => places).toEqual([1, 3]);
+    count();
+    await expect.poll(() => held.length).toBe(1);
+    held.shift()!();
+    await expect.poll(() => places).toEqual([1, 3, 4]);
+    expect(logged).toEqual(['a request failed in its rate-limit callback; the rest of its batch goes on']);
+    // The count reached PostgreSQL: no let-through is recorded.
+    expect((await metrics.getSingleMetric('rate_limit_store_failures_total')?.get())?.values).toEqual([]);
   });
 });
 

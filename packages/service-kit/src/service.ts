@@ -17,7 +17,7 @@ import { hasInternalToken, internalAuthPlugin } from './internal-auth.ts';
 import { metricsPlugin } from './metrics.ts';
 import { API_SECURITY_SCHEMES } from './openapi.ts';
 import type { SqlClient } from './database.ts';
-import { pgRateLimitStore } from './rate-limit-store.ts';
+import { inlineRateLimitHook, pgRateLimitStore, type RateLimitRefusal } from './rate-limit-store.ts';
 
 export type ServiceApp = FastifyInstance & { withTypeProvider<T = ZodTypeProvider>(): FastifyInstance };
 
@@ -153,19 +153,37 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   await app.register(metricsPlugin, { service: options.name, exposeOnMainPort: !options.publicPort });
   await app.register(healthPlugin, { detailed: !options.publicPort });
   const databaseSchema = options.databaseSchema;
+  const Store =
+    databaseSchema &&
+    pgRateLimitStore({
+      // The database plugin registers after this one and decorates `app.db`: looked up per request.
+      sql: () => (app.hasDecorator('db') ? { client: app.getDecorator<SqlClient>('db'), schema: databaseSchema } : undefined),
+      log: app.log,
+      metrics: app.metrics,
+    });
+  const keyGenerator = (request: FastifyRequest) => request.clientIp || request.ip;
+  const errorResponseBuilder = (_request: FastifyRequest, context: RateLimitRefusal) =>
+    new AppError('RATE_LIMITED', `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`);
+  // Added before @fastify/rate-limit's own onRoute hook, so a route left to it (no store in PostgreSQL) is seen there.
+  const rootStore = Store ? new Store({}) : undefined;
+  app.addHook('onRoute', (route) => {
+    const limit = route.config?.inlineRateLimit;
+    if (!limit) return;
+    if (!rootStore) {
+      // Counted in memory: the plugin's store has no synchronous path to offer.
+      route.config = { ...route.config, rateLimit: limit };
+      return;
+    }
+    // The child the plugin would make for this route (same key prefix: the route's methods and URL).
+    const store = rootStore.child({ routeInfo: route, continueExceeding: false });
+    const hook = inlineRateLimitHook(store, limit, { keyGenerator, errorResponseBuilder });
+    route.onRequest = [...(Array.isArray(route.onRequest) ? route.onRequest : route.onRequest ? [route.onRequest] : []), hook];
+  });
   await app.register(rateLimit, {
     global: false,
-    ...(databaseSchema && {
-      store: pgRateLimitStore({
-        // The database plugin registers after this one and decorates `app.db`: looked up per request.
-        sql: () => (app.hasDecorator('db') ? { client: app.getDecorator<SqlClient>('db'), schema: databaseSchema } : undefined),
-        log: app.log,
-        metrics: app.metrics,
-      }),
-    }),
-    keyGenerator: (request) => request.clientIp || request.ip,
-    errorResponseBuilder: (_request, context) =>
-      new AppError('RATE_LIMITED', `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
+    ...(Store && { store: Store }),
+    keyGenerator,
+    errorResponseBuilder,
   });
   await app.register(swagger, {
     openapi: {

@@ -215,9 +215,10 @@ export const proxyPlugin = fp(
             prefix,
             rewritePrefix: prefix,
             proxyPayloads: false,
-            // writesOwnHead: answers from memory carry the security headers in their prebuilt head; every other answer of
-            // these routes gets them as Fastify sends it (see the security plugin).
-            config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: cached },
+            // inlineRateLimit: the kit's synchronous hook (same store, keys, headers and 429 as `rateLimit`), since every
+            // API request comes this way. writesOwnHead: answers from memory carry the security headers in their prebuilt
+            // head; every other answer of these routes gets them as Fastify sends it (see the security plugin).
+            config: { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: cached },
             http: { requestOptions: { timeout: opts.timeoutMs } },
             replyOptions,
           });
