@@ -2,13 +2,16 @@
  * Layout API benchmark: GET /api/map-layout through the gateway and straight from the map service
  * (both real processes), with autocannon's programmatic API, plus single-response byte counts.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { fmt, fmtInt, table } from './stats.ts';
 
 export interface ApiOptions {
-  targets: Array<{ name: string; base: string }>;
+  /** `pid`: the process answering, whose CPU time per request is reported beside its req/s (Linux). */
+  targets: Array<{ name: string; base: string; pid?: number }>;
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -73,6 +76,29 @@ function bodilessNotModified(client: { parser: Record<number, unknown> }): void 
   });
 }
 
+/**
+ * CPU seconds a process has used (user + system), from /proc; undefined where there is none. On a shared machine the
+ * req/s of two runs also measure what else ran meanwhile; the CPU each request cost the server much less so.
+ */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime (fields 14 and 15)
+  } catch {
+    return undefined;
+  }
+}
+
 interface LoadRow {
   target: string;
   variant: string;
@@ -82,6 +108,9 @@ interface LoadRow {
   p99: number;
   errors: number;
   wireBytesPerResponse: number;
+  /** CPU µs per request of the target's process and of this one (autocannon), over the measured seconds only. */
+  serverCpuMicros: number;
+  clientCpuMicros: number;
 }
 
 /** autocannon's latency percentiles are whole milliseconds: 0 means under 1 ms. */
@@ -139,14 +168,17 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
   const rows: LoadRow[] = [];
   for (const variant of variants) {
     for (const target of options.targets) {
-      const result = await autocannon({
+      const load = {
         url: target.base + path,
         connections: options.connections,
-        duration: options.durationSeconds,
         headers: variant.headers,
-        warmup: { connections: options.connections, duration: options.warmupSeconds },
         setupClient: bodilessNotModified,
-      });
+      };
+      // The warm-up as a run of its own, so the CPU read around the measured one covers only its requests.
+      await autocannon({ ...load, duration: options.warmupSeconds });
+      const [serverBefore, clientBefore] = [cpuSecondsOf(target.pid), process.cpuUsage()];
+      const result = await autocannon({ ...load, duration: options.durationSeconds });
+      const [serverAfter, client] = [cpuSecondsOf(target.pid), process.cpuUsage(clientBefore)];
       const total = result.requests.total;
       const unexpected = total - result[variant.expect];
       rows.push({
@@ -158,12 +190,26 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
         p99: result.latency.p99,
         errors: result.errors + result.timeouts + Math.max(0, unexpected),
         wireBytesPerResponse: total ? result.throughput.total / total : Number.NaN,
+        serverCpuMicros:
+          total && serverBefore !== undefined && serverAfter !== undefined ? ((serverAfter - serverBefore) * 1e6) / total : Number.NaN,
+        clientCpuMicros: total ? (client.user + client.system) / total : Number.NaN,
       });
     }
   }
 
   const loadLines: Array<Array<string | number>> = [
-    ['request', 'target', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors', 'wire bytes/resp'],
+    [
+      'request',
+      'target',
+      'req/s',
+      'mean ms',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'wire bytes/resp',
+      'server CPU µs/req',
+      'autocannon CPU µs/req',
+    ],
   ];
   for (const row of rows) {
     loadLines.push([
@@ -175,9 +221,13 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
       ms(row.p99),
       row.errors,
       fmtInt(row.wireBytesPerResponse),
+      Number.isNaN(row.serverCpuMicros) ? '—' : fmt(row.serverCpuMicros, 1),
+      fmt(row.clientCpuMicros, 1),
     ]);
   }
-  const ratioLines: Array<Array<string | number>> = [['request', 'req/s gw/direct', 'mean gw/direct', 'p50 gw/direct', 'p99 gw/direct']];
+  const ratioLines: Array<Array<string | number>> = [
+    ['request', 'req/s gw/direct', 'mean gw/direct', 'p50 gw/direct', 'p99 gw/direct', 'server CPU/req gw/direct'],
+  ];
   const [direct, gateway] = [options.targets.find((t) => t.name === 'direct')!, options.targets.find((t) => t.name === 'gateway')!];
   for (const variant of variants) {
     const d = rows.find((r) => r.variant === variant.name && r.target === direct.name)!;
@@ -188,12 +238,14 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
       ratio(g.mean, d.mean),
       ratio(g.p50, d.p50),
       ratio(g.p99, d.p99),
+      ratio(g.serverCpuMicros, d.serverCpuMicros),
     ]);
   }
 
   const report = [
     `Layout API (GET ${path}; autocannon ${options.connections} connections, ${options.durationSeconds} s per row after ${options.warmupSeconds} s warm-up;`,
-    `latency percentiles in whole ms as autocannon records them; errors = socket errors + timeouts + any status other than the expected 200/304)`,
+    `latency percentiles in whole ms as autocannon records them; errors = socket errors + timeouts + any status other than the expected 200/304;`,
+    `CPU µs/req: user + system time of the answering process and of autocannon's over the measured seconds, per request)`,
     '',
     table(loadLines),
     '',

@@ -8,7 +8,8 @@
  * Everything started is stopped and removed at the end, also on failure or Ctrl-C.
  *
  * Knobs: BENCH_RENDER_SECONDS (5), BENCH_API_SECONDS (10), BENCH_CONNECTIONS (10), BENCH_PLOTS (2000,full),
- * BENCH_ONLY=render|api, BENCH_LOG_LEVEL (warn) for the services.
+ * BENCH_ONLY=render|api, BENCH_LOG_LEVEL (warn) for the services, BENCH_GATEWAY_NODE_ARGS and BENCH_MAP_NODE_ARGS (Node
+ * options of those two services, e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  */
 import os from 'node:os';
 import type { MapTile } from '@pixel-atlas/contracts/map';
@@ -78,7 +79,11 @@ async function main(): Promise<void> {
     return service;
   };
   // allSettled: a service that did start is registered for cleanup even when its sibling fails.
-  const [mapStarted, contactStarted] = await Promise.allSettled([start('map'), start('contact')]);
+  // BENCH_MAP_NODE_ARGS: the same for the map service, to set the direct side's profile beside the gateway's.
+  const [mapStarted, contactStarted] = await Promise.allSettled([
+    start('map', { SERVICE_NODE_ARGS: process.env.BENCH_MAP_NODE_ARGS ?? '' }),
+    start('contact'),
+  ]);
   if (mapStarted.status === 'rejected') throw mapStarted.reason;
   if (contactStarted.status === 'rejected') throw contactStarted.reason;
   const [map, contact] = [mapStarted.value, contactStarted.value];
@@ -115,8 +120,8 @@ async function main(): Promise<void> {
   if (ONLY !== 'render') {
     const api = await runApiBenchmark({
       targets: [
-        { name: 'direct', base: map.url },
-        { name: 'gateway', base: gateway.url },
+        { name: 'direct', base: map.url, pid: map.child.pid },
+        { name: 'gateway', base: gateway.url, pid: gateway.child.pid },
       ],
       connections: CONNECTIONS,
       durationSeconds: API_SECONDS,
