@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import autocannon from 'autocannon';
+import autocannon, { type Result as AutocannonResult } from 'autocannon';
 import { fmt, fmtInt, table } from './stats.ts';
 
 export interface ApiOptions {
@@ -15,6 +15,8 @@ export interface ApiOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** The measured seconds split into this many runs per target, alternating the targets (1: one run each). */
+  rounds?: number;
 }
 
 interface RawResponse {
@@ -166,33 +168,46 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
     { name: 'if-none-match (304)', headers: { 'accept-encoding': 'br, gzip', 'if-none-match': etag }, expect: '3xx' },
   ];
   const rows: LoadRow[] = [];
+  const rounds = Math.max(1, Math.floor(options.rounds ?? 1));
   for (const variant of variants) {
+    const loadOf = (target: ApiOptions['targets'][number]) => ({
+      url: target.base + path,
+      connections: options.connections,
+      headers: variant.headers,
+      setupClient: bodilessNotModified,
+    });
+    // The warm-up as a run of its own, so the CPU read around the measured ones covers only their requests.
+    for (const target of options.targets) await autocannon({ ...loadOf(target), duration: options.warmupSeconds });
+    const runs = new Map<string, Array<{ result: AutocannonResult; serverCpu: number | undefined; clientCpu: number }>>();
+    // Rounds alternate the targets, so a burst of other work on a shared machine falls on both rather than on one row.
+    for (let round = 0; round < rounds; round += 1) {
+      for (const target of options.targets) {
+        const [serverBefore, clientBefore] = [cpuSecondsOf(target.pid), process.cpuUsage()];
+        const result = await autocannon({ ...loadOf(target), duration: options.durationSeconds / rounds });
+        const [serverAfter, client] = [cpuSecondsOf(target.pid), process.cpuUsage(clientBefore)];
+        const serverCpu = serverBefore !== undefined && serverAfter !== undefined ? serverAfter - serverBefore : undefined;
+        runs.set(target.name, [...(runs.get(target.name) ?? []), { result, serverCpu, clientCpu: (client.user + client.system) / 1e6 }]);
+      }
+    }
     for (const target of options.targets) {
-      const load = {
-        url: target.base + path,
-        connections: options.connections,
-        headers: variant.headers,
-        setupClient: bodilessNotModified,
-      };
-      // The warm-up as a run of its own, so the CPU read around the measured one covers only its requests.
-      await autocannon({ ...load, duration: options.warmupSeconds });
-      const [serverBefore, clientBefore] = [cpuSecondsOf(target.pid), process.cpuUsage()];
-      const result = await autocannon({ ...load, duration: options.durationSeconds });
-      const [serverAfter, client] = [cpuSecondsOf(target.pid), process.cpuUsage(clientBefore)];
-      const total = result.requests.total;
-      const unexpected = total - result[variant.expect];
+      const own = runs.get(target.name) ?? [];
+      const sum = (of: (run: (typeof own)[number]) => number) => own.reduce((total, run) => total + of(run), 0);
+      const total = sum((run) => run.result.requests.total);
+      const seconds = sum((run) => run.result.duration);
+      const unexpected = total - sum((run) => run.result[variant.expect]);
+      const serverCpu = own.every((run) => run.serverCpu !== undefined) ? sum((run) => run.serverCpu ?? 0) : undefined;
+      const p50s = own.map((run) => run.result.latency.p50).sort((a, b) => a - b);
       rows.push({
         target: target.name,
         variant: variant.name,
-        requestsPerSecond: result.requests.average,
-        mean: result.latency.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors + result.timeouts + Math.max(0, unexpected),
-        wireBytesPerResponse: total ? result.throughput.total / total : Number.NaN,
-        serverCpuMicros:
-          total && serverBefore !== undefined && serverAfter !== undefined ? ((serverAfter - serverBefore) * 1e6) / total : Number.NaN,
-        clientCpuMicros: total ? (client.user + client.system) / total : Number.NaN,
+        requestsPerSecond: seconds ? total / seconds : 0,
+        mean: total ? sum((run) => run.result.latency.average * run.result.requests.total) / total : Number.NaN,
+        p50: p50s[Math.floor(p50s.length / 2)] ?? 0,
+        p99: Math.max(...own.map((run) => run.result.latency.p99)),
+        errors: sum((run) => run.result.errors + run.result.timeouts) + Math.max(0, unexpected),
+        wireBytesPerResponse: total ? sum((run) => run.result.throughput.total) / total : Number.NaN,
+        serverCpuMicros: total && serverCpu !== undefined ? (serverCpu * 1e6) / total : Number.NaN,
+        clientCpuMicros: total ? (sum((run) => run.clientCpu) * 1e6) / total : Number.NaN,
       });
     }
   }
@@ -243,7 +258,8 @@ export async function runApiBenchmark(options: ApiOptions): Promise<{ report: st
   }
 
   const report = [
-    `Layout API (GET ${path}; autocannon ${options.connections} connections, ${options.durationSeconds} s per row after ${options.warmupSeconds} s warm-up;`,
+    `Layout API (GET ${path}; autocannon ${options.connections} connections, ${options.durationSeconds} s per row after ${options.warmupSeconds} s warm-up,`,
+    `measured in ${rounds} run(s) per row alternating the targets (with several: p50 the median run's, p99 the worst run's);`,
     `latency percentiles in whole ms as autocannon records them; errors = socket errors + timeouts + any status other than the expected 200/304;`,
     `CPU µs/req: user + system time of the answering process and of autocannon's over the measured seconds, per request)`,
     '',

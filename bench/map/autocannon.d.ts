@@ -14,7 +14,9 @@ declare module 'autocannon' {
     p99: number;
     total: number;
   }
-  interface Result {
+  export interface Result {
+    /** Seconds the run took. */
+    duration: number;
     requests: Histogram;
     latency: Histogram;
     throughput: Histogram;

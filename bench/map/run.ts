@@ -7,7 +7,8 @@
  * 3. Layout API benchmark through the gateway and direct (api.ts).
  * Everything started is stopped and removed at the end, also on failure or Ctrl-C.
  *
- * Knobs: BENCH_RENDER_SECONDS (5), BENCH_API_SECONDS (10), BENCH_CONNECTIONS (10), BENCH_PLOTS (2000,full),
+ * Knobs: BENCH_RENDER_SECONDS (5), BENCH_API_SECONDS (10), BENCH_API_ROUNDS (1: the API seconds in that many runs per
+ * row, alternating direct and gateway), BENCH_CONNECTIONS (10), BENCH_PLOTS (2000,full),
  * BENCH_ONLY=render|api, BENCH_LOG_LEVEL (warn) for the services, BENCH_GATEWAY_NODE_ARGS and BENCH_MAP_NODE_ARGS (Node
  * options of those two services, e.g. `--cpu-prof --cpu-prof-dir=<dir>`).
  */
@@ -22,6 +23,7 @@ import { runRenderBenchmark } from './render.ts';
 
 const RENDER_SECONDS = Number(process.env.BENCH_RENDER_SECONDS ?? 5);
 const API_SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
+const API_ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PLOT_SCENARIOS = parsePlotScenarios(process.env.BENCH_PLOTS ?? '2000,full');
 const ONLY = process.env.BENCH_ONLY;
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
       ],
       connections: CONNECTIONS,
       durationSeconds: API_SECONDS,
+      rounds: API_ROUNDS,
       warmupSeconds: 2,
     });
     console.log(api.report, '\n');
