@@ -14,6 +14,8 @@
  * 2. whole purchase: the buyers each run checkout → pay (test checkout) → claim, end to end.
  * Then every claim is checked in SQL: one plot per paid session, no two footprints overlapping.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startProcessStack } from '@pixel-atlas/test-stack/process-stack';
 import { avatarDataUrl, claimBody, landSpots, startWorld, viaGateway } from '@pixel-atlas/test-stack/world';
@@ -71,8 +73,38 @@ interface Stack {
   plots: string[];
   land: Set<string>;
   query<R>(sql: string): Promise<R[]>;
+  /** CPU time used so far (ms), by process: each service (replicas summed), PostgreSQL, this process. */
+  cpu(): Record<string, number>;
   stop(): Promise<void>;
 }
+
+const CLOCK_TICK_MS = 1000 / 100; // USER_HZ
+/** utime + stime of a process, from /proc (0 once it is gone). */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+/** Every PostgreSQL backend and helper process on the machine (the benchmark's database is the busy one). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 async function startStack(): Promise<Stack> {
   if (STACK === 'in-process') {
@@ -82,6 +114,7 @@ async function startStack(): Promise<Stack> {
       plots: [baseUrl(world.plots)],
       land: world.land,
       query: (sql) => world.db.query(sql),
+      cpu: () => ({ 'services and buyers (this process)': ownCpuMs(), postgres: postgresCpuMs() }),
       stop: () => world.close(),
     };
   }
@@ -94,6 +127,11 @@ async function startStack(): Promise<Stack> {
     plots: stack.replicas.plots.map((replica) => replica.url),
     land: stack.land,
     query: (sql) => stack.db.query(sql),
+    cpu: () => {
+      const byService: Record<string, number> = {};
+      for (const replica of stack.processes()) byService[replica.name] = (byService[replica.name] ?? 0) + processCpuMs(replica.child.pid);
+      return { ...byService, postgres: postgresCpuMs(), 'buyers (this process)': ownCpuMs() };
+    },
     stop: () => stack.stop(),
   };
 }
@@ -144,12 +182,23 @@ try {
   // The payments' events reach plots (its own copy of each entitlement) before the claims start, as they would for
   // buyers who take a few seconds to fill in the form.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const cpuBefore = stack.cpu();
   const claimOnly = await runBuyers(
     prepared,
     BUYERS,
     ({ sessionId, x, y }, buyer) => claim(buyer, sessionId, { x, y }, { display_name: `Buyer ${x}-${y}`, avatar_url: avatar }),
     'claim',
   );
+
+  const cpuAfter = stack.cpu();
+  // Events the claims caused (relay, consumers) are still being handled for a moment after the last answer: counted
+  // in the purchase phase instead, which is why this is a floor.
+  const cpuPerClaim = Object.entries(cpuAfter).map(([name, after]) => ({
+    process: name,
+    'CPU ms per claim': fmt((after - (cpuBefore[name] ?? 0)) / CLAIMS, 2),
+  }));
+  const totalPerClaim = Object.entries(cpuAfter).reduce((sum, [name, after]) => sum + after - (cpuBefore[name] ?? 0), 0) / CLAIMS;
+  cpuPerClaim.push({ process: 'all', 'CPU ms per claim': fmt(totalPerClaim, 2) });
 
   // 2. The whole purchase, over HTTP: checkout → pay → claim.
   const flows = await runBuyers(
@@ -182,6 +231,7 @@ try {
         },
       ]),
   );
+  console.log(`\nCPU during the claim phase (${os.cpus().length} cores)\n\n${table(cpuPerClaim)}`);
   const [check] = await stack.query<{ plots: string; sessions: string; overlaps: string }>(`SELECT
     (SELECT count(*) FROM plots.plots) AS plots,
     (SELECT count(DISTINCT stripe_session_id) FROM plots.plots) AS sessions,
