@@ -91,7 +91,6 @@ export class PublicDocumentCache {
    * If-None-Match); null when the service could not give a cacheable copy. The service's own bytes are kept for each
    * encoding (it compressed them once already): the gateway never compresses a document itself.
    */
-
   async get(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<CachedAnswer | null> {
     let entry = this.entries.get(document);
     const fresh = entry && entry.generation === this.generation && this.now() - entry.fetchedAt < this.options.maxAgeMs;
