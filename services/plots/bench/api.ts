@@ -143,6 +143,7 @@ try {
       ['direct', `${direct}/api/plots`, { 'if-none-match': etag, 'accept-encoding': 'br' }, '304'],
       ['gateway', `${viaGateway}/api/plots`, { 'accept-encoding': 'br' }, 'br'],
       ['gateway', `${viaGateway}/api/plots`, {}, 'identity'],
+      ['gateway', `${viaGateway}/api/plots`, { 'if-none-match': etag, 'accept-encoding': 'br' }, '304'],
       ['gateway static file (same bytes)', `${viaGateway}/plots.json`, {}, 'identity'],
     ];
     const measured: Array<{ row: Record<string, string | number>; rps: number }> = [];
