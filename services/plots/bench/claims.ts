@@ -88,13 +88,20 @@ function processCpuMs(pid: number | undefined): number {
     return 0;
   }
 }
-/** Every PostgreSQL backend and helper process on the machine (the benchmark's database is the busy one). */
+/**
+ * PostgreSQL's CPU so far: every live postgres process on the machine (the benchmark's database is the busy one), plus
+ * what the postmasters' exited children used (a backend whose connection closed takes its time with it otherwise).
+ */
 function postgresCpuMs(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const parent = Number(fields[1]);
+      const parentIsPostgres = readFileSync(`/proc/${parent}/comm`, 'utf8').trim() === 'postgres';
+      total += (Number(fields[11]) + Number(fields[12]) + (parentIsPostgres ? 0 : Number(fields[13]) + Number(fields[14]))) * CLOCK_TICK_MS;
     } catch {
       // gone meanwhile
     }
