@@ -18,6 +18,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
+import { processCpuMs } from '@pixel-atlas/test-stack/process-cpu';
 import { startProcessStack } from '@pixel-atlas/test-stack/process-stack';
 import { buyMany, claimPlot, pool, sleep, spots, type PaidSession } from '../../faults/support/traffic.ts';
 import { Viewer, viewerAddress } from './viewer.ts';
@@ -28,18 +29,13 @@ const PER_ADDRESS = Number(process.env.BENCH_LIVE_PER_ADDRESS ?? 20);
 const STORM_CLAIMS = CLAIMS * 2;
 const CONNECT_PARALLEL = 200;
 
-const CLOCK_TICK_MS = 1000 / 100; // USER_HZ
-
 function rssBytes(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
 }
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS; // utime + stime
-}
+const cpuMs = (pid: number) => processCpuMs(pid) ?? 0;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : 'n/a');
 

@@ -2,10 +2,9 @@
  * Layout API benchmark: GET /api/map-layout through the gateway and straight from the map service
  * (both real processes), with autocannon's programmatic API, plus single-response byte counts.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import { processCpuMs } from '@pixel-atlas/test-stack/process-cpu';
 import autocannon, { type Result as AutocannonResult } from 'autocannon';
 import { fmt, fmtInt, table } from './stats.ts';
 
@@ -78,28 +77,11 @@ function bodilessNotModified(client: { parser: Record<number, unknown> }): void 
   });
 }
 
-/**
- * CPU seconds a process has used (user + system), from /proc; undefined where there is none. On a shared machine the
- * req/s of two runs also measure what else ran meanwhile; the CPU each request cost the server much less so.
- */
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime (fields 14 and 15)
-  } catch {
-    return undefined;
-  }
-}
+/** CPU seconds a process has used (user + system); undefined where there is none. */
+const cpuSecondsOf = (pid: number | undefined) => {
+  const ms = processCpuMs(pid);
+  return ms === undefined ? undefined : ms / 1000;
+};
 
 interface LoadRow {
   target: string;

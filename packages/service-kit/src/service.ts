@@ -18,6 +18,7 @@ import { metricsPlugin } from './metrics.ts';
 import { API_SECURITY_SCHEMES } from './openapi.ts';
 import type { SqlClient } from './database.ts';
 import { inlineRateLimitHook, pgRateLimitStore, type RateLimitRefusal } from './rate-limit-store.ts';
+import { withRouteHook } from './route-hooks.ts';
 
 export type ServiceApp = FastifyInstance & { withTypeProvider<T = ZodTypeProvider>(): FastifyInstance };
 
@@ -177,7 +178,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     // The child the plugin would make for this route (same key prefix: the route's methods and URL).
     const store = rootStore.child({ routeInfo: route, continueExceeding: false });
     const hook = inlineRateLimitHook(store, limit, { keyGenerator, errorResponseBuilder });
-    route.onRequest = [...(Array.isArray(route.onRequest) ? route.onRequest : route.onRequest ? [route.onRequest] : []), hook];
+    route.onRequest = withRouteHook(route.onRequest, hook);
   });
   await app.register(rateLimit, {
     global: false,

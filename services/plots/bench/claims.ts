@@ -15,9 +15,9 @@
  * 2. whole purchase: the buyers each run checkout → pay (test checkout) → claim, end to end.
  * Then every claim is checked in SQL: one plot per paid session, no two footprints overlapping.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { postgresCpuMs, processCpuMs } from '@pixel-atlas/test-stack/process-cpu';
 import { startProcessStack } from '@pixel-atlas/test-stack/process-stack';
 import { avatarDataUrl, claimBody, landSpots, startWorld, viaGateway } from '@pixel-atlas/test-stack/world';
 import { baseUrl, fmt, percentile, table } from './support.ts';
@@ -79,36 +79,6 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-const CLOCK_TICK_MS = 1000 / 100; // USER_HZ
-/** utime + stime of a process, from /proc (0 once it is gone). */
-function processCpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-/**
- * PostgreSQL's CPU so far: every live postgres process on the machine (the benchmark's database is the busy one), plus
- * what the postmasters' exited children used (a backend whose connection closed takes its time with it otherwise).
- */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      const parent = Number(fields[1]);
-      const parentIsPostgres = readFileSync(`/proc/${parent}/comm`, 'utf8').trim() === 'postgres';
-      total += (Number(fields[11]) + Number(fields[12]) + (parentIsPostgres ? 0 : Number(fields[13]) + Number(fields[14]))) * CLOCK_TICK_MS;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
 const ownCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -137,7 +107,8 @@ async function startStack(): Promise<Stack> {
     query: (sql) => stack.db.query(sql),
     cpu: () => {
       const byService: Record<string, number> = {};
-      for (const replica of stack.processes()) byService[replica.name] = (byService[replica.name] ?? 0) + processCpuMs(replica.child.pid);
+      for (const replica of stack.processes())
+        byService[replica.name] = (byService[replica.name] ?? 0) + (processCpuMs(replica.child.pid) ?? 0);
       return { ...byService, postgres: postgresCpuMs(), 'buyers (this process)': ownCpuMs() };
     },
     stop: () => stack.stop(),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { withRouteHook } from '@pixel-atlas/service-kit/route-hooks';
 import helmet from 'helmet';
 
 /**
@@ -50,7 +51,7 @@ export const securityPlugin = fp(
     };
     app.addHook('onRoute', (route) => {
       if (route.config?.writesOwnHead !== true) return;
-      route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), setMissingHeaders];
+      route.onSend = withRouteHook(route.onSend, setMissingHeaders);
     });
   },
   { name: 'gateway-security' },

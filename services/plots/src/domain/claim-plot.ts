@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 import { SCHEMA, TABLE, type PrismaClient } from '../db.ts';
-import { PLOT_PUBLIC_SELECT, toPlotDto, type PublicPlotRow } from '../plot-dto.ts';
+import { PLOT_PUBLIC_SELECT, plotEventSnapshot, toPlotDto, type PublicPlotRow } from '../plot-dto.ts';
 import {
   FOOTPRINT_LOCK_NAMESPACE,
   OVERLAPS_SQL,
@@ -25,7 +25,7 @@ import {
 import { newManageToken } from './manage-token.ts';
 import { processAvatar } from './process-avatar.ts';
 import { recordEntitlement } from './record-entitlement.ts';
-import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy } from './screen-claim-content.ts';
+import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy, type ScreenWordsSource } from './screen-claim-content.ts';
 
 const MAX_TRANSACTION_ATTEMPTS = 8;
 
@@ -54,7 +54,7 @@ export interface ClaimPlotOptions {
   /** This replica's copy of the land mask; without it the map is asked per claim. */
   land?: LandSource;
   /** This replica's copy of moderation's word list; without it moderation is asked per claim. */
-  screenWords?: { words(): Promise<readonly string[]> };
+  screenWords?: ScreenWordsSource;
 }
 
 export interface ClaimPlotResult {
@@ -266,16 +266,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
   const event = newEventEnvelope(
     'plots.plot.claimed',
     {
-      plotId: plot.id,
-      displayName: plot.displayName,
-      zone: plot.zone,
-      tier,
-      x: plot.x,
-      y: plot.y,
-      size: plot.size,
-      message: plot.message,
-      link: plot.link,
-      createdAt: plot.createdAt.toISOString(),
+      ...plotEventSnapshot(plot),
       sessionId: claim.stripeSessionId,
       visible: screening.visible,
       screenedWords: screening.screenedWords,

@@ -9,7 +9,7 @@ import { SCHEMA, type PrismaClient } from '../db.ts';
 import { plotEventSnapshot, toPlotDto } from '../plot-dto.ts';
 import { plotForManageToken } from './manage-token.ts';
 import { updatePlotContent, type PlotChange } from './plot-updated.ts';
-import { screenClaimContent, type ScreenedBy } from './screen-claim-content.ts';
+import { screenClaimContent, type ScreenedBy, type ScreenWordsSource } from './screen-claim-content.ts';
 
 export type EditPlotContentInput = z.output<typeof editPlotContentRequestSchema>;
 
@@ -24,7 +24,7 @@ export interface EditPlotContentOptions {
   log: FastifyBaseLogger;
   screenTimeoutMs: number;
   /** This replica's copy of moderation's word list; without it moderation is asked. */
-  screenWords?: { words(): Promise<readonly string[]> };
+  screenWords?: ScreenWordsSource;
 }
 
 export interface EditPlotContentResult {

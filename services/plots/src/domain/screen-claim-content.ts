@@ -4,6 +4,11 @@ import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import type { FastifyBaseLogger } from 'fastify';
 
+/** This replica's copy of moderation's word list (`ScreenWordsCopy`): screens without asking moderation each time. */
+export interface ScreenWordsSource {
+  words(): Promise<readonly string[]>;
+}
+
 export interface ScreenClaimContentInput {
   bus: EventBus;
   displayName: string;
@@ -13,7 +18,7 @@ export interface ScreenClaimContentInput {
   timeoutMs: number;
   log: FastifyBaseLogger;
   /** This replica's copy of moderation's word list; without it moderation is asked per claim. */
-  words?: { words(): Promise<readonly string[]> };
+  words?: ScreenWordsSource;
 }
 
 /** Who screened the claim: the moderation service, or the local floor list because moderation did not answer. */

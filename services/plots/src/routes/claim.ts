@@ -7,6 +7,7 @@ import { claimPlot } from '../domain/claim-plot.ts';
 import { emailOwnerLink } from '../domain/email-owner-link.ts';
 import type { PrismaClient } from '../db.ts';
 import type { LandSource } from '../domain/footprints.ts';
+import type { ScreenWordsSource } from '../domain/screen-claim-content.ts';
 
 export interface ClaimRoutesOptions {
   /** The service's own client (the app's `db`). */
@@ -19,7 +20,7 @@ export interface ClaimRoutesOptions {
   /** This replica's copy of the land mask. */
   land?: LandSource;
   /** This replica's copy of moderation's word list. */
-  screenWords?: { words(): Promise<readonly string[]> };
+  screenWords?: ScreenWordsSource;
   /** After a plot was written: drop the list cache, count it. */
   onClaimed: (result: { tier: string; screenedBy: string; held: boolean }) => void;
 }

@@ -21,6 +21,7 @@ import { replacePlotAvatar } from '../domain/replace-plot-avatar.ts';
 import { revokeManageToken } from '../domain/revoke-manage-token.ts';
 import { rotateManageToken } from '../domain/rotate-manage-token.ts';
 import type { PrismaClient } from '../db.ts';
+import type { ScreenWordsSource } from '../domain/screen-claim-content.ts';
 
 export interface ManageRoutesOptions {
   /** The service's own client (the app's `db`). */
@@ -29,7 +30,7 @@ export interface ManageRoutesOptions {
   rateLimit: { max: number; timeWindow: number };
   screenTimeoutMs: number;
   /** This replica's copy of moderation's word list. */
-  screenWords?: { words(): Promise<readonly string[]> };
+  screenWords?: ScreenWordsSource;
   maxInputPixels: number;
   decodeSlots: AvatarDecodeSlots;
   /** After the plot's public content changed on this replica: drop the list cache. */
