@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.ts';
+import { failedFilesWithoutFailedTests, failedTests, failureLines, readReport, summaryLine } from './lib/summary.ts';
 
 describe('summaryLine', () => {
   it('counts passed, failed, and skipped (pending + todo) tests', () => {
@@ -42,5 +42,39 @@ describe('failedFilesWithoutFailedTests', () => {
       ],
     };
     expect(failedFilesWithoutFailedTests(report)).toEqual([{ file: '/r/a.test.ts', message: 'Cannot find module x' }]);
+  });
+});
+
+describe('failedTests', () => {
+  it('names each failed test with the first lines of its failure', () => {
+    const report = {
+      testResults: [
+        {
+          name: '/r/e2e/claim.test.ts',
+          status: 'failed',
+          assertionResults: [
+            { status: 'passed', fullName: 'ok' },
+            { status: 'failed', fullName: 'claim > pays', failureMessages: ['Error: no button\n  at a\n  at b\n  at c'] },
+          ],
+        },
+      ],
+    };
+    expect(failedTests(report, 2)).toEqual([{ file: '/r/e2e/claim.test.ts', test: 'claim > pays', failure: 'Error: no button\n  at a' }]);
+    expect(failedTests(undefined)).toEqual([]);
+  });
+});
+
+describe('failureLines', () => {
+  it('prints files that failed before a test ran, then each failed test, relative to the root', () => {
+    const report = {
+      testResults: [
+        { name: '/r/a.test.ts', status: 'failed', message: 'Cannot find module x', assertionResults: [] },
+        { name: '/r/b.test.ts', status: 'failed', assertionResults: [{ status: 'failed', fullName: 'b > c', failureMessages: ['boom'] }] },
+      ],
+    };
+    expect(failureLines(report, '/r')).toEqual([
+      'failed file (no test ran): a.test.ts: Cannot find module x',
+      'failed: b.test.ts > b > c\n    boom',
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE, type Infra } from './lib/infra.ts';
-import { failedFilesWithoutFailedTests, readReport, summaryLine } from './lib/summary.ts';
+import { failureLines, readReport, summaryLine } from './lib/summary.ts';
 import { ROOT, bin, buildWeb, runGenerate } from './lib/workspace.ts';
 
 process.chdir(ROOT);
@@ -73,9 +73,7 @@ async function main() {
     console.log(`tests: no report at ${path.relative(ROOT, REPORT)} (vitest exited with code ${code} before writing it)`);
     return finish(code === 0 ? 1 : code);
   }
-  for (const { file, message } of failedFilesWithoutFailedTests(report)) {
-    console.log(`failed file (no test ran): ${path.relative(ROOT, file)}${message ? `: ${message}` : ''}`);
-  }
+  for (const line of failureLines(report, ROOT)) console.log(line);
   console.log(summaryLine(report));
   return finish(code);
 }

@@ -74,6 +74,14 @@ export async function fillAndConfirmClaim(page: Page, profile: { name: string; m
  * /claim until 'Plot Claimed!' shows. Returns the tile bought.
  */
 export async function claimThroughPopup(buyer: Page, siteUrl: string, profile: BuyerProfile): Promise<{ x: number; y: number }> {
+  // What the API answered other than 2xx/304, for the failure message: the popup's price comes from /api/prices.
+  const apiProblems: string[] = [];
+  buyer.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400) apiProblems.push(`${response.status()} ${response.url()}`);
+  });
+  buyer.on('requestfailed', (request) => {
+    if (request.url().includes('/api/')) apiProblems.push(`failed (${request.failure()?.errorText ?? '?'}) ${request.url()}`);
+  });
   await expect.poll(async () => Number(await mapCanvas(buyer).getAttribute('data-zoom'))).toBeGreaterThan(0);
   const [land] = await landNearCentre(buyer, siteUrl);
   if (!land) throw new Error('no land on the map');
@@ -93,7 +101,17 @@ export async function claimThroughPopup(buyer: Page, siteUrl: string, profile: B
   await buyer.getByRole('button', { name: 'Save Avatar' }).click();
   await expect.poll(() => buyer.getByText('Avatar Saved').count()).toBe(1);
 
-  await buyer.getByRole('button', { name: 'PAY & CLAIM ($25)' }).click();
+  const payButton = buyer.getByRole('button', { name: 'PAY & CLAIM ($25)' });
+  await payButton.waitFor({ timeout: 20_000 }).catch(async (error: Error) => {
+    const dialog = await buyer
+      .getByRole('dialog')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      `${error.message}\ndialog: ${dialog.join(' | ').replace(/\s+/g, ' ')}\nAPI problems: ${apiProblems.join('; ') || 'none'}`,
+    );
+  });
+  await payButton.click();
   await buyer.waitForURL(/\/api\/test-checkout\//);
   expect(await buyer.locator('body').innerText()).toMatch(/TEST MODE/);
   await buyer.getByRole('button', { name: /Pay \(test mode\)/ }).click();

@@ -9,7 +9,12 @@ export interface VitestReport {
   numPendingTests?: number;
   numTodoTests?: number;
   numTotalTests?: number;
-  testResults?: Array<{ name: string; status: string; message?: string; assertionResults?: Array<{ status: string }> }>;
+  testResults?: Array<{
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults?: Array<{ status: string; fullName?: string; title?: string; failureMessages?: string[] }>;
+  }>;
 }
 
 /** `tests: N passed, N failed, N skipped` */
@@ -29,6 +34,34 @@ export function failedFilesWithoutFailedTests(report: VitestReport | null | unde
     .map((f) => ({ file: f.name, message: (f.message ?? '').split('\n')[0] ?? '' }));
 }
 
+/**
+ * Every failed test with the first lines of its failure, so the end of a long CI log (often all that is kept) names
+ * what failed and why, not just how many.
+ */
+export function failedTests(report: VitestReport | null | undefined, maxLines = 6): Array<{ file: string; test: string; failure: string }> {
+  const files = Array.isArray(report?.testResults) ? report.testResults : [];
+  return files.flatMap((f) =>
+    (f.assertionResults ?? [])
+      .filter((a) => a.status === 'failed')
+      .map((a) => ({
+        file: f.name,
+        test: a.fullName ?? a.title ?? '',
+        failure: (a.failureMessages ?? []).join('\n').split('\n').slice(0, maxLines).join('\n'),
+      })),
+  );
+}
+
+/** The lines naming what failed (files that failed before a test ran, then each failed test), paths relative to root. */
+export function failureLines(report: VitestReport | null | undefined, root: string): string[] {
+  const rel = (file: string) => (file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file);
+  return [
+    ...failedFilesWithoutFailedTests(report).map(
+      ({ file, message }) => `failed file (no test ran): ${rel(file)}${message ? `: ${message}` : ''}`,
+    ),
+    ...failedTests(report).map(({ file, test, failure }) => `failed: ${rel(file)} > ${test}\n${failure.replace(/^/gm, '    ')}`),
+  ];
+}
+
 /** Reads the report; undefined when missing or unreadable. */
 export function readReport(file: string): VitestReport | undefined {
   try {
@@ -46,5 +79,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.log(`tests: no report at ${file} (the test run did not finish)`);
     process.exit(1);
   }
+  for (const line of failureLines(report, process.cwd())) console.log(line);
   console.log(summaryLine(report));
 }

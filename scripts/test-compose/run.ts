@@ -250,22 +250,37 @@ async function main(): Promise<void> {
     ),
   );
   const SPREAD_REQUESTS = 60;
-  const spreadResults = await pool(
-    [...Array(SPREAD_REQUESTS).keys()],
-    6,
-    async (i) => (await api(site, 'GET', i % 2 ? '/api/prices' : `/api/plots/${plotId}`)).status,
-  );
-  check(
-    spreadResults.every((s) => s === 200),
-    `every spread request answered 200 (${spreadResults.filter((s) => s !== 200).length} did not)`,
-  );
-  console.log(`replica spread (${SPREAD_REQUESTS} GETs through the gateway: half /api/plots/:id, half /api/prices):`);
-  for (const service of Object.keys(counted) as Array<keyof typeof counted>) {
-    for (const replica of stack.replicas(service)) {
-      const n = (stack.requestsByRoute(replica.id).get(counted[service]) ?? 0) - (before.get(replica.name) ?? 0);
-      console.log(`  ${replica.name.padEnd(40)} ${counted[service].padEnd(12)} ${String(n).padStart(4)} requests`);
-      check(n > 0, `${replica.name} got none of the requests`);
-    }
+  const SPREAD_ROUNDS = 5;
+  const servedSince = () =>
+    (Object.keys(counted) as Array<keyof typeof counted>).flatMap((service) =>
+      stack.replicas(service).map((replica) => ({
+        replica: replica.name,
+        route: counted[service],
+        n: (stack.requestsByRoute(replica.id).get(counted[service]) ?? 0) - (before.get(replica.name) ?? 0),
+      })),
+    );
+  // The gateway skips a replica whose /readyz was slower than its check's timeout (a new replica on a busy machine,
+  // for a few seconds): rounds go on, a few seconds apart, until every replica has had requests, or the rounds run out.
+  let rounds = 0;
+  let served: ReturnType<typeof servedSince>;
+  do {
+    if (rounds > 0) await sleep(3000);
+    rounds += 1;
+    const spreadResults = await pool(
+      [...Array(SPREAD_REQUESTS).keys()],
+      6,
+      async (i) => (await api(site, 'GET', i % 2 ? '/api/prices' : `/api/plots/${plotId}`)).status,
+    );
+    check(
+      spreadResults.every((s) => s === 200),
+      `every spread request answered 200 (${spreadResults.filter((s) => s !== 200).length} did not)`,
+    );
+    served = servedSince();
+  } while (rounds < SPREAD_ROUNDS && served.some((r) => r.n === 0));
+  console.log(`replica spread (${rounds} round(s) of ${SPREAD_REQUESTS} GETs through the gateway: half /api/plots/:id, half /api/prices):`);
+  for (const { replica, route, n } of served) {
+    console.log(`  ${replica.padEnd(40)} ${route.padEnd(12)} ${String(n).padStart(4)} requests`);
+    check(n > 0, `${replica} got none of the requests`);
   }
 
   // ---- 6. a plots replica killed under traffic
@@ -277,7 +292,8 @@ async function main(): Promise<void> {
     `kill result: ${kill.victim} killed (SIGKILL) with ${kill.doneAtKill}/${buyers.length} claims done\n` +
       `  requests sent ${kill.sent}, ok ${kill.ok}, failed ${kill.failed} (claims answered 5xx or cut off: ${kill.claimFailures}, each retried by its buyer and then ok; reads failed: ${kill.readFailures})\n` +
       `  every buyer has a plot: ${kill.buyersWithPlot}/${buyers.length}; effects applied twice (checked in PostgreSQL): ${kill.doubles}\n` +
-      `  the killed replica afterwards: ${kill.victimAfter}`,
+      `  the killed replica afterwards: ${kill.victimAfter}` +
+      kill.failedReads.map((line) => `\n  read failed: ${line}`).join(''),
   );
   check(kill.readFailures === 0, 'no read was lost (the gateway retries GETs on another replica)');
   check(kill.buyersWithPlot === buyers.length, 'every paid buyer ended with a plot');
@@ -398,7 +414,7 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
   let sent = 0;
   let ok = 0;
   let claimFailures = 0;
-  let readFailures = 0;
+  const failedReads: string[] = [];
   let done = 0;
   let doneAtKill = -1;
   const claimedIds = new Map<string, string>();
@@ -421,7 +437,12 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
       const response = await api(site, 'GET', pathname);
       sent += 1;
       if (response.status === 200) ok += 1;
-      else readFailures += 1;
+      else {
+        const code = (response.body as { error?: { code?: string } } | null)?.error?.code;
+        failedReads.push(
+          `${pathname} -> ${response.status || response.networkError}${code ? ` ${code}` : ''} (request ${response.requestId ?? 'none'})`,
+        );
+      }
     }
   };
   const readers = [reader(0), reader(1), reader(2)];
@@ -474,7 +495,8 @@ async function killUnderTraffic(stack: ComposeStack, site: { gateway: { url: str
     ok,
     failed: sent - ok,
     claimFailures,
-    readFailures,
+    readFailures: failedReads.length,
+    failedReads,
     buyersWithPlot: matching === buyers.length ? withPlot : matching,
     doubles: plotsPerSession.length + usedTwice + claimEventsTwice,
     victimAfter: victimAfter

@@ -436,7 +436,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A plot's avatar: a 128×128 PNG, cached for good (a replaced avatar gets a new URL: ?v=N) */
+        /** A plot's avatar: a square PNG of at most 128×128, cached for good (a replaced avatar gets a new URL: ?v=N) */
         get: operations["getPlotAvatar"];
         put?: never;
         post?: never;
@@ -2238,7 +2238,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description image/png, 128×128 */
+            /** @description image/png, square, at most 128×128 */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 import type { PrismaPg } from '@prisma/adapter-pg';
-import { createPrismaAdapter, databasePlugin, withDb, type AppWithDb, type PrismaLike } from './database.ts';
+import { createDatabasePool, databasePlugin, withDb, type AppWithDb, type PrismaLike } from './database.ts';
 import type { BaseEnv } from './env.ts';
 import { defineMetrics, type MetricFactory } from './metrics.ts';
 import { natsPlugin, natsSettingsFromEnv } from './nats.ts';
@@ -48,12 +48,14 @@ export async function createBackendService<C extends PrismaLike>(
     trustRequestIdFrom: 'gateway',
     databaseSchema: options.schema,
   });
-  const client = options.createClient(createPrismaAdapter(env.DATABASE_URL, options.schema));
+  const { pool, adapter } = createDatabasePool(env.DATABASE_URL, options.schema);
+  const client = options.createClient(adapter);
   await app.register(databasePlugin, {
     connectionString: env.DATABASE_URL,
     schema: options.schema,
     migrationsDir: options.migrationsDir,
     client,
+    pool,
   });
   await app.register(natsPlugin, natsSettingsFromEnv(env, options.name));
   await app.register(outboxPlugin, { schema: options.schema, db: () => client });

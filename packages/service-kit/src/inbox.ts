@@ -15,10 +15,20 @@ export type EventHandlers<Tx extends SqlClient = SqlClient> = {
   [T in EventType]?: (event: EventEnvelope<EventData<T>>, tx: Tx, log: FastifyBaseLogger) => Promise<void>;
 };
 
+/** Handlers that apply many events of one type at once (a statement or two for a whole batch). */
+export type EventBatchHandlers<Tx extends SqlClient = SqlClient> = {
+  [T in EventType]?: (events: Array<EventEnvelope<EventData<T>>>, tx: Tx, log: FastifyBaseLogger) => Promise<void>;
+};
+
 export interface ConsumerOptions<Tx extends SqlClient = SqlClient> {
   /** Durable name: replicas of one service share it, so each event is handled once across them. */
   durable: string;
   handlers: EventHandlers<Tx>;
+  /**
+   * Used instead of `handlers[type]` for the new events of that type in a batch of several (`handlers[type]` must
+   * exist too: it applies an event alone, as on a retry). Must have the same effect as applying them one by one.
+   */
+  batchHandlers?: EventBatchHandlers<Tx>;
   schema: string;
   /**
    * Attempts a handler gets when it fails for a permanent reason (anything `isTransientFailure` does not
@@ -49,6 +59,65 @@ interface FailureRecord {
   /** Permanent failures so far (transient ones never count). */
   failures: number;
   firstFailedAt: Date;
+}
+
+/** Deliveries pulled at once per durable, and the most events one transaction applies. */
+const MAX_BATCH = 64;
+/**
+ * How long an event that finds its consumer idle waits for others to share its transaction: at a few hundred events
+ * a second this turns one transaction per event into one per several, for a delay no reader of these effects notices.
+ */
+const BATCH_LINGER_MS = 25;
+
+/** A batch handler as the consumer calls it, whatever its event type. */
+type BatchHandler = (events: EventEnvelope[], tx: SqlClient, log: FastifyBaseLogger) => Promise<void>;
+
+/** A delivery that passed the envelope and schema checks and has a handler. */
+interface ReadyEvent {
+  message: JsMsg;
+  body: string;
+  event: EventEnvelope;
+  handler: (event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Hands items to `work` in batches: an item that finds the pump idle waits `lingerMs` for company, then every batch
+ * takes what arrived meanwhile and while the previous one ran (up to `maxBatch`). `push` returns a promise to wait on
+ * when `maxBatch` items are waiting (backpressure).
+ */
+export class BatchPump<T> {
+  private queue: T[] = [];
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly maxBatch: number,
+    private readonly work: (batch: T[]) => Promise<void>,
+    /** A batch's work failed unexpectedly: reported here, and the next batch still runs. */
+    private readonly onError: (error: unknown) => void,
+    private readonly lingerMs = 0,
+  ) {}
+
+  push(item: T): Promise<void> | undefined {
+    this.queue.push(item);
+    this.running ??= this.run();
+    return this.queue.length >= this.maxBatch ? this.running : undefined;
+  }
+
+  /** Resolves once every item pushed so far was worked on. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      if (this.lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, this.lingerMs));
+      // `running` is cleared in the same turn as the last emptiness check, so a push never finds it set but finished.
+      while (this.queue.length) await this.work(this.queue.splice(0, this.maxBatch)).catch(this.onError);
+    } finally {
+      this.running = null;
+    }
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -122,9 +191,16 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
   /** One pull loop per durable; `running` holds the live one for each. */
   private async consume(durable: string): Promise<void> {
     const consumer = await this.bus.js.consumers.get(this.bus.settings.stream, durable);
-    const messages = await consumer.consume({ max_messages: 64 });
+    const messages = await consumer.consume({ max_messages: MAX_BATCH });
+    const pump = new BatchPump<JsMsg>(
+      MAX_BATCH,
+      (batch) => this.handleBatch(batch),
+      (error) => this.log.error({ err: error, durable }, 'event batch failed unexpectedly; its events are redelivered after ack_wait'),
+      BATCH_LINGER_MS,
+    );
     const loop = (async () => {
-      for await (const message of messages) await this.handle(message);
+      for await (const message of messages) await pump.push(message);
+      await pump.idle();
     })().catch((error) => {
       if (!this.stopped) this.log.error({ err: error, durable }, 'consumer stopped unexpectedly');
     });
@@ -202,16 +278,72 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
     return total;
   }
 
-  private async handle(message: JsMsg): Promise<void> {
+  /**
+   * Messages that arrived while the previous batch was being applied, applied in one transaction: under load one
+   * BEGIN, one inbox insert and one COMMIT serve many events instead of one each. A batch that fails for any reason
+   * is rolled back whole and its events are applied one by one, each with its own retries and dead letter.
+   */
+  private async handleBatch(messages: JsMsg[]): Promise<void> {
+    const ready: ReadyEvent[] = [];
+    for (const message of messages) {
+      const event = await this.prepare(message);
+      if (event) ready.push(event);
+    }
+    if (ready.length === 1) return this.applyOne(ready[0]!);
+    if (ready.length === 0) return;
     const { durable, schema } = this.options;
+    let applied: ReadyEvent[];
+    try {
+      applied = await this.db.$transaction(async (tx) => {
+        const fresh = new Set(
+          (
+            await tx.$queryRawUnsafe<Array<{ event_id: string }>>(
+              `INSERT INTO ${quoteIdent(schema)}."inbox_events" ("consumer", "event_id", "subject")
+               SELECT $1, "id", "subject" FROM unnest($2::uuid[], $3::text[]) AS "e"("id", "subject")
+               ON CONFLICT DO NOTHING RETURNING "event_id"::text`,
+              durable,
+              ready.map((r) => r.event.id),
+              ready.map((r) => r.event.type),
+            )
+          ).map((row) => row.event_id),
+        );
+        // delete: the same event delivered twice within one batch is applied once.
+        const done = ready.filter((item) => fresh.delete(item.event.id));
+        const batched = new Map<BatchHandler, ReadyEvent[]>();
+        for (const item of done) {
+          const batchHandler = this.options.batchHandlers?.[item.event.type as EventType] as BatchHandler | undefined;
+          if (!batchHandler) await item.handler(item.event, tx, item.log);
+          else if (batched.has(batchHandler)) batched.get(batchHandler)!.push(item);
+          else batched.set(batchHandler, [item]);
+        }
+        for (const [batchHandler, items] of batched) {
+          const log = this.log.child({ eventType: items[0]!.event.type, events: items.length });
+          await batchHandler(
+            items.map((item) => item.event),
+            tx,
+            log,
+          );
+        }
+        return done;
+      });
+    } catch {
+      for (const item of ready) await this.applyOne(item);
+      return;
+    }
+    const appliedSet = new Set(applied);
+    for (const item of ready) this.settled(item, appliedSet.has(item));
+  }
+
+  /** Checks a delivery before any transaction; null when it was answered already (paused, dead-lettered, not ours). */
+  private async prepare(message: JsMsg): Promise<ReadyEvent | null> {
+    const { durable } = this.options;
     if (message.info.deliveryCount > 1) this.metrics.redelivered.inc({ consumer: durable });
     const wait = this.pausedUntil - Date.now();
     if (wait > 0) {
       // A dependency was down a moment ago: put the message back untried rather than spin on it.
       message.nak(wait);
-      return;
+      return null;
     }
-    const seq = message.info.streamSequence;
     const body = message.string();
     let envelope: EventEnvelope;
     try {
@@ -227,42 +359,60 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
       })();
       this.log.error({ err: error, subject: message.subject }, 'not an event envelope: dead-lettered');
       await this.deadLetter(message, { eventId: id, body, error, attempts: 1, firstFailedAt: new Date() });
-      return;
+      return null;
     }
     const log = this.log.child({ requestId: envelope.requestId, eventId: envelope.id, eventType: envelope.type });
     const handler = this.options.handlers[envelope.type as EventType] as
       ((event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>) | undefined;
     if (!handler) {
       message.ack();
-      return;
+      return null;
     }
     const parsed = EVENTS[envelope.type as EventType].safeParse(envelope.data);
     if (!parsed.success) {
       log.error({ issues: parsed.error.issues }, 'event data fails its schema: dead-lettered');
       await this.deadLetter(message, { eventId: envelope.id, body, error: parsed.error, attempts: 1, firstFailedAt: new Date() });
+      return null;
+    }
+    return { message, body, event: { ...envelope, data: parsed.data }, handler, log };
+  }
+
+  /** After the transaction that applied (or found already applied) the event committed. */
+  private settled(item: ReadyEvent, applied: boolean): void {
+    const { durable } = this.options;
+    item.message.ack();
+    this.failures.delete(item.message.info.streamSequence);
+    this.transientStreak = 0;
+    this.metrics.handled.inc({ consumer: durable, outcome: applied ? 'applied' : 'duplicate' });
+    if (applied) {
+      item.log.info('event handled');
+      this.options.afterCommit?.(item.event);
+    }
+  }
+
+  /** One event in its own transaction, with the retry and dead-letter rules. */
+  private async applyOne(item: ReadyEvent): Promise<void> {
+    const { durable, schema } = this.options;
+    const { message, event, handler, log, body } = item;
+    const seq = message.info.streamSequence;
+    if (this.pausedUntil > Date.now()) {
+      // An earlier event of the same batch found a dependency down.
+      message.nak(this.pausedUntil - Date.now());
       return;
     }
-    const event = { ...envelope, data: parsed.data };
     try {
       const applied = await this.db.$transaction(async (tx) => {
         const inserted = await tx.$executeRawUnsafe(
           `INSERT INTO ${quoteIdent(schema)}."inbox_events" ("consumer", "event_id", "subject") VALUES ($1, $2::uuid, $3) ON CONFLICT DO NOTHING`,
           durable,
-          envelope.id,
-          envelope.type,
+          event.id,
+          event.type,
         );
         if (inserted === 0) return false;
         await handler(event, tx, log);
         return true;
       });
-      message.ack();
-      this.failures.delete(seq);
-      this.transientStreak = 0;
-      this.metrics.handled.inc({ consumer: durable, outcome: applied ? 'applied' : 'duplicate' });
-      if (applied) {
-        log.info('event handled');
-        this.options.afterCommit?.(event);
-      }
+      this.settled(item, applied);
     } catch (error) {
       if (await this.isTransient(error)) {
         const delay = this.pauseForTransient();
@@ -281,7 +431,7 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
       if (record.failures >= maxFailures) {
         log.error({ err: error, failures: record.failures }, 'event failed on every attempt: dead-lettered');
         await this.deadLetter(message, {
-          eventId: envelope.id,
+          eventId: event.id,
           body,
           error,
           attempts: record.failures,

@@ -1,8 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface PollingWorkerOptions {
-  /** One round of work; returns how many items it handled (another round follows at once while > 0). */
+  /** One round of work; returns how many items it handled (another round follows at once while `moreMayWait` says so). */
   tick: () => Promise<number>;
+  /**
+   * Whether a round that handled this many items may have left work behind (default: it handled any). A kick during
+   * a round always brings another one at once.
+   */
+  moreMayWait?: (handled: number) => boolean;
   pollIntervalMs: number;
   log: FastifyBaseLogger;
   /** Names the worker in its warnings. */
@@ -24,6 +29,8 @@ export class PollingWorker {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private failures = 0;
+  /** A kick came since the current round began: what it announced may have been committed after the round looked. */
+  private kicked = false;
 
   constructor(private readonly options: PollingWorkerOptions) {}
 
@@ -35,6 +42,7 @@ export class PollingWorker {
 
   /** Look now (work was just committed) rather than at the next poll. */
   kick(): void {
+    this.kicked = true;
     this.wake?.();
   }
 
@@ -49,6 +57,7 @@ export class PollingWorker {
     if (this.options.waitBeforeFirstRound) await this.sleep(pollIntervalMs);
     while (this.running) {
       let handled = 0;
+      this.kicked = false;
       try {
         handled = await this.options.tick();
         this.failures = 0;
@@ -57,7 +66,8 @@ export class PollingWorker {
         if (this.failures === 1 || this.failures % 20 === 0)
           this.options.log.warn({ err: error }, `${this.options.name}: failed; will retry`);
       }
-      if (handled > 0 && this.failures === 0) continue;
+      const { moreMayWait = (n: number) => n > 0 } = this.options;
+      if (this.failures === 0 && (this.kicked || moreMayWait(handled))) continue;
       const delay =
         this.failures && maxBackoffMs ? Math.min(maxBackoffMs, pollIntervalMs * 2 ** Math.min(this.failures, 5)) : pollIntervalMs;
       await this.sleep(delay);

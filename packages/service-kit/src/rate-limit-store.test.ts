@@ -184,7 +184,8 @@ describe('rate limits counted in PostgreSQL', () => {
 
     // Ten connections, each sending its next request as soon as the last is answered, for 300 ms.
     let sent = 0;
-    const endAt = performance.now() + 300;
+    const startedAt = performance.now();
+    const endAt = startedAt + 300;
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         while (performance.now() < endAt) {
@@ -193,12 +194,16 @@ describe('rate limits counted in PostgreSQL', () => {
         }
       }),
     );
+    // The last answer may come well after 300 ms on a busy machine: the bound below is by the time really taken.
+    const busyMs = performance.now() - startedAt;
     await new Promise((resolve) => setTimeout(resolve, 100)); // the last interval's upsert
     const [row] = (await hits()).filter((h) => h.key.includes('/busy'));
     expect(row?.count).toBe(sent);
     expect(sent).toBeGreaterThan(100);
-    // 300 ms / 20 ms, and the first exact count; one per round trip was 36 here (and 179 requests).
-    expect(statements).toBeLessThanOrEqual(20);
+    // Each upsert of answered requests starts at least 20 ms (the linger) after the last one ended: one per interval
+    // while busy, plus the first exact count and the tail's. One per round trip was 36 in 300 ms here (179 requests).
+    expect(statements).toBeLessThanOrEqual(Math.ceil(busyMs / 20) + 2);
+    expect(statements * 5).toBeLessThan(sent);
   });
 
   it('while a count is in flight, a request in the first half of the limit is answered at once; past half it waits', async () => {

@@ -44,6 +44,14 @@ const SWEEP_BATCH = 5000;
  * per-minute limit does not notice; a request that must wait for the exact total ends the wait at once.
  */
 const LINGER_MS = 20;
+/**
+ * How long a key whose writes are all done keeps its last known total and window. Its next request still waits for
+ * its own count; those arriving while that count is in flight can then be answered at once. Without it, clients
+ * that each wait for an answer before sending again fell into lock step (every count in flight had all of them
+ * waiting, none arrived meanwhile, the key was forgotten, the next batch knew nothing and made all wait again): one
+ * statement per round trip instead of one per linger interval, 33 to 85 statements in 300 ms instead of 15.
+ */
+const IDLE_KEEP_MS = 100;
 const LOG_EVERY_MS = 10_000;
 
 /** State shared by a store and its per-route children (one per app). */
@@ -114,6 +122,8 @@ interface KeyBatch {
   inFlight: number;
   /** Set while answered-at-once requests wait to be added to the next upsert (see `LINGER_MS`). */
   linger: NodeJS.Timeout | undefined;
+  /** Set while nothing is waiting or in flight: forgets the key when it runs out (see `IDLE_KEEP_MS`). */
+  idle: NodeJS.Timeout | undefined;
   knownTotal: number;
   knownWindowEndsAt: number;
 }
@@ -156,8 +166,12 @@ export class PgRateLimitStore {
     const fullKey = this.prefix + key;
     let batch = this.batches.get(fullKey);
     if (!batch) {
-      batch = { waiting: [], inFlight: 0, linger: undefined, knownTotal: 0, knownWindowEndsAt: 0 };
+      batch = { waiting: [], inFlight: 0, linger: undefined, idle: undefined, knownTotal: 0, knownWindowEndsAt: 0 };
       this.batches.set(fullKey, batch);
+    }
+    if (batch.idle) {
+      clearTimeout(batch.idle);
+      batch.idle = undefined;
     }
     if ((batch.inFlight > 0 || batch.linger) && batch.knownWindowEndsAt > Date.now()) {
       const place = batch.knownTotal + batch.inFlight + batch.waiting.length + 1;
@@ -183,7 +197,11 @@ export class PgRateLimitStore {
     const done = () => {
       batch.inFlight = 0;
       if (batch.waiting.length === 0) {
-        this.batches.delete(fullKey); // idle keys hold no memory: the next request waits for its own count
+        // Idle keys are forgotten soon, so they hold no memory; the next request waits for its own count either way.
+        batch.idle = setTimeout(() => {
+          if (this.batches.get(fullKey) === batch && batch.idle) this.batches.delete(fullKey);
+        }, IDLE_KEEP_MS);
+        batch.idle.unref();
       } else if (batch.waiting.every((waiting) => waiting === null) && batch.knownWindowEndsAt > Date.now()) {
         batch.linger = setTimeout(() => {
           batch.linger = undefined;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createPrismaAdapter, databasePlugin, withDb, type AppWithDb } from '@pixel-atlas/service-kit/database';
+import { createDatabasePool, databasePlugin, withDb, type AppWithDb } from '@pixel-atlas/service-kit/database';
 import { natsPlugin, natsSettingsFromEnv } from '@pixel-atlas/service-kit/nats';
 import { createServiceApp } from '@pixel-atlas/service-kit/service';
 import { PrismaClient, SCHEMA } from './db.ts';
@@ -34,8 +34,9 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     fastify: { trustProxy: fastifyTrustProxy(env.TRUST_PROXY) },
   });
   await app.register(securityPlugin, { https });
-  const db = new PrismaClient({ adapter: createPrismaAdapter(env.DATABASE_URL, SCHEMA) });
-  await app.register(databasePlugin, { connectionString: env.DATABASE_URL, schema: SCHEMA, migrationsDir, client: db });
+  const { pool, adapter } = createDatabasePool(env.DATABASE_URL, SCHEMA);
+  const db = new PrismaClient({ adapter });
+  await app.register(databasePlugin, { connectionString: env.DATABASE_URL, schema: SCHEMA, migrationsDir, client: db, pool });
   // The gateway only listens (live updates): it never declares the stream, so its NATS user has no grant for it.
   await app.register(natsPlugin, { ...natsSettingsFromEnv(env, 'gateway'), declareStream: false });
   if (env.ADMIN_USERNAME && env.ADMIN_PASSWORD) {

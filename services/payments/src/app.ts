@@ -1,3 +1,4 @@
+import type { EventData } from '@pixel-atlas/contracts/events';
 import path from 'node:path';
 import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
@@ -6,7 +7,7 @@ import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { getSessionEntitlement } from './domain/get-session-entitlement.ts';
-import { recordUsedSession } from './domain/record-used-session.ts';
+import { recordUsedSessions, type UsedSession } from './domain/record-used-session.ts';
 import { settleExpiredCheckouts } from './domain/settle-expired-checkouts.ts';
 import { unlinkRemovedPlot } from './domain/unlink-removed-plot.ts';
 import { priceTable, type PaymentsEnv } from './env.ts';
@@ -62,15 +63,11 @@ export async function buildApp(env: PaymentsEnv): Promise<BackendService<PrismaC
           durable: 'payments',
           schema: SCHEMA,
           handlers: {
-            'plots.plot.claimed': async (event, tx) =>
-              recordUsedSession({
-                tx,
-                sessionId: event.data.sessionId,
-                plotId: event.data.plotId,
-                usedAt: new Date(event.data.createdAt),
-                ipAddress: event.data.clientIp,
-              }),
+            'plots.plot.claimed': async (event, tx) => recordUsedSessions({ tx, uses: [usedSession(event.data)] }),
             'plots.plot.removed': async (event, tx) => unlinkRemovedPlot({ tx, plotId: event.data.plotId }),
+          },
+          batchHandlers: {
+            'plots.plot.claimed': async (events, tx) => recordUsedSessions({ tx, uses: events.map((event) => usedSession(event.data)) }),
           },
         },
       ],
@@ -117,4 +114,8 @@ export async function buildApp(env: PaymentsEnv): Promise<BackendService<PrismaC
     app.addHook('preClose', async () => sweep.stop());
   }
   return app;
+}
+
+function usedSession(claim: EventData<'plots.plot.claimed'>): UsedSession {
+  return { sessionId: claim.sessionId, plotId: claim.plotId, usedAt: new Date(claim.createdAt), ipAddress: claim.clientIp };
 }

@@ -22,6 +22,7 @@ import { LandMaskCopy } from './land-mask-copy.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { ScreenWordsCopy } from './screen-words-copy.ts';
+import { ClaimBatches } from './domain/claim-batches.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { manageRoutes } from './routes/manage.ts';
@@ -82,6 +83,14 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
           onEventQueued: () => app.outbox.kick(),
         })
       : null;
+  let linkCheckSoon: NodeJS.Timeout | null = null;
+  const kickLinkCheckerSoon = () => {
+    if (!linkChecker || linkCheckSoon) return;
+    linkCheckSoon = setTimeout(() => {
+      linkCheckSoon = null;
+      linkChecker.worker.kick();
+    }, env.LINK_CHECK_CHANGE_DELAY_MS).unref();
+  };
   app.addHook('onReady', async () => {
     await landMask.copy.watch(app.bus, ['map.layout.>'], app.log);
     await screenWords.copy.watch(app.bus, ['moderation.screen.>'], app.log);
@@ -90,8 +99,8 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
       () => {
         plotList.invalidate();
         reserved.invalidate();
-        // A changed link starts over: the checker's next round resets its row and checks it at once.
-        linkChecker?.worker.kick();
+        // A changed link starts over: the checker's next round (soon, with every other change meanwhile) resets its row.
+        kickLinkCheckerSoon();
       },
       app.log,
     );
@@ -101,6 +110,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     landMask.copy.stop();
     screenWords.copy.stop();
     stopListening?.();
+    if (linkCheckSoon) clearTimeout(linkCheckSoon);
     await linkChecker?.worker.stop();
     await linkChecker?.prober.close();
   });
@@ -209,6 +219,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   app.decorate('avatarDecodeSlots', decodeSlots);
   await app.register(claimRoutes, {
     db: app.db,
+    batches: new ClaimBatches(app.pg),
     maxAttemptsPerSession: env.CLAIM_MAX_ATTEMPTS_PER_SESSION,
     decodeSlots,
     land: landMask,

@@ -48,6 +48,11 @@ export const envSchema = z
     STATS_RATE_LIMIT_MAX: envField.positiveInt(120),
     /** How often the link checker looks for due links (each replica; rows are leased, so a link is checked by one). 0 turns it off. */
     LINK_CHECK_INTERVAL_MS: envField.nonNegativeInt(60_000),
+    /**
+     * After a plot changed (maybe its link), how long the checker waits before its next round: every change within
+     * this time joins that one round, so a burst of claims costs one sync of the link table, not one per claim.
+     */
+    LINK_CHECK_CHANGE_DELAY_MS: envField.nonNegativeInt(5_000),
     /** How long after a check a link is checked again. */
     LINK_CHECK_RECHECK_MS: envField.positiveInt(6 * 60 * 60 * 1000),
     /** Links leased per round, and probed at once, per replica. */

@@ -3,6 +3,7 @@ import type { OpenApiDocument } from '@pixel-atlas/service-kit/openapi';
 import type { AvatarDecodeSlots } from './avatar-decode-slots.ts';
 import type { PlotListCache } from './plot-list-cache.ts';
 import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
+import type { ClaimBatches } from './domain/claim-batches.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { linkHealthRoutes } from './routes/link-health.ts';
@@ -28,6 +29,7 @@ export function describeApi(): Promise<OpenApiDocument> {
     await app.register(reservedFootprintRoutes, { cache: usedOnlyByHandlers<ReservedFootprintsCache>('cache') });
     await app.register(claimRoutes, {
       db,
+      batches: usedOnlyByHandlers<ClaimBatches>('batches'),
       maxAttemptsPerSession: 0,
       decodeSlots,
       maxInputPixels: 0,

@@ -52,3 +52,31 @@ it('spreads reads over replicas, and a replica going away costs no failed GET', 
   expect(statuses.every((s) => s === 200)).toBe(true);
   expect(after).toEqual(new Set(['a', 'c']));
 });
+
+it('a GET that times out on a replica is answered by another (the timed-out try fails once, not twice)', async () => {
+  // A replica that is ready but never answers: as a container whose IP went away mid-request looks to the gateway.
+  const stuck = Fastify({ forceCloseConnections: true });
+  stuck.get('/readyz', async () => ({ status: 'ready' }));
+  stuck.get('/api/map-layout', () => new Promise(() => {}));
+  await stuck.listen({ port: 0, host: '127.0.0.1' });
+  replicas.push(stuck);
+  const answering = await replica('answering');
+  const withStuck = await buildApp(
+    loadEnv({
+      ...bed.env,
+      CONTACT_URL: urlOf(answering),
+      MAP_URL: [stuck, answering].map(urlOf).join(','),
+      UPSTREAM_TIMEOUT_MS: '300',
+      WEB_DIST_DIR: webDir,
+    }),
+  );
+  try {
+    await withStuck.ready();
+    // A query keeps the request off the gateway's document memory: it is proxied as is, round-robin.
+    const responses = await Promise.all(Array.from({ length: 4 }, (_, i) => withStuck.inject(`/api/map-layout?try=${i}`)));
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(new Set(responses.map((r) => r.json().servedBy))).toEqual(new Set(['answering']));
+  } finally {
+    await withStuck.close();
+  }
+});

@@ -34,10 +34,20 @@ const CONNECTION_FAILURES = new Set([
   'ECONNRESET',
   'EPIPE',
   'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
   'ENOTFOUND',
+  'EAI_AGAIN',
   'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
   'FST_REPLY_FROM_GATEWAY_TIMEOUT',
 ]);
+/**
+ * How long a failed safe request waits before its retry starts. A timed-out try reports twice: reply-from's timeout
+ * handler aborts the request, whose socket then reports 'socket hang up' in the same turn of the event loop (its close
+ * callback). Retrying at once let that echo fail the retry's reply with a 502; after this pause it has been heard.
+ */
+const RETRY_SETTLE_MS = 5;
 
 function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code;
@@ -162,6 +172,8 @@ export const proxyPlugin = fp(
     /** Which replica each request went to, so a failure can be retried elsewhere. */
     const chosen = new WeakMap<FastifyRequest, string>();
     const retried = new WeakSet<FastifyRequest>();
+    /** Requests whose retry is scheduled: further reports of the failed try are echoes of it. */
+    const retryPending = new WeakSet<FastifyRequest>();
 
     for (const [service, pool] of pools) {
       const unavailable = (reply: FastifyReply<any, any, any, any>) =>
@@ -177,6 +189,7 @@ export const proxyPlugin = fp(
         rewriteRequestHeaders,
         onError: (reply: FastifyReply<any, any, any, any>, { error }: { error: Error }): void => {
           const request = reply.request;
+          if (retryPending.has(request)) return;
           const failed = chosen.get(request);
           reply.log.warn({ err: error, service, replica: failed }, 'upstream failed');
           // A replica that refused or dropped the connection is skipped until its health check passes;
@@ -184,7 +197,12 @@ export const proxyPlugin = fp(
           if (failed && isConnectionFailure(error)) pool.markUnhealthy(failed);
           if (SAFE_METHODS.has(request.method) && !retried.has(request) && isConnectionFailure(error) && pool.members.length > 1) {
             retried.add(request);
-            reply.from(request.url.split('?')[0], replyOptions);
+            retryPending.add(request);
+            setTimeout(() => {
+              retryPending.delete(request);
+              if (reply.sent) return;
+              reply.from(request.url.split('?')[0], replyOptions);
+            }, RETRY_SETTLE_MS);
             return;
           }
           unavailable(reply);

@@ -9,14 +9,11 @@ import { query } from '@pixel-atlas/service-kit/rpc';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AvatarDecodeSlots } from '../avatar-decode-slots.ts';
-import { SCHEMA, TABLE, type PrismaClient } from '../db.ts';
+import { SCHEMA, type PrismaClient } from '../db.ts';
 import { PLOT_PUBLIC_SELECT, plotEventSnapshot, toPlotDto, type PublicPlotRow } from '../plot-dto.ts';
 import {
-  FOOTPRINT_LOCK_NAMESPACE,
-  OVERLAPS_SQL,
   TILE_UNAVAILABLE_MESSAGE,
   assertPlaceable,
-  footprintLockBlocks,
   isOverlapViolation,
   isRetryableTransactionError,
   isUniqueViolation,
@@ -24,6 +21,7 @@ import {
 } from './footprints.ts';
 import { newManageToken } from './manage-token.ts';
 import { processAvatar } from './process-avatar.ts';
+import type { ClaimBatches } from './claim-batches.ts';
 import { recordEntitlement } from './record-entitlement.ts';
 import { UNDER_REVIEW_WARNING, screenClaimContent, type ScreenedBy, type ScreenWordsSource } from './screen-claim-content.ts';
 
@@ -38,6 +36,8 @@ export const TOO_MANY_ATTEMPTS_MESSAGE =
 
 export interface ClaimPlotOptions {
   db: PrismaClient;
+  /** This replica's batches of the claim's two statements (the first read and the write). */
+  batches: ClaimBatches;
   bus: EventBus;
   claim: ClaimPlotInput;
   clientIp: string | null;
@@ -68,49 +68,6 @@ export interface ClaimPlotResult {
   screening?: { screenedBy: ScreenedBy; held: boolean };
   /** The owner's private link token, only when this claim created the plot (its hash is all we keep). */
   manageToken?: string;
-}
-
-interface ClaimState {
-  /** Our copy of the session's paid tier (null: payments must be asked). */
-  tier: string | null;
-  /** A plot was already made with this session. */
-  used: boolean;
-  /** A plot, or another session's live hold, overlaps the claimed footprint (advisory: the constraint decides). */
-  taken: boolean;
-  /**
-   * The session's claim tries, this one included, when this statement counted it: the local entitlement is of the
-   * claimed tier and the session is unused (null otherwise: refused before any cost, or payments must be asked first).
-   */
-  attempts: number | null;
-}
-
-/**
- * What the claim's first checks need, in one round trip: the local entitlement, whether the session already made a
- * plot, whether the footprint (of the claimed tier's size: a claim for another tier is refused before `taken` is
- * looked at) is free or held by this session, and, when the session is paid for this tier and unused, this try
- * counted against the session's bound (every later step may cost an image decode).
- */
-async function readClaimState(db: PrismaClient, claim: ClaimPlotInput): Promise<ClaimState> {
-  const [row] = await db.$queryRawUnsafe<ClaimState[]>(
-    `WITH "state" AS (
-       SELECT (SELECT "tier" FROM "${SCHEMA}"."entitlements" WHERE "session_id" = $4) AS "tier",
-              EXISTS (SELECT 1 FROM ${TABLE.plots} WHERE "stripe_session_id" = $4) AS "used",
-              EXISTS (SELECT 1 FROM ${TABLE.footprints}
-                       WHERE ${OVERLAPS_SQL}
-                         AND ("kind" = 'plot' OR ("kind" = 'hold' AND "expires_at" > now() AND "session_id" IS DISTINCT FROM $4))) AS "taken"
-     ), "counted" AS (
-       UPDATE "${SCHEMA}"."entitlements" SET "claim_attempts" = "claim_attempts" + 1
-        WHERE "session_id" = $4 AND "tier" = $5 AND NOT (SELECT "used" FROM "state")
-        RETURNING "claim_attempts"
-     )
-     SELECT "state".*, (SELECT "claim_attempts" FROM "counted") AS "attempts" FROM "state"`,
-    claim.x,
-    claim.y,
-    TIER_SIZE[claim.tier],
-    claim.stripeSessionId,
-    claim.tier,
-  );
-  return row ?? { tier: null, used: false, taken: false, attempts: null };
 }
 
 /** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
@@ -175,7 +132,7 @@ function replayOrRefuse(existing: ExistingPlot, claim: ClaimPlotInput): ClaimPlo
  */
 export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotResult> {
   const { db, claim } = options;
-  const state = await readClaimState(db, claim);
+  const state = await options.batches.readState({ x: claim.x, y: claim.y, tier: claim.tier, sessionId: claim.stripeSessionId });
   const tier = await paidTier(options, state.tier);
   if (claim.tier !== tier) {
     const size = TIER_SIZE[tier];
@@ -275,36 +232,29 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
     },
     options.requestId,
   );
-  // One statement, so one round trip and one implicit transaction: this session's own hold goes (wherever the plot
-  // lands), and so do expired holds under the new footprint; then plot, avatar, footprint, token hash and the event
-  // (migration `write_claim_function` says what it does, in order).
   const insert = () =>
-    db.$executeRawUnsafe(
-      `SELECT "${SCHEMA}"."write_claim"($1::int, $2::int[], $3::uuid, $4, $5, $6::int, $7::int, $8::int, $9, $10, $11, $12::boolean, $13,
-         $14, $15, $16::timestamptz, $17::bytea, $18, $19::uuid, $20, $21::jsonb, $22)`,
-      FOOTPRINT_LOCK_NAMESPACE,
-      footprintLockBlocks(footprint),
-      plot.id,
-      plot.zone,
-      plot.tier,
-      plot.x,
-      plot.y,
-      plot.size,
-      plot.displayName,
-      plot.message,
-      plot.link,
-      screening.visible,
-      plot.regionName,
-      claim.stripeSessionId,
-      claim.notification_email ?? null,
-      plot.createdAt,
-      new Uint8Array(png),
-      manage.tokenHash,
-      event.id,
-      event.type,
-      JSON.stringify(event),
-      options.requestId ?? null,
-    );
+    options.batches.write({
+      plotId: plot.id,
+      zone: plot.zone,
+      tier: plot.tier,
+      x: plot.x,
+      y: plot.y,
+      size: plot.size,
+      displayName: plot.displayName,
+      message: plot.message,
+      link: plot.link,
+      visible: screening.visible,
+      regionName: plot.regionName,
+      sessionId: claim.stripeSessionId,
+      notificationEmail: claim.notification_email ?? null,
+      createdAt: plot.createdAt,
+      avatar: png,
+      manageTokenHash: manage.tokenHash,
+      eventId: event.id,
+      eventType: event.type,
+      eventPayload: JSON.stringify(event),
+      requestId: options.requestId ?? null,
+    });
 
   for (let attempt = 1; ; attempt++) {
     try {

@@ -12,7 +12,7 @@ export async function getPlot({ db, id }: { db: PrismaClient; id: string }): Pro
   return toPlotDto(row);
 }
 
-/** The stored 128×128 PNG of a visible plot (a removed plot's avatar is deleted anyway). */
+/** The stored square PNG (at most 128×128) of a visible plot (a removed plot's avatar is deleted anyway). */
 export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }): Promise<Buffer> {
   const row = isUuid(id) ? await db.plotAvatar.findFirst({ where: { plotId: id, plot: PUBLIC_PLOT_WHERE }, select: { png: true } }) : null;
   if (!row) throw new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);

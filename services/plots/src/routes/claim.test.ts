@@ -92,7 +92,8 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
     expect(avatar.headers['content-type']).toBe('image/png');
     expect(avatar.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const meta = await sharp(avatar.rawPayload).metadata();
-    expect(meta).toMatchObject({ format: 'png', width: 128, height: 128 });
+    // The test avatar is 64×64: re-encoded at its own size, never enlarged.
+    expect(meta).toMatchObject({ format: 'png', width: 64, height: 64 });
     expect(meta.exif).toBeUndefined();
     expect(
       (await world.plots.inject({ url: plot.avatar_url, headers: { 'if-none-match': avatar.headers.etag as string } })).statusCode,
@@ -118,7 +119,7 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
     expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claimed_total\{tier="featured",service="plots"\} 1/);
   });
 
-  it('accepts JPEG and GIF avatars and re-encodes them to 128×128 PNG', async () => {
+  it('accepts JPEG and GIF avatars and re-encodes larger ones to 128×128 PNG', async () => {
     for (const [format, mime] of [
       ['jpeg', 'image/jpeg'],
       ['gif', 'image/gif'],
@@ -134,6 +135,17 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
       expect(await sharp(avatar.rawPayload).metadata()).toMatchObject({ format: 'png', width: 128, height: 128 });
       expect(avatar.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
     }
+  });
+
+  it('crops a small avatar to a square at its own size, never enlarging it', async () => {
+    const spot = nextSpot();
+    const bytes = await sharp({ create: { width: 90, height: 60, channels: 4, background: '#a36' } })
+      .png()
+      .toBuffer();
+    const { response } = await buyAndClaim(world, { tier: 'basic', ...spot }, { avatar_url: dataUrl('image/png', bytes) });
+    expect(response.statusCode).toBe(201);
+    const avatar = await world.plots.inject(response.json().plot.avatar_url);
+    expect(await sharp(avatar.rawPayload).metadata()).toMatchObject({ format: 'png', width: 60, height: 60 });
   });
 });
 
@@ -230,6 +242,8 @@ describe('refusals: clear 4xx and nothing written', () => {
     ],
     ['a remote URL (never fetched)', () => 'https://example.com/me.png', /uploaded image/],
     ['broken base64', () => 'data:image/png;base64,%%%%', /not valid base64/],
+    ['base64 with a stray character inside', () => 'data:image/png;base64,iVBORw0K*GgoAAAA=', /not valid base64/],
+    ['base64 with a fifth character left over', () => 'data:image/png;base64,iVBORw0KG', /not valid base64/],
   ])('an avatar that is %s', async (_name, avatar, message) => {
     await refused({ avatar_url: avatar() }, 400, 'VALIDATION_FAILED', message);
   });

@@ -3,6 +3,7 @@ import { claimPlotRequestSchema, claimPlotResponseSchema } from '@pixel-atlas/co
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots.ts';
+import type { ClaimBatches } from '../domain/claim-batches.ts';
 import { claimPlot } from '../domain/claim-plot.ts';
 import { emailOwnerLink } from '../domain/email-owner-link.ts';
 import type { PrismaClient } from '../db.ts';
@@ -17,6 +18,8 @@ export interface ClaimRoutesOptions {
   screenTimeoutMs: number;
   maxAttemptsPerSession: number;
   decodeSlots: AvatarDecodeSlots;
+  /** This replica's batches of the claim's statements. */
+  batches: ClaimBatches;
   /** This replica's copy of the land mask. */
   land?: LandSource;
   /** This replica's copy of moderation's word list. */
@@ -58,6 +61,7 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
       try {
         result = await claimPlot({
           db: opts.db,
+          batches: opts.batches,
           bus: app.bus,
           claim: request.body,
           clientIp: request.clientIp || null,

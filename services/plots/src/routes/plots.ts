@@ -59,11 +59,11 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
     '/api/plots/:id/avatar',
     {
       schema: {
-        summary: "A plot's avatar: a 128×128 PNG, cached for good (a replaced avatar gets a new URL: ?v=N)",
+        summary: "A plot's avatar: a square PNG of at most 128×128, cached for good (a replaced avatar gets a new URL: ?v=N)",
         operationId: 'getPlotAvatar',
         tags: ['plots'],
         params: idParams,
-        response: { 200: z.any().describe('image/png, 128×128'), 400: errorBodySchema, 404: errorBodySchema },
+        response: { 200: z.any().describe('image/png, square, at most 128×128'), 400: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {
