@@ -17,6 +17,7 @@ import { hasInternalToken, internalAuthPlugin } from './internal-auth.ts';
 import { metricsPlugin } from './metrics.ts';
 import { API_SECURITY_SCHEMES } from './openapi.ts';
 import type { SqlClient } from './database.ts';
+import { clientKey, ipv6PrefixFromEnv } from './client-key.ts';
 import { inlineRateLimitHook, pgRateLimitStore, type RateLimitRefusal } from './rate-limit-store.ts';
 import { withRouteHook } from './route-hooks.ts';
 
@@ -162,7 +163,8 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
       log: app.log,
       metrics: app.metrics,
     });
-  const keyGenerator = (request: FastifyRequest) => request.clientIp || request.ip;
+  const ipv6Prefix = ipv6PrefixFromEnv();
+  const keyGenerator = (request: FastifyRequest) => clientKey(request.clientIp || request.ip, ipv6Prefix);
   const errorResponseBuilder = (_request: FastifyRequest, context: RateLimitRefusal) =>
     new AppError('RATE_LIMITED', `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`);
   // Added before @fastify/rate-limit's own onRoute hook, so a route left to it (no store in PostgreSQL) is seen there.
