@@ -17,6 +17,18 @@ const FOCUS = { x: 840, y: 290 };
 /** The name panel (bottom left) and the framed avatar inside it; exported for tests that look at the pixels. */
 export const PANEL = { x: 40, y: 382, width: 620, height: 208 } as const;
 export const AVATAR_FRAME = { x: PANEL.x + 24, y: PANEL.y + 24, size: 160, border: 8 } as const;
+/** Where the name goes: right of the avatar, inside the panel's border, above the tier line. */
+export const NAME_BOX = {
+  x: AVATAR_FRAME.x + AVATAR_FRAME.size + 32,
+  y: PANEL.y + 22,
+  width: PANEL.x + PANEL.width - 24 - (AVATAR_FRAME.x + AVATAR_FRAME.size + 32),
+  height: 70,
+} as const;
+/** The name's size when it fits on one line; it shrinks to fit, down to NAME_MIN_PX, then wraps onto two lines. */
+const NAME_MAX_PX = 46;
+const NAME_MIN_PX = 30;
+/** A Pango font list: DejaVu and Liberation where installed, and Pango's fallback for scripts and emoji they lack. */
+const NAME_FONT = 'DejaVu Sans,Liberation Sans,Arial Bold';
 
 export interface CardPlot {
   id: string;
@@ -195,11 +207,37 @@ function initials(name: string): string {
   return (words.length > 1 ? words[0]![0]! + words[1]![0]! : name.trim().slice(0, 2)).toUpperCase();
 }
 
+/** Renders the name with Pango (the text laid out and measured, in any script the fonts cover) as an RGBA PNG. */
+async function renderNameText(name: string, box?: { width: number; height: number }, px = NAME_MAX_PX) {
+  const text = `<span foreground="#ffffff">${escapeHtml(name)}</span>`;
+  // At 72 dpi a point is a pixel; with a box Pango picks the largest size that fits it, wrapping between characters.
+  const options = box
+    ? { text, font: NAME_FONT, width: box.width, height: box.height, wrap: 'word-char' as const, rgba: true }
+    : { text, font: `${NAME_FONT} ${px}`, dpi: 72, rgba: true };
+  return sharp({ text: options }).png().toBuffer({ resolveWithObject: true });
+}
+
+/**
+ * The name fitted to NAME_BOX, measured rather than guessed from its length (a W is three times an i, a CJK character
+ * twice a Latin one): at NAME_MAX_PX on one line if it fits, else as large as fits on one line down to NAME_MIN_PX, else
+ * on two lines as large as fits the box. Bottom-aligned in the box, so it sits on the tier line whatever its size.
+ */
+export async function nameLayer(name: string): Promise<OverlayOptions & { width: number; height: number }> {
+  let rendered = await renderNameText(name);
+  if (rendered.info.width > NAME_BOX.width) {
+    const px = Math.floor((NAME_MAX_PX * NAME_BOX.width) / rendered.info.width);
+    rendered = px >= NAME_MIN_PX ? await renderNameText(name, undefined, px) : await renderNameText(name, NAME_BOX);
+    // Glyph metrics do not scale exactly with the size: a last pass into the box if the estimate came out too wide.
+    if (rendered.info.width > NAME_BOX.width || rendered.info.height > NAME_BOX.height) rendered = await renderNameText(name, NAME_BOX);
+  }
+  const { width, height } = rendered.info;
+  return { input: rendered.data, left: NAME_BOX.x, top: NAME_BOX.y + Math.max(0, NAME_BOX.height - height), width, height };
+}
+
 function textOverlay(input: ShareCardInput, tier: Tier): Buffer {
   const { plot } = input;
   const name = plot.display_name;
-  const nameSize = name.length > 22 ? 30 : name.length > 15 ? 36 : 46;
-  const textX = AVATAR_FRAME.x + AVATAR_FRAME.size + 32;
+  const textX = NAME_BOX.x;
   const where = `(${plot.x}, ${plot.y})${plot.region_name ? ` · ${plot.region_name}` : ''}`;
   // User text is escaped into the SVG as character data (never markup), and the font stack is a plain list.
   const font = `font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"`;
@@ -210,7 +248,6 @@ function textOverlay(input: ShareCardInput, tier: Tier): Buffer {
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}">` +
       field +
-      `<text x="${textX}" y="${PANEL.y + 78}" ${font} font-weight="bold" font-size="${nameSize}" fill="#ffffff">${escapeHtml(name)}</text>` +
       `<text x="${textX}" y="${PANEL.y + 120}" ${font} font-weight="bold" font-size="26" fill="${TIER_COLOR[tier].hex}">${escapeHtml(tierPlotLabel(tier))}</text>` +
       `<text x="${textX}" y="${PANEL.y + 154}" ${font} font-size="22" fill="#d8d4e8">${escapeHtml(where)}</text>` +
       `<text x="${textX}" y="${PANEL.y + 186}" ${font} font-size="18" fill="#a8a2c0">${escapeHtml(`${input.siteName} · ${input.siteHost}`)}</text>` +
@@ -292,6 +329,8 @@ export async function renderShareCard(input: ShareCardInput): Promise<Buffer> {
       layers.push({ input: await avatar(onMap), left: spot.left + 8, top: spot.top + 8 });
     }
   }
+  const { input: name, left, top } = await nameLayer(input.plot.display_name);
+  layers.push({ input: name, left, top });
   layers.push({ input: textOverlay(input, tier), left: 0, top: 0 });
   return sharp(canvas.pixels, { raw: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 3 } })
     .composite(layers)

@@ -160,6 +160,27 @@ describe('map engine', () => {
     expect(onPlotHover).toHaveBeenLastCalledWith(plots[0], { x: 400, y: 300 });
   });
 
+  it('gives a tap on land under a region label to the tile, and a tap on a label over water to the label', () => {
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
+    const onTileClick = vi.fn();
+    const onRegionLabelHover = vi.fn();
+    const waterRegions: Region[] = [...regions, { ...regions[1]!, value: 3, name: 'Sea Realm', focus: { x: 4, y: 4 } }];
+    const { engine, click, settle } = setup({ onTileClick, onRegionLabelHover, prefersReducedMotion: () => true });
+    engine.setLayout({ tiles, regions: waterRegions });
+    engine.flyTo(30, 30, 1);
+    settle();
+    click(400, 300);
+    expect(onTileClick).toHaveBeenLastCalledWith(expect.objectContaining({ x: 30, y: 30, isLand: true }));
+    expect(onRegionLabelHover).not.toHaveBeenCalledWith(regions[0], expect.anything());
+    engine.flyTo(4, 4, 1);
+    settle();
+    onTileClick.mockClear();
+    click(400, 300);
+    expect(onRegionLabelHover).toHaveBeenLastCalledWith(waterRegions[2], expect.anything());
+    expect(onTileClick).not.toHaveBeenCalled();
+  });
+
   it('keeps animating only while the selected-tile pin bounces', () => {
     const { engine, frames } = setup();
     engine.setLayout({ tiles, regions });

@@ -319,14 +319,19 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   }
 
   function clickAt(point: ScreenPoint): void {
+    const hit = tileUnder(point);
+    // Land (or a plot) under a label wins: labels sit on land, and a buyer tapping the tile there means the tile.
+    if (hit && (hit.isLand || hit.plot)) {
+      options.onTileClick?.(hit);
+      return;
+    }
     const label = labelAt(scene.placedLabels, point.x, point.y);
     if (label) {
-      // A tap on a label opens its card: nothing on the map needs hover to be reachable.
+      // A tap on a label over water opens its card (the regions menu reaches every card too).
       scene.hoveredRegion = null;
       emitHoverRegion(label.region, { x: label.x + label.width / 2, y: label.y + label.height });
       return;
     }
-    const hit = tileUnder(point);
     if (hit) options.onTileClick?.(hit);
   }
 
