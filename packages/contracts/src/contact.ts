@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visibleText } from './text.ts';
 
 export const CONTACT_SUBJECTS = [
   { value: 'general', label: 'General Inquiry' },
@@ -18,12 +19,13 @@ export const CONTACT_MESSAGE_MAX = 5000;
 
 export const contactRequestSchema = z
   .object({
-    name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+    name: z.string().trim().check(visibleText('Name')).min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
     email: z.email('Please enter a valid email address').max(254),
     subject: z.enum(subjectValues, { error: 'Please choose a subject from the list' }),
     message: z
       .string()
       .trim()
+      .check(visibleText('Message', { multiline: true }))
       .min(1, 'Message is required')
       .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GRID_SIZE } from './grid.ts';
 import { plotPlacementShape } from './plot-placement.ts';
+import { visibleText } from './text.ts';
 import { tierSchema } from './tiers.ts';
 import { DEFAULT_ZONE, zoneSchema } from './zones.ts';
 
@@ -33,11 +34,31 @@ const INVALID_LINK = 'Please enter a valid http or https URL';
  */
 const PUBLIC_HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 
+export const LINK_CREDENTIALS_MESSAGE = "Links can't contain a user name or password";
+
+/**
+ * The part of a link between the scheme and the first '/', '?' or '#', as a reader sees it. A backslash does not end
+ * it here although the URL parser treats it as '/': 'https://a.com\\@b.example' reads as a user name on b.example.
+ */
+function visibleAuthority(link: string): string {
+  const rest = link
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:/i, '')
+    .replace(/^[/\\]*/, '');
+  return rest.split(/[/?#]/, 1)[0] ?? '';
+}
+
 export const httpLinkSchema = z
   .string()
   // First, on the raw text: the URL check drops tabs and line breaks ('https://exa\tmple.com' would pass as
   // example.com) and escapes spaces in a path. Whitespace inside a link is a typo, not what the buyer sells.
   .refine((link) => !/\s/.test(link.trim()), INVALID_LINK)
+  // The URL parser percent-encodes a NUL or a bidi override in a path: the raw text would be stored and shown.
+  .check(visibleText('Link'))
+  // 'https://paypal.com@evil.example' shows one site and opens another: no user info, however it is written.
+  .refine((link) => !visibleAuthority(link).includes('@'), LINK_CREDENTIALS_MESSAGE)
+  // A backslash is never needed in a link, and parsers disagree about it ('https://a.com\\b.example').
+  .refine((link) => !link.includes('\\'), INVALID_LINK)
   .url({ protocol: /^https?$/, hostname: PUBLIC_HOSTNAME, error: INVALID_LINK })
   .max(2048, 'Link must be at most 2048 characters');
 
@@ -46,9 +67,15 @@ export const claimPlotRequestSchema = z
     display_name: z
       .string()
       .trim()
+      .check(visibleText('Display name'))
       .min(DISPLAY_NAME_MIN, `Display name must be at least ${DISPLAY_NAME_MIN} characters`)
       .max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`),
-    message: z.string().trim().max(MESSAGE_MAX, `Message must be at most ${MESSAGE_MAX} characters`).default(''),
+    message: z
+      .string()
+      .trim()
+      .check(visibleText('Message', { multiline: true }))
+      .max(MESSAGE_MAX, `Message must be at most ${MESSAGE_MAX} characters`)
+      .default(''),
     link: z.preprocess(emptyToUndefined, httpLinkSchema.optional()),
     zone: zoneSchema.default(DEFAULT_ZONE),
     x: tileIndexSchema,
@@ -139,7 +166,15 @@ export const reservedFootprintListSchema = z.array(reservedFootprintSchema).meta
 export const plotIdParamsSchema = z.object({ id: z.uuid('Unknown plot id') });
 
 export const flagPlotRequestSchema = z
-  .object({ plotId: z.uuid('Unknown plot id'), reason: z.string().trim().max(200).optional() })
+  .object({
+    plotId: z.uuid('Unknown plot id'),
+    reason: z
+      .string()
+      .trim()
+      .check(visibleText('Reason', { multiline: true }))
+      .max(200)
+      .optional(),
+  })
   .meta({ id: 'FlagPlotRequest' });
 export const flagPlotResponseSchema = z.object({ flagged: z.literal(true), plotId: z.uuid() }).meta({ id: 'FlagPlotResponse' });
 
