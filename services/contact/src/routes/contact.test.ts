@@ -42,6 +42,13 @@ describe('POST /api/contact', () => {
     [{ ...valid, message: 'x'.repeat(5001) }, 'message: Message must be at most 5000 characters'],
     [{ ...valid, name: '   ' }, 'name: Name is required'],
     [{ name: 'A', email: 'a@b.co', subject: 'general' }, 'message'],
+    [{ ...valid, message: 'Lovely\u0000map' }, "message: Message can't contain control characters"],
+    [{ ...valid, name: 'Ada\u202ELovelace' }, "name: Name can't contain invisible characters (zero-width spaces or text-direction marks)"],
+    [
+      { ...valid, message: 'Lovely\u200Bmap' },
+      "message: Message can't contain invisible characters (zero-width spaces or text-direction marks)",
+    ],
+    [{ ...valid, name: 'Ada\nLovelace' }, 'name: Name must be on one line'],
   ])('rejects a bad payload with 400 and writes nothing (%#)', async (payload, message) => {
     const before = await service.app.db.contactSubmission.count();
     const response = await service.app.inject({ method: 'POST', url: '/api/contact', payload, headers: asNewClient() });

@@ -321,6 +321,25 @@ describe('refusals: clear 4xx and nothing written', () => {
     expect(await written()).toEqual(before);
   });
 
+  it('control, bidi and zero-width characters in the name or message, and a link with user info (400, the shared rule)', async () => {
+    const invisible = "can't contain invisible characters (zero-width spaces or text-direction marks)";
+    for (const [char, problem] of [
+      ['\u0000', "can't contain control characters"],
+      ['\u0085', "can't contain control characters"],
+      ['\u202E', invisible],
+      ['\u2066', invisible],
+      ['\u200B', invisible],
+      ['\uFEFF', invisible],
+    ] as const) {
+      await refused({ display_name: `Ad${char}a` }, 400, 'VALIDATION_FAILED', `display_name: Display name ${problem}`);
+      await refused({ message: `Hello ${char}there` }, 400, 'VALIDATION_FAILED', `message: Message ${problem}`);
+    }
+    await refused({ display_name: 'Ada\nLovelace' }, 400, 'VALIDATION_FAILED', 'display_name: Display name must be on one line');
+    for (const link of ['https://user:pw@example.com', 'https://a.com\\@b.example']) {
+      await refused({ link }, 400, 'VALIDATION_FAILED', "link: Links can't contain a user name or password");
+    }
+  });
+
   it('the refused session can still claim its plot afterwards', async () => {
     const ok = await claim(world, await claimBody(sessionId, 'prime', spot.x, spot.y));
     expect(ok.statusCode).toBe(201);

@@ -159,6 +159,16 @@ describe('POST /api/flag-plot', () => {
     expect(malformed.json().error.code).toBe('VALIDATION_FAILED');
     const longReason = await flagPlot(world, hidden.id, { ip: freshIp(), reason: 'x'.repeat(201) });
     expect(longReason.statusCode).toBe(400);
+    for (const [reason, message] of [
+      ['Spam\u0000', "reason: Reason can't contain control characters"],
+      ['Spam \u202Ekniln', "reason: Reason can't contain invisible characters (zero-width spaces or text-direction marks)"],
+      ['Sp\u200Bam', "reason: Reason can't contain invisible characters (zero-width spaces or text-direction marks)"],
+    ]) {
+      const refused = await flagPlot(world, hidden.id, { ip: freshIp(), reason });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe(message);
+    }
+    expect(await flagRows(hidden.id)).toEqual([]);
   });
 
   it(`is rate-limited per client address: ${RATE_LIMIT} requests per window, then 429 with a clear message`, async () => {

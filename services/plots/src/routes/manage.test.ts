@@ -139,6 +139,35 @@ describe('owner edits', () => {
     expect((await world.plots.inject(`/api/plots/${plot.id}`)).json().message).toBe('First program, first plot.');
   });
 
+  it('refuses a NUL byte (once a PostgreSQL 500), control, bidi and zero-width characters, and user info in the link: 400, nothing changed', async () => {
+    const { plot, token } = await claimed();
+    const edits = () => world.db.query(`SELECT 1 FROM plots.plot_edits WHERE plot_id = $1`, [plot.id]);
+    const invisible = "can't contain invisible characters (zero-width spaces or text-direction marks)";
+    for (const [body, message] of [
+      [{ message: 'Hello\u0000world' }, "message: Message can't contain control characters"],
+      [{ message: 'Hello\u001Bworld' }, "message: Message can't contain control characters"],
+      [{ message: 'Hello \u202Edlrow' }, `message: Message ${invisible}`],
+      [{ message: 'Hello \u2067world\u2069' }, `message: Message ${invisible}`],
+      [{ message: 'Hel\u200Blo' }, `message: Message ${invisible}`],
+      [{ message: 'Hel\u2060lo' }, `message: Message ${invisible}`],
+      [{ message: 'ok', link: 'https://example.com/a\u0000b' }, "link: Link can't contain control characters"],
+      [{ message: 'ok', link: 'https://user:pw@example.com' }, "link: Links can't contain a user name or password"],
+      [{ message: 'ok', link: 'https://a.com\\@b.example' }, "link: Links can't contain a user name or password"],
+    ] as const) {
+      const response = await manage(token, 'PATCH', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message });
+    }
+    expect((await world.plots.inject(`/api/plots/${plot.id}`)).json()).toMatchObject({
+      message: 'First program, first plot.',
+      link: 'https://example.com/ada',
+    });
+    expect(await edits()).toEqual([]);
+    // Line breaks are a message's own: allowed, and an emoji sequence with its joiner.
+    const multiline = await manage(token, 'PATCH', { message: 'Line one\nline two 👩\u200D💻', link: 'https://example.com/ada' });
+    expect(multiline.json()).toMatchObject({ status: 'applied', plot: { message: 'Line one\nline two 👩\u200D💻' } });
+  });
+
   it('an edit with a listed word waits for review while the plot keeps its content; approval applies it', async () => {
     const { plot, token } = await claimed();
     const held = await manage(token, 'PATCH', { message: 'I hate Mondays', link: 'https://example.com/ada' });
