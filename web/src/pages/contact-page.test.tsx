@@ -110,4 +110,22 @@ describe('contact page', () => {
     await user.type(email, 'x');
     expect(email.getAttribute('aria-invalid')).toBeNull();
   });
+
+  it('refuses invisible characters in the name and message with the shared rule, sending nothing', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({});
+    renderApp('/contact');
+
+    // Pasted, as such characters usually arrive (and faster than typing on a busy machine).
+    await user.click(screen.getByLabelText('Name'));
+    await user.paste('Ada\u202ELovelace');
+    await user.click(screen.getByLabelText('Message'));
+    await user.paste('Where\u200B is my receipt?');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+
+    expect(screen.getByText("Name can't contain invisible characters (zero-width spaces or text-direction marks)")).toBeTruthy();
+    expect(screen.getByText("Message can't contain invisible characters (zero-width spaces or text-direction marks)")).toBeTruthy();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(gateway.calls).toEqual([]);
+  });
 });
