@@ -14,19 +14,21 @@ describe('site header', () => {
   it('links the product title home and About, FAQ, Contact to their pages', () => {
     renderApp('/about');
     const header = screen.getByRole('banner');
+    const nav = within(screen.getByRole('navigation', { name: 'Main' }));
 
     expect(within(header).getByRole('link', { name: 'Pixel Atlas' }).getAttribute('href')).toBe('/');
-    expect(within(header).getByRole('link', { name: 'About' }).getAttribute('href')).toBe('/about');
-    expect(within(header).getByRole('link', { name: 'FAQ' }).getAttribute('href')).toBe('/faq');
-    expect(within(header).getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('/contact');
-    expect(within(header).getByRole('button', { name: 'Claim Your Tile' })).toBeTruthy();
+    expect(nav.getByRole('link', { name: 'About' }).getAttribute('href')).toBe('/about');
+    expect(nav.getByRole('link', { name: 'FAQ' }).getAttribute('href')).toBe('/faq');
+    expect(nav.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('/contact');
+    // A real link to the claim section: it works before the script has run.
+    expect(within(header).getAllByRole('link', { name: 'Claim Your Tile' })[0]!.getAttribute('href')).toBe('/#claim-tile');
   });
 
   it('navigates between screens through its links', async () => {
     const user = userEvent.setup();
     const { router } = renderApp('/');
 
-    await user.click(within(screen.getByRole('banner')).getByRole('link', { name: 'FAQ' }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'FAQ' }));
 
     expect(router.state.location.pathname).toBe('/faq');
     expect(screen.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' })).toBeTruthy();
@@ -38,7 +40,7 @@ describe('site header', () => {
     const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView');
     const guidance = captureTierGuidance();
 
-    await user.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Claim Your Tile' }));
+    await user.click(within(screen.getByRole('banner')).getAllByRole('link', { name: 'Claim Your Tile' })[0]!);
 
     expect(guidance.details).toEqual([{}]);
     expect(scrollIntoView.mock.contexts.some((element) => (element as Element).id === 'atlas-map')).toBe(true);
@@ -50,7 +52,7 @@ describe('site header', () => {
     const { router } = renderApp('/faq');
     const guidance = captureTierGuidance();
 
-    await user.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Claim Your Tile' }));
+    await user.click(within(screen.getByRole('banner')).getAllByRole('link', { name: 'Claim Your Tile' })[0]!);
 
     await waitFor(() => expect(guidance.details).toEqual([{}]));
     expect(router.state.location.pathname).toBe('/');
@@ -75,25 +77,26 @@ describe('site header', () => {
     }
   });
 
-  it('opens a menu with the same items from the toggle', async () => {
+  it('opens a menu with the same items from the toggle, a native disclosure that works before the script runs', async () => {
     const user = userEvent.setup();
     renderApp('/about');
-    const toggle = screen.getByRole('button', { name: 'Open menu' });
-    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    const toggle = screen.getByLabelText('Menu');
+    const disclosure = toggle.closest('details')!;
+    expect(toggle.tagName).toBe('SUMMARY');
+    expect(disclosure.open).toBe(false);
 
     await user.click(toggle);
 
     const menu = screen.getByRole('navigation', { name: 'Mobile' });
-    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    await waitFor(() => expect(disclosure.open).toBe(true));
     expect(
       within(menu)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['About', 'FAQ', 'Contact']);
-    expect(within(menu).getByRole('button', { name: 'Claim Your Tile' })).toBeTruthy();
+    ).toEqual(['About', 'FAQ', 'Contact', 'Claim Your Tile']);
 
     await user.click(within(menu).getByRole('link', { name: 'Contact' }));
-    expect(screen.queryByRole('navigation', { name: 'Mobile' })).toBeNull();
+    await waitFor(() => expect(disclosure.open).toBe(false));
   });
 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { SITE_NAME } from '../lib/site.ts';
 import { ClaimYourTileButton } from './claim-your-tile-button.tsx';
@@ -35,6 +35,13 @@ export function SiteHeader() {
     return () => window.removeEventListener('keydown', closeOnEscape);
   }, [menuOpen]);
 
+  // The menu is a native disclosure, so it opens before the script runs (the prerendered first screen): a menu opened
+  // then is open when the app takes over, and the app's state follows the element from there on.
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (menuRef.current?.open) setMenuOpen(true);
+  }, []);
+
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b-2 border-border bg-night/95 backdrop-blur-sm">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
@@ -51,45 +58,58 @@ export function SiteHeader() {
           <ClaimYourTileButton className="ml-3" />
         </nav>
 
-        <button
-          type="button"
-          className="grid size-11 place-items-center border-2 border-border bg-panel md:hidden"
-          aria-expanded={menuOpen}
-          aria-controls={menuId}
-          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <MenuIcon open={menuOpen} />
-        </button>
+        <details ref={menuRef} className="group md:hidden" open={menuOpen} onToggle={(event) => setMenuOpen(event.currentTarget.open)}>
+          <summary
+            aria-label="Menu"
+            aria-controls={menuId}
+            className="grid size-11 cursor-pointer list-none place-items-center border-2 border-border bg-panel [&::-webkit-details-marker]:hidden"
+          >
+            <MenuIcon />
+          </summary>
+          <nav id={menuId} aria-label="Mobile" className="absolute inset-x-0 top-16 border-y-2 border-border bg-panel px-4 pb-4">
+            <ul className="flex flex-col">
+              {NAV_ITEMS.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} className={navLinkClassName} onClick={() => setMenuOpen(false)}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <ClaimYourTileButton className="mt-2 w-full" onActivate={() => setMenuOpen(false)} />
+          </nav>
+        </details>
       </div>
-
-      {menuOpen ? (
-        <nav id={menuId} aria-label="Mobile" className="border-t-2 border-border bg-panel px-4 pb-4 md:hidden">
-          <ul className="flex flex-col">
-            {NAV_ITEMS.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} className={navLinkClassName} onClick={() => setMenuOpen(false)}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <ClaimYourTileButton className="mt-2 w-full" onActivate={() => setMenuOpen(false)} />
-        </nav>
-      ) : null}
     </header>
   );
 }
 
-function MenuIcon({ open }: { open: boolean }) {
-  // Drawn on a pixel grid so it stays crisp with the rest of the chrome.
+function MenuIcon() {
+  // Drawn on a pixel grid so it stays crisp with the rest of the chrome; the open menu's cross shows by CSS alone.
   return (
-    <svg aria-hidden="true" width="20" height="20" viewBox="0 0 10 10" shapeRendering="crispEdges" fill="currentColor">
-      {open ? (
-        <path d="M1 1h2v1h1v1h2V2h1V1h2v2H8v1H7v2h1v1h1v2H7V8H6V7H4v1H3v1H1V7h1V6h1V4H2V3H1z" />
-      ) : (
+    <>
+      <svg
+        aria-hidden="true"
+        width="20"
+        height="20"
+        viewBox="0 0 10 10"
+        shapeRendering="crispEdges"
+        fill="currentColor"
+        className="group-open:hidden"
+      >
         <path d="M1 2h8v1.5H1zM1 4.25h8v1.5H1zM1 6.5h8V8H1z" />
-      )}
-    </svg>
+      </svg>
+      <svg
+        aria-hidden="true"
+        width="20"
+        height="20"
+        viewBox="0 0 10 10"
+        shapeRendering="crispEdges"
+        fill="currentColor"
+        className="hidden group-open:block"
+      >
+        <path d="M1 1h2v1h1v1h2V2h1V1h2v2H8v1H7v2h1v1h1v2H7V8H6V7H4v1H3v1H1V7h1V6h1V4H2V3H1z" />
+      </svg>
+    </>
   );
 }

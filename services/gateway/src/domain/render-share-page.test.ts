@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { describe, expect, it } from 'vitest';
-import { injectPageMeta, plotPageMeta } from './render-share-page.ts';
+import { injectPageMeta, plotPageMeta, userPageMeta } from './render-share-page.ts';
 
 const WEB_SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/src');
 const PLOT_PAGE = readFileSync(path.join(WEB_SRC, 'pages/plot-page.tsx'), 'utf8');
@@ -44,7 +44,7 @@ describe('the server-rendered /plot/:id body', () => {
     const html = body();
     // The frame every state of web/src/pages/plot-page.tsx renders in.
     expect(PLOT_PAGE).toMatch(/PLOT_FRAME_CLASS = 'min-h-dvh'/);
-    expect(html).toMatch(/^<main id="main" class="flex-1"><div class="[^"]*\bmin-h-dvh\b[^"]*">/);
+    expect(html).toMatch(/<\/header><main id="main" class="flex-1"><div class="[^"]*\bmin-h-dvh\b[^"]*">/);
     expect(html).toContain('class="pixel-panel mt-4 p-6"');
     expect(html).toContain('class="size-28 shrink-0"');
     // The same article the SPA renders: the panel and the 112 px avatar are classes of its profile too.
@@ -54,7 +54,12 @@ describe('the server-rendered /plot/:id body', () => {
 
   it('uses only class names the web sources use, so the built CSS styles them (Tailwind generates what it finds there)', () => {
     const sources = webSources(WEB_SRC);
-    const missing = [...new Set(classesOf(body()))].filter((name) => !sources.includes(name));
+    const userBody = userPageMeta('Ada <Pixel>', [plot], {
+      origin: 'https://atlas.example',
+      siteName: 'Pixel Atlas',
+      linkRel: 'noopener',
+    }).bodyHtml;
+    const missing = [...new Set([...classesOf(body()), ...classesOf(userBody)])].filter((name) => !sources.includes(name));
     expect(missing).toEqual([]);
   });
 
@@ -64,6 +69,30 @@ describe('the server-rendered /plot/:id body', () => {
     expect(html).toContain('<p>Pixel art every day</p>');
     expect(html).toContain('<a href="https://ada.example/" rel="noopener">Visit Website</a>');
     expect(html).not.toContain('<Pixel>');
+  });
+});
+
+describe('the server-rendered pages with JavaScript off', () => {
+  const options = { origin: 'https://atlas.example', siteName: 'Pixel Atlas', linkRel: 'noopener' };
+
+  it('have the site header: the title, its links, Claim Your Tile as a link and the menu as a native disclosure', () => {
+    for (const html of [body(), userPageMeta('Ada', [plot], options).bodyHtml]) {
+      expect(html).toMatch(/^<header class="fixed [^"]*">/);
+      for (const href of ['/', '/about', '/faq', '/contact', '/#claim-tile']) expect(html).toContain(`<a href="${href}"`);
+      expect(html).toMatch(/<details class="group md:hidden"><summary aria-label="Menu"/);
+    }
+  });
+
+  it('fill the map box of the plot page with the share card when no script draws the map', () => {
+    expect(body()).toMatch(/<noscript><img src="\/share-card\/[^"]+\.png\?v=[^"]+" alt="Map of Ada &lt;Pixel&gt;'s plot at \(12, 34\)/);
+  });
+
+  it('say "1 plot claimed" and "2 plots claimed", in the user page\'s own container and cards', () => {
+    expect(userPageMeta('Ada', [plot], options).bodyHtml).toContain('<p class="mt-3 text-ink-muted">1 plot claimed</p>');
+    const two = userPageMeta('Ada', [plot, { ...plot, id: 'b' + plot.id.slice(1) }], options).bodyHtml;
+    expect(two).toContain('2 plots claimed');
+    expect(two).toContain('<ul class="grid gap-6 sm:grid-cols-2 lg:grid-cols-3"><li><article class="pixel-panel');
+    expect(two).toContain('Ada &lt;Pixel&gt;');
   });
 });
 

@@ -131,6 +131,42 @@ function shareCardImage(plot: Plot, options: { origin: string; siteName: string 
   };
 }
 
+/**
+ * web/src/components/site-header.tsx as plain HTML, with its class names: the header and its menu work with JavaScript
+ * off (links, and the menu a native disclosure), and the app's own header takes the same place when it mounts.
+ */
+function siteHeaderHtml(siteName: string): string {
+  const navLink =
+    'inline-flex min-h-11 items-center px-3 text-sm font-semibold underline-offset-4 hover:text-gold hover:underline text-ink';
+  const claim =
+    'inline-flex min-h-11 min-w-11 items-center justify-center gap-2 border-2 font-pixel text-center uppercase leading-normal ' +
+    'border-black bg-gold text-ink-dark shadow-pixel hover:bg-[#f7d27a] px-3 py-2 text-[0.65rem]';
+  const links = [
+    ['/about', 'About'],
+    ['/faq', 'FAQ'],
+    ['/contact', 'Contact'],
+  ];
+  const claimLink = (extra: string) => `<a href="/#claim-tile" class="${claim} ${extra}">Claim Your Tile</a>`;
+  const icon = (className: string, d: string) =>
+    `<svg aria-hidden="true" width="20" height="20" viewBox="0 0 10 10" shape-rendering="crispEdges" fill="currentColor" class="${className}"><path d="${d}"/></svg>`;
+  return (
+    `<header class="fixed inset-x-0 top-0 z-40 border-b-2 border-border bg-night/95 backdrop-blur-sm">` +
+    `<div class="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">` +
+    `<a href="/" class="inline-flex min-h-11 items-center font-pixel text-xs text-gold sm:text-sm">${escapeHtml(siteName)}</a>` +
+    `<nav aria-label="Main" class="hidden items-center gap-1 md:flex">` +
+    links.map(([href, label]) => `<a href="${href}" class="${navLink}">${label}</a>`).join('') +
+    claimLink('ml-3') +
+    `</nav>` +
+    `<details class="group md:hidden"><summary aria-label="Menu" class="grid size-11 cursor-pointer list-none place-items-center border-2 border-border bg-panel [&::-webkit-details-marker]:hidden">` +
+    icon('group-open:hidden', 'M1 2h8v1.5H1zM1 4.25h8v1.5H1zM1 6.5h8V8H1z') +
+    icon('hidden group-open:block', 'M1 1h2v1h1v1h2V2h1V1h2v2H8v1H7v2h1v1h1v2H7V8H6V7H4v1H3v1H1V7h1V6h1V4H2V3H1z') +
+    `</summary><nav aria-label="Mobile" class="absolute inset-x-0 top-16 border-y-2 border-border bg-panel px-4 pb-4"><ul class="flex flex-col">` +
+    links.map(([href, label]) => `<li><a href="${href}" class="${navLink}">${label}</a></li>`).join('') +
+    `</ul>${claimLink('mt-2 w-full')}</nav></details>` +
+    `</div></header>`
+  );
+}
+
 /** web/src/components/app-layout.tsx's PageContainer with the plot page's width and first-screen frame. */
 const PLOT_CONTAINER_CLASS = 'mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 max-w-2xl min-h-dvh';
 const PLOT_MAP_PREVIEW_BOX_CLASS = 'relative h-44 w-full overflow-hidden border-2 border-black bg-night shadow-pixel-sm sm:h-52 mt-4';
@@ -150,6 +186,7 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
     // where the mounted page will, and the footer stays below the first screen throughout. Text elements keep no
     // attributes of their own; their wrappers carry the type styles they inherit.
     bodyHtml:
+      siteHeaderHtml(options.siteName) +
       `<main id="main" class="flex-1"><div class="${PLOT_CONTAINER_CLASS}">` +
       `<div class="min-h-11"></div>` +
       `<article class="pixel-panel mt-4 p-6"><div class="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">` +
@@ -164,22 +201,34 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
       link +
       `<p><a href="/user/${encodeURIComponent(plot.display_name)}">More from ${escapeHtml(plot.display_name)}</a> · <a href="/">Explore The Atlas</a></p>` +
       `</div></article>` +
-      // The map preview's box below the profile (web/src/map/components/map-preview-box.ts, with mt-4).
-      `<div aria-hidden="true" class="${PLOT_MAP_PREVIEW_BOX_CLASS}"></div>` +
+      // The map preview's box below the profile (web/src/map/components/map-preview-box.ts, with mt-4). Without
+      // JavaScript no map comes to fill it: the share card (the same neighbourhood, drawn by the server) does.
+      `<div class="${PLOT_MAP_PREVIEW_BOX_CLASS}"><noscript><img src="${escapeHtml(shareCardPath(plot))}" ` +
+      `alt="Map of ${escapeHtml(plot.display_name)}'s plot at (${plot.x}, ${plot.y}) and its neighbours" class="h-full w-full object-cover"></noscript></div>` +
       `</div></main>`,
   };
 }
+
+/** web/src/pages/user-page.tsx's container and card, with its class names (the web's CSS has them). */
+const USER_CONTAINER_CLASS = 'mx-auto w-full max-w-4xl px-4 pt-24 pb-16 md:pt-28 max-w-6xl';
 
 export function userPageMeta(username: string, plots: Plot[], options: { origin: string; siteName: string; linkRel: string }): PageMeta {
   const items = plots
     .map(
       (plot) =>
-        `<li><a href="/plot/${plot.id}">${escapeHtml(plot.display_name)} at (${plot.x}, ${plot.y})</a>` +
-        (plot.message ? ` — ${escapeHtml(plot.message)}` : '') +
-        (plot.link ? ` <a href="${escapeHtml(plot.link)}" rel="${escapeHtml(options.linkRel)}">Visit</a>` : '') +
-        `</li>`,
+        `<li><article class="pixel-panel flex h-full flex-col p-5">` +
+        `<div class="flex flex-wrap items-center justify-between gap-2 text-xs text-ink-muted"><span>Position (${plot.x}, ${plot.y})</span>` +
+        `<span>${escapeHtml(tierPlotLabel(plot.tier))}</span></div>` +
+        `<div class="mt-4 flex items-center gap-3"><img src="${escapeHtml(plot.avatar_url)}" alt="" width="56" height="56" class="size-14 shrink-0">` +
+        `<h2 class="min-w-0 font-sans text-lg font-semibold break-words text-ink"><a href="/plot/${plot.id}">${escapeHtml(plot.display_name)}</a></h2></div>` +
+        (plot.message ? `<p class="mt-3 line-clamp-3 break-words text-sm text-ink-muted">${escapeHtml(plot.message)}</p>` : '') +
+        (plot.link
+          ? `<p class="mt-3 text-sm"><a href="${escapeHtml(plot.link)}" rel="${escapeHtml(options.linkRel)}" class="text-sky underline">Visit</a></p>`
+          : '') +
+        `</article></li>`,
     )
     .join('');
+  const count = `${plots.length} ${plots.length === 1 ? 'plot' : 'plots'} claimed`;
   // The card of their biggest plot (the oldest among equals): what they would most likely show.
   const showcase = [...plots].sort(
     (a, b) => TIER_SIZE[normalizeTier(b.tier)] - TIER_SIZE[normalizeTier(a.tier)] || a.created_at.localeCompare(b.created_at),
@@ -189,7 +238,14 @@ export function userPageMeta(username: string, plots: Plot[], options: { origin:
     image: showcase ? shareCardImage(showcase, options) : undefined,
     description: `${username} has claimed ${plots.length} plot${plots.length === 1 ? '' : 's'} on ${options.siteName}.`,
     canonicalUrl: absolute(options.origin, `/user/${encodeURIComponent(username)}`),
-    bodyHtml: `<main><h1>${escapeHtml(username)}'s Atlas</h1><p>${plots.length} plots claimed</p><ul>${items}</ul><p><a href="/">Back to Atlas</a></p></main>`,
+    bodyHtml:
+      siteHeaderHtml(options.siteName) +
+      `<main id="main" class="flex-1"><div class="${USER_CONTAINER_CLASS}">` +
+      `<p><a href="/" class="text-sky underline">Back to Atlas</a></p>` +
+      `<header class="mt-4 mb-8"><div class="text-base break-words text-gold md:text-2xl"><h1>${escapeHtml(username)}'s Atlas</h1></div>` +
+      `<p class="mt-3 text-ink-muted">${count}</p></header>` +
+      `<ul class="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">${items}</ul>` +
+      `</div></main>`,
   };
 }
 
