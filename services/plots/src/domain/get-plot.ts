@@ -12,9 +12,17 @@ export async function getPlot({ db, id }: { db: PrismaClient; id: string }): Pro
   return toPlotDto(row);
 }
 
-/** The stored square PNG (at most 128×128) of a visible plot (a removed plot's avatar is deleted anyway). */
-export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }): Promise<Buffer> {
-  const row = isUuid(id) ? await db.plotAvatar.findFirst({ where: { plotId: id, plot: PUBLIC_PLOT_WHERE }, select: { png: true } }) : null;
+/**
+ * The stored square PNG (at most 128×128) of a visible plot (a removed plot's avatar is deleted anyway), and its
+ * version (0 as claimed, +1 per replacement: the `?v=` of the plot's `avatar_url`).
+ */
+export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }): Promise<{ png: Buffer; version: number }> {
+  const row = isUuid(id)
+    ? await db.plotAvatar.findFirst({
+        where: { plotId: id, plot: PUBLIC_PLOT_WHERE },
+        select: { png: true, plot: { select: { avatarVersion: true } } },
+      })
+    : null;
   if (!row) throw new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
-  return Buffer.from(row.png);
+  return { png: Buffer.from(row.png), version: row.plot.avatarVersion };
 }

@@ -249,6 +249,24 @@ describe('owner edits', () => {
       expect(updates.map((e) => [e.data.changed, e.data.avatarUrl])).toEqual([[['avatar'], `/api/plots/${plot.id}/avatar?v=1`]]);
     });
   });
+
+  it('only the current avatar URL is immutable: a stale or unknown ?v= is cached for a minute', async () => {
+    const { plot, token } = await claimed();
+    const cacheOf = async (query: string) => (await world.plots.inject(`/api/plots/${plot.id}/avatar${query}`)).headers['cache-control'];
+    const IMMUTABLE = 'public, max-age=31536000, immutable';
+    const SHORT = 'public, max-age=60';
+    expect(await cacheOf('')).toBe(IMMUTABLE);
+    for (const unknown of ['?v=1', '?v=999', '?v=abc', '?v=', '?v=0&v=0']) expect(await cacheOf(unknown), unknown).toBe(SHORT);
+
+    const blue = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 20, g: 20, b: 220 } } })
+      .png()
+      .toBuffer();
+    const replaced = await manage(token, 'PUT', { avatar_url: `data:image/png;base64,${blue.toString('base64')}` }, '/avatar');
+    expect(replaced.json().plot.avatar_url).toBe(`/api/plots/${plot.id}/avatar?v=1`);
+    expect(await cacheOf('?v=1')).toBe(IMMUTABLE);
+    // The claim's URL now answers the new picture: no longer for a year.
+    for (const stale of ['', '?v=0', '?v=2']) expect(await cacheOf(stale), stale).toBe(SHORT);
+  });
 });
 
 describe('stats', () => {

@@ -13,6 +13,20 @@ import type { PrismaClient } from '../db.ts';
 
 const idParams = z.object({ id: z.string().max(100) });
 
+/** Only the URL of the avatar as it is now may be kept for good: that URL changes whenever the avatar does. */
+const AVATAR_CURRENT_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * A stale (`?v=1` after a second replacement) or unknown (`?v=99`, `?v=x`) version is answered with the current bytes,
+ * which that URL must not keep for a year: a version that becomes current later would show them instead of its own.
+ */
+const AVATAR_OTHER_CACHE = 'public, max-age=60';
+
+/** `?v=` as the plot's `avatar_url` writes it: absent at version 0, the number otherwise. */
+function isCurrentAvatarVersion(v: string | string[] | undefined, version: number): boolean {
+  if (v === undefined) return version === 0;
+  return typeof v === 'string' && /^\d{1,9}$/.test(v) && Number(v) === version;
+}
+
 export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient; cache: PlotListCache }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -55,7 +69,7 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
     async (request) => getPlot({ db: opts.db, id: request.params.id }),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { v?: string | string[] } }>(
     '/api/plots/:id/avatar',
     {
       schema: {
@@ -67,10 +81,11 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
       },
     },
     async (request, reply) => {
-      const png = await getPlotAvatar({ db: opts.db, id: request.params.id });
+      const { png, version } = await getPlotAvatar({ db: opts.db, id: request.params.id });
       // From the bytes: an owner may replace the avatar (its URL then carries a new ?v=, the ETag a new hash).
       const etag = `"avatar-${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
-      reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff');
+      const cacheControl = isCurrentAvatarVersion(request.query.v, version) ? AVATAR_CURRENT_CACHE : AVATAR_OTHER_CACHE;
+      reply.header('etag', etag).header('cache-control', cacheControl).header('x-content-type-options', 'nosniff');
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
       return reply.header('content-type', 'image/png').send(png);
     },
