@@ -1,12 +1,15 @@
 // `npm start`: one command that runs the whole site on this machine.
 //   infra (PostgreSQL, embedded when nothing runs; our own nats-server with one user per service) -> database pixel_atlas
-//   -> prisma generate -> web build -> every service and the gateway as processes, started as the test stack starts
+//   -> prisma generate -> web build -> the events setup step (the event stream and its durable consumers, declared as
+//   the events-admin NATS user) -> every service and the gateway as processes, started as the test stack starts
 //   them (startServices) but on fixed ports and this machine's database and NATS -> wait for each /readyz.
 // Ctrl-C / SIGTERM stops the gateway, then the services (each signalled directly and awaited), then the infra this
 // script started. A second Ctrl-C kills what is left.
 import path from 'node:path';
 import { prettyFactory } from 'pino-pretty';
 import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
+import { EVENTS_ADMIN_USER, natsPasswordEnvName } from '@pixel-atlas/service-kit/nats-auth';
+import { runEventsSetup } from '@pixel-atlas/service-kit/events-setup';
 import { BACKENDS, startServices, type ServiceName, type Services } from '@pixel-atlas/test-stack/services';
 import { ensureDatabase, ensureInfra, InfraError, redact, withDatabase, type Infra } from './lib/infra.ts';
 import { ROOT, SERVICE_PORTS, buildWeb, randomPassword, randomToken, readOrCreateSecret, runGenerate } from './lib/workspace.ts';
@@ -161,6 +164,23 @@ async function main() {
   };
   const serviceEnv = Object.fromEntries(SERVICES.map((name) => [name, natsCredentials(name)]));
   serviceEnv.gateway = { ...serviceEnv.gateway, ...gatewayOnly };
+
+  // The stream belongs to no service: the events setup step declares it (and every durable consumer) as its own user.
+  const adminPassword = infra.natsPasswords?.[EVENTS_ADMIN_USER] ?? shellEnv[natsPasswordEnvName(EVENTS_ADMIN_USER)];
+  if (!adminPassword) {
+    say(`${natsPasswordEnvName(EVENTS_ADMIN_USER)} is not set: the events setup step is left to whoever runs NATS_URL's broker`);
+  } else {
+    const stream = process.env.NATS_STREAM || 'PIXEL_ATLAS';
+    const done = await runEventsSetup({
+      servers: infra.natsUrl,
+      stream,
+      subjectPrefix: process.env.NATS_SUBJECT_PREFIX || '',
+      user: EVENTS_ADMIN_USER,
+      password: adminPassword,
+    });
+    say(`event stream ${stream} ${done.stream}, ${done.consumers} durable consumers declared (as ${EVENTS_ADMIN_USER})`);
+  }
+  if (shuttingDown) return;
 
   say(`starting ${BACKENDS.join(', ')} and the gateway…`);
   servicesStart = startServices({

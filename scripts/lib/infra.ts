@@ -37,7 +37,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { NATS_SERVICE_NAMES, natsServerConfig, serviceUsers } from '../../packages/service-kit/src/nats-auth.ts';
+import { NATS_USER_NAMES, natsServerConfig, serviceUsers } from '../../packages/service-kit/src/nats-auth.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -471,7 +471,7 @@ export const NATS_MISSING_MESSAGE = [
 
 export class InfraError extends Error {}
 
-/** Each service's NATS password (its user is its name). */
+/** Each service's NATS password (its user is its name), and the events setup step's (`events-admin`). */
 export type NatsPasswords = Record<string, string>;
 
 /**
@@ -487,7 +487,7 @@ export function natsAuthConfig(root: string): { config: string; passwords: NatsP
     // first run (or an unreadable file): new passwords for everyone
   }
   let changed = false;
-  for (const name of NATS_SERVICE_NAMES) {
+  for (const name of NATS_USER_NAMES) {
     if (typeof passwords[name] !== 'string' || !passwords[name]) {
       passwords[name] = randomBytes(24).toString('base64url');
       changed = true;

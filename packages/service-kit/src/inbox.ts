@@ -1,5 +1,4 @@
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/nats-core';
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { EVENTS, eventEnvelopeSchema, type EventData, type EventEnvelope, type EventType } from '@pixel-atlas/contracts/events';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,7 +7,7 @@ import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
 import { DEAD_LETTER_TABLE, recordDeadLetter } from './dead-letters.ts';
 import { isTransientFailure } from './failures.ts';
 import { defineMetrics } from './metrics.ts';
-import { ensureStream, type EventBus } from './nats.ts';
+import { durableConsumerConfig, ensureStream, type EventBus } from './nats.ts';
 
 /** `Tx`: the service's Prisma transaction client, the one its domain functions take. */
 export type EventHandlers<Tx extends SqlClient = SqlClient> = {
@@ -162,16 +161,8 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
   async ensure(): Promise<void> {
     const { jsm, settings } = this.bus;
     for (const { durable, subject } of this.streams) {
-      const config = {
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-        filter_subject: subject,
-        // Unlimited: a database outage must never use up an event's deliveries. Permanent failures are
-        // counted by the consumer itself, which moves the event to dead letters after maxFailures.
-        max_deliver: -1,
-        ack_wait: nanos(30_000),
-      };
+      // The operations step declared it already (declareEventStream); this re-creates it after a broker lost its store.
+      const config = durableConsumerConfig(durable, subject);
       try {
         await jsm.consumers.add(settings.stream, config);
       } catch (error) {

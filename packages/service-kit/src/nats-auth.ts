@@ -9,6 +9,11 @@ import * as queries from '@pixel-atlas/contracts/queries';
  * user publish only its own events, ask only the queries it uses, answer only its own queries, and touch only its
  * own durable consumers. The whole permission set is generated here, from (subject prefix, stream name), for every
  * broker we run: production (docker compose, `npm start`) and each test file's private nats-server.
+ *
+ * The shared stream belongs to no service: the operations step (`EVENTS_ADMIN_USER`, nats.ts `declareEventStream`)
+ * declares it and every durable consumer. A service may only re-create the stream when it is missing, with the
+ * canonical config (STREAM.CREATE is idempotent, and refused for another config); no service may update, delete or
+ * purge it, delete a message, or roll it up.
  */
 
 type QueryName = (typeof queries)[keyof typeof queries]['subject'];
@@ -31,7 +36,10 @@ interface BusUse {
   follows?: string[];
   /** Queries and commands it sends to other services. */
   asks?: QueryName[];
-  /** Declares the shared stream at start (everyone that publishes or consumes events; not the gateway). */
+  /**
+   * Re-creates the shared stream (canonical config only) when it is missing, as after a broker lost its store:
+   * everyone that publishes or consumes events; not the gateway. Never updates it: that is the operations step's.
+   */
   declaresStream: boolean;
 }
 
@@ -64,6 +72,7 @@ export const NATS_SERVICE_BUS_USE = {
       queries.screenContentQuery.subject,
       queries.screenWordsQuery.subject,
       queries.sendOwnerLinkCommand.subject,
+      queries.sendOwnerLinkRecoveryCommand.subject,
     ],
     declaresStream: true,
   },
@@ -85,6 +94,20 @@ export const NATS_SERVICE_BUS_USE = {
 
 export type NatsServiceName = keyof typeof NATS_SERVICE_BUS_USE;
 export const NATS_SERVICE_NAMES = Object.keys(NATS_SERVICE_BUS_USE) as NatsServiceName[];
+
+/** The operations step's user: declares (and widens) the stream and every durable consumer; no service has its grants. */
+export const EVENTS_ADMIN_USER = 'events-admin';
+export type NatsUserName = NatsServiceName | typeof EVENTS_ADMIN_USER;
+/** Every user of the broker: the services and the operations step. */
+export const NATS_USER_NAMES: NatsUserName[] = [...NATS_SERVICE_NAMES, EVENTS_ADMIN_USER];
+
+/** Every durable JetStream consumer the services read through: (consumer name, event type), one per event type. */
+export function durableConsumers(): Array<{ service: NatsServiceName; name: string; type: EventType }> {
+  return NATS_SERVICE_NAMES.flatMap((service) => {
+    const { consumes }: BusUse = NATS_SERVICE_BUS_USE[service];
+    return (consumes?.events ?? []).map((type) => ({ service, name: consumerName(consumes!.durable, type), type }));
+  });
+}
 
 /** The JetStream consumer behind one event type of a logical durable (servers before 2.10 filter on one subject only). */
 export function consumerName(durable: string, type: string): string {
@@ -117,9 +140,10 @@ export interface NatsUserPermissions {
  * Publish, per service:
  *   - its own events, each by exact subject (plots can never publish `payments.payment.verified`);
  *   - the queries/commands it asks (the answers come back on its own inbox);
- *   - `$JS.API.INFO` (the client checks JetStream on connect); `$JS.API.STREAM.INFO|CREATE|UPDATE.<stream>` for the
- *     one shared stream if it declares it (never DELETE, PURGE or MSG.GET: reading the stream by sequence would
- *     bypass the consumer rules below);
+ *   - `$JS.API.INFO` (the client checks JetStream on connect); `$JS.API.STREAM.INFO|CREATE.<stream>` for the
+ *     one shared stream if it re-creates it when missing (never UPDATE: a service could allow rollups and wipe the
+ *     others' events; never DELETE, PURGE, MSG.DELETE; nor MSG.GET: reading the stream by sequence would bypass the
+ *     consumer rules below);
  *   - for each of its own consumers only: `$JS.API.CONSUMER.CREATE.<stream>.<name>.<filter>` (create and update;
  *     name and filter subject are both in the API subject, so it cannot create a consumer under another service's
  *     name nor point its own at events it does not handle), `CONSUMER.INFO` and `CONSUMER.MSG.NEXT` (pull) of that
@@ -132,15 +156,13 @@ export interface NatsUserPermissions {
  *     whose consumers ask for flow-control replies).
  * Subscribe, per service: its own inbox subtree (where followed events are delivered), the queries it answers, and
  * the subjects it listens to.
+ * Last, the operations step's user (`eventsAdminPermissions`).
  */
 export function natsPermissions(options: { prefix: string; stream: string }): NatsUserPermissions[] {
   const { prefix, stream } = options;
   const subject = (name: string) => `${prefix}${name}`;
-  const durableCreates = NATS_SERVICE_NAMES.flatMap((user) => {
-    const { consumes }: BusUse = NATS_SERVICE_BUS_USE[user];
-    return (consumes?.events ?? []).map((type) => `$JS.API.CONSUMER.CREATE.${stream}.${consumerName(consumes!.durable, type)}.>`);
-  });
-  return NATS_SERVICE_NAMES.map((user) => {
+  const durableCreates = durableConsumers().map(({ name }) => `$JS.API.CONSUMER.CREATE.${stream}.${name}.>`);
+  const services = NATS_SERVICE_NAMES.map((user) => {
     const use: BusUse = NATS_SERVICE_BUS_USE[user];
     const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === user);
     const answers = QUERY_NAMES.filter((name) => name.split('.')[1] === user);
@@ -152,7 +174,7 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
       ...produces.map(subject),
       ...(use.asks ?? []).map(subject),
       '$JS.API.INFO',
-      ...(use.declaresStream ? ['INFO', 'CREATE', 'UPDATE'].map((op) => `$JS.API.STREAM.${op}.${stream}`) : []),
+      ...(use.declaresStream ? ['INFO', 'CREATE'].map((op) => `$JS.API.STREAM.${op}.${stream}`) : []),
       ...(use.follows?.length && !use.declaresStream ? [`$JS.API.STREAM.INFO.${stream}`] : []),
       ...(use.follows ?? []).map((pattern) => `$JS.API.CONSUMER.CREATE.${stream}.*.${subject(pattern)}`),
       ...consumers.flatMap(({ name, filter }) => [
@@ -173,6 +195,31 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
       },
     };
   });
+  return [...services, eventsAdminPermissions(options)];
+}
+
+/**
+ * The operations step: create and update the one stream (never delete or purge it: it has no use for that, and
+ * deny_delete/deny_purge refuse it anyway), create and read every durable consumer by its exact name and filter.
+ */
+export function eventsAdminPermissions(options: { prefix: string; stream: string }): NatsUserPermissions {
+  const { prefix, stream } = options;
+  return {
+    user: EVENTS_ADMIN_USER,
+    permissions: {
+      publish: {
+        allow: [
+          '$JS.API.INFO',
+          ...['INFO', 'CREATE', 'UPDATE'].map((op) => `$JS.API.STREAM.${op}.${stream}`),
+          ...durableConsumers().flatMap(({ name, type }) => [
+            `$JS.API.CONSUMER.CREATE.${stream}.${name}.${prefix}${type}`,
+            `$JS.API.CONSUMER.INFO.${stream}.${name}`,
+          ]),
+        ],
+      },
+      subscribe: { allow: [`${natsInboxPrefix(EVENTS_ADMIN_USER)}.>`] },
+    },
+  };
 }
 
 /** A password written into the config, or the name of an environment variable the broker reads it from at start. */
@@ -221,17 +268,23 @@ export async function writeNatsServerConfig(file: string, options: NatsServerCon
   await chmod(file, 0o600);
 }
 
-/** Each service's permissions with the given passwords (`passwordOf(service)`), ready for `natsServerConfig`. */
+/**
+ * Each service's permissions, and the operations step's, with the given passwords (`passwordOf(user)`), ready for
+ * `natsServerConfig`.
+ */
 export function serviceUsers(
   access: { prefix: string; stream: string },
-  passwordOf: (user: NatsServiceName) => NatsPassword,
+  passwordOf: (user: NatsUserName) => NatsPassword,
 ): NatsServerConfigOptions['users'] {
-  return natsPermissions(access).map(({ user, permissions }) => ({ user, password: passwordOf(user as NatsServiceName), permissions }));
+  return natsPermissions(access).map(({ user, permissions }) => ({ user, password: passwordOf(user as NatsUserName), permissions }));
 }
 
-/** The environment variable holding a service's NATS password in docker compose (read by the broker and by that service). */
-export function natsPasswordEnvName(service: string): string {
-  return `NATS_PASSWORD_${service.toUpperCase()}`;
+/**
+ * The environment variable holding a user's NATS password in docker compose (read by the broker and by that service):
+ * NATS_PASSWORD_PLOTS, NATS_PASSWORD_EVENTS_ADMIN.
+ */
+export function natsPasswordEnvName(user: string): string {
+  return `NATS_PASSWORD_${user.toUpperCase().replaceAll('-', '_')}`;
 }
 
 /**
@@ -242,8 +295,9 @@ export function composeNatsServerConfig(): string {
   const header = [
     '# Generated by composeNatsServerConfig() in packages/service-kit/src/nats-auth.ts: edit that, not this file',
     '# (packages/service-kit/src/nats-auth.test.ts says how to regenerate it). One user per service, each allowed',
-    '# only its own subjects, for NATS_STREAM=PIXEL_ATLAS and an empty NATS_SUBJECT_PREFIX. Passwords come from',
-    '# the environment (NATS_PASSWORD_<SERVICE>); the command line adds -js, the store folder and the monitoring port.',
+    '# only its own subjects, and events-admin (the events-setup step: declares the stream and the durable consumers),',
+    '# for NATS_STREAM=PIXEL_ATLAS and an empty NATS_SUBJECT_PREFIX. Passwords come from the environment',
+    '# (NATS_PASSWORD_<USER>); the command line adds -js, the store folder and the monitoring port.',
     '',
   ].join('\n');
   return (

@@ -1,18 +1,22 @@
 import { connect } from '@nats-io/transport-node';
 import {
+  AckPolicy,
+  DeliverPolicy,
   jetstream,
   jetstreamManager,
   JetStreamApiCodes,
   JetStreamApiError,
+  type ConsumerConfig,
   type JetStreamClient,
   type JetStreamManager,
+  type StreamConfig,
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 // app.addReadinessCheck is declared with the health plugin; programs that load only this file need it too.
 import type {} from './health.ts';
-import { natsInboxPrefix } from './nats-auth.ts';
+import { durableConsumers, natsInboxPrefix } from './nats-auth.ts';
 
 /** Event subjects begin with the producing service; one stream holds them all. */
 export const EVENT_DOMAINS = ['contact', 'payments', 'plots', 'moderation', 'map'] as const;
@@ -34,7 +38,10 @@ export interface NatsSettings {
   /** The NATS user (each service has its own, see nats-auth.ts); without it the client connects anonymously. */
   user?: string;
   password?: string;
-  /** false: only plain subscriptions and queries (the gateway): the stream is not declared, so no grant is needed for it. */
+  /**
+   * false: only plain subscriptions and queries (the gateway): the stream is never re-created, so no grant is needed
+   * for it. Otherwise the service re-creates it when missing (`ensureStream`); it is declared by the operations step.
+   */
   declareStream?: boolean;
 }
 
@@ -89,32 +96,110 @@ export async function connectBus(settings: NatsSettings): Promise<EventBus> {
   return { nc, js, jsm, settings, subject: (name) => `${settings.subjectPrefix}${name}` };
 }
 
-/** Declares (or widens) the shared event stream; every service does this at start, idempotently. */
-export async function ensureStream(bus: EventBus): Promise<void> {
-  const subjects = EVENT_DOMAINS.map((d) => bus.subject(`${d}.>`));
-  const config = {
-    name: bus.settings.stream,
-    subjects,
+/**
+ * The shared event stream as it must be: every domain's events, deduplicated on Nats-Msg-Id, kept a week. No rollups,
+ * no message deletes, no purges (the server refuses them whoever asks; deny_delete and deny_purge cannot be turned off
+ * again once set), so no holder of a publish grant can remove another service's unconsumed events.
+ */
+export function eventStreamConfig(settings: Pick<NatsSettings, 'stream' | 'subjectPrefix'>): Partial<StreamConfig> & { name: string } {
+  return {
+    name: settings.stream,
+    subjects: EVENT_DOMAINS.map((d) => `${settings.subjectPrefix}${d}.>`),
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     max_age: nanos(EVENT_RETENTION_MS),
+    allow_rollup_hdrs: false,
+    deny_delete: true,
+    deny_purge: true,
   };
+}
+
+/** What makes a stream safe to publish into: nobody can roll it up, delete from it or purge it. */
+function isGuarded(config: Partial<StreamConfig>): boolean {
+  return config.allow_rollup_hdrs !== true && config.deny_delete === true && config.deny_purge === true;
+}
+
+/**
+ * A service's part: create the stream when it is missing (a broker that lost its store), with the canonical config
+ * only. STREAM.CREATE is idempotent for the same config and refused for another, so this never changes a stream
+ * that exists; widening or repairing one is the operations step's (`declareEventStream`). A stream that exists but
+ * is not guarded (made by someone else, or by a version before the operations step) is refused: the caller (the
+ * outbox relay) keeps its events until the operations step has put it right.
+ */
+export async function ensureStream(bus: EventBus): Promise<void> {
+  const config = eventStreamConfig(bus.settings);
   try {
-    const info = await bus.jsm.streams.info(config.name);
-    const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
-    if (missing.length)
-      await bus.jsm.streams.update(config.name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
+    await bus.jsm.streams.add(config);
   } catch (error) {
-    if (!isJetStreamApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
-    try {
-      await bus.jsm.streams.add(config);
-    } catch (addError) {
-      // Another replica created it between our info and add.
-      if (!isJetStreamApiError(addError, STREAM_NAME_IN_USE)) throw addError;
+    // Exists with another config (a later version of the operations step may have widened it): fine if guarded.
+    if (!isJetStreamApiError(error, STREAM_NAME_IN_USE)) throw error;
+    const { config: existing } = await bus.jsm.streams.info(config.name);
+    if (!isGuarded(existing)) {
+      throw new Error(
+        `the event stream ${config.name} allows rollups, message deletes or purges: run the events setup step (packages/service-kit/src/events-setup.ts; npm start and docker compose run it at start) to put it right`,
+        { cause: error },
+      );
     }
   }
 }
 
-/** Connects to NATS, declares the stream, exposes `app.bus`, and drains the connection on close. */
+/** A durable consumer as every service reads through it (`InboxConsumer`), one per event type. */
+export function durableConsumerConfig(durable: string, filterSubject: string): Partial<ConsumerConfig> {
+  return {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: filterSubject,
+    // Unlimited: a database outage must never use up an event's deliveries. Permanent failures are
+    // counted by the consumer itself, which moves the event to dead letters after maxFailures.
+    max_deliver: -1,
+    ack_wait: nanos(30_000),
+  };
+}
+
+/**
+ * The operations step (its own NATS user, `EVENTS_ADMIN_USER`): creates the stream, or brings an existing one to the
+ * canonical config (subjects widened, never narrowed; rollups off, deletes and purges denied), then declares every
+ * durable consumer of `NATS_SERVICE_BUS_USE`. Idempotent: `npm start`, docker compose and the test stacks run it
+ * before any service starts. Returns what it did, for the log.
+ */
+export async function declareEventStream(
+  jsm: JetStreamManager,
+  settings: Pick<NatsSettings, 'stream' | 'subjectPrefix'>,
+): Promise<{ stream: 'created' | 'updated' | 'unchanged'; consumers: number }> {
+  const config = eventStreamConfig(settings);
+  let outcome: 'created' | 'updated' | 'unchanged' = 'unchanged';
+  const existing = await jsm.streams.info(config.name).catch((error: unknown) => {
+    if (isJetStreamApiError(error, JetStreamApiCodes.StreamNotFound)) return null;
+    throw error;
+  });
+  if (!existing) {
+    await jsm.streams.add(config);
+    outcome = 'created';
+  } else {
+    const subjects = [...new Set([...(existing.config.subjects ?? []), ...config.subjects!])];
+    const wanted = { ...existing.config, ...config, subjects };
+    const differs = (Object.keys(config) as Array<keyof StreamConfig>).some(
+      (key) => JSON.stringify(existing.config[key]) !== JSON.stringify(wanted[key]),
+    );
+    if (differs) {
+      await jsm.streams.update(config.name, wanted);
+      outcome = 'updated';
+    }
+  }
+  const consumers = durableConsumers();
+  for (const { name, type } of consumers) {
+    const consumer = durableConsumerConfig(name, `${settings.subjectPrefix}${type}`);
+    await jsm.consumers.add(config.name, consumer).catch(async (error: unknown) => {
+      // Exists with an older config (another ack_wait): bring it up to date.
+      await jsm.consumers.update(config.name, name, { max_deliver: consumer.max_deliver, ack_wait: consumer.ack_wait }).catch(() => {
+        throw error;
+      });
+    });
+  }
+  return { stream: outcome, consumers: consumers.length };
+}
+
+/** Connects to NATS, makes sure the stream exists (re-creating it if the broker lost it), exposes `app.bus`, and drains the connection on close. */
 export const natsPlugin = fp(
   async (app: FastifyInstance, opts: NatsSettings) => {
     const bus = await connectBus(opts);
@@ -131,7 +216,8 @@ export const natsPlugin = fp(
         // A refused publish or subscribe only shows up here (the request merely times out): name the subject.
         if (status.type === 'error') app.log.error({ err: status.error }, 'NATS refused an operation');
         // A broker that comes back without its JetStream store (a container recreated without its volume)
-        // has no stream: declare it again, or every publish fails until this process restarts.
+        // has no stream: create it again (canonical config, create-if-missing), or every publish fails until this
+        // process restarts.
         if (status.type === 'reconnect' && declareStream) {
           ensureStream(bus).catch((error) =>
             app.log.warn({ err: error }, 'could not re-declare the event stream after reconnecting; the outbox relay will retry'),

@@ -5,7 +5,15 @@ import { connectBus, ensureStream, type EventBus } from './nats.ts';
 import { enqueueEvent, OutboxRelay } from './outbox.ts';
 import { pgClient } from './test-pg-client.ts';
 import { TestNatsServer } from './test-nats-server.ts';
-import { createTestDatabase, createTestStream, eventually, readStream, type TestDatabase, type TestStream } from './testing.ts';
+import {
+  createTestDatabase,
+  createTestStream,
+  declareTestEventStream,
+  eventually,
+  readStream,
+  type TestDatabase,
+  type TestStream,
+} from './testing.ts';
 
 let db: TestDatabase;
 let pool: pg.Pool;
@@ -38,7 +46,9 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await db.query(`DELETE FROM kit.outbox_events`);
-  await bus.jsm.streams.purge(stream.stream);
+  // The stream denies purges (declareEventStream): start each test from a new one, as the operations step makes it.
+  await bus.jsm.streams.delete(stream.stream);
+  await declareTestEventStream(server);
 });
 
 async function enqueue(n: number): Promise<string[]> {

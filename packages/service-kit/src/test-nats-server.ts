@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConnectionOptions } from '@nats-io/nats-core';
-import { natsInboxPrefix, serviceUsers, writeNatsServerConfig, type NatsServiceName } from './nats-auth.ts';
+import { EVENTS_ADMIN_USER, natsInboxPrefix, serviceUsers, writeNatsServerConfig, type NatsUserName } from './nats-auth.ts';
 
 /** Whether 127.0.0.1:port can be listened on right now. */
 function canListen(port: number): Promise<boolean> {
@@ -114,12 +114,14 @@ export const TEST_OPERATOR_USER = 'test-operator';
  * `createTestStream()`, or directly for tests that stop and restart the broker). Its users are the production
  * permission set of nats-auth.ts for its one stream and subject prefix, so a service that strays from its grants
  * fails its tests; plus TEST_OPERATOR_USER. The service users share one password here (tests run every service
- * with one env); each has its own in production. Its store survives `stop()` so a restart keeps the streams.
+ * with one env); each has its own in production, as the operations step's user (EVENTS_ADMIN_USER) has here too.
+ * Its store survives `stop()` so a restart keeps the streams.
  */
 export class TestNatsServer {
   private child: ChildProcess | null = null;
   readonly servicePassword = randomBytes(12).toString('hex');
   readonly operatorPassword = randomBytes(12).toString('hex');
+  readonly eventsAdminPassword = randomBytes(12).toString('hex');
 
   private constructor(
     readonly port: number,
@@ -137,7 +139,9 @@ export class TestNatsServer {
       listen: `127.0.0.1:${server.port}`,
       storeDir: server.storeDir,
       users: [
-        ...serviceUsers({ prefix: server.subjectPrefix, stream: server.stream }, () => ({ value: server.servicePassword })),
+        ...serviceUsers({ prefix: server.subjectPrefix, stream: server.stream }, (user) => ({
+          value: user === EVENTS_ADMIN_USER ? server.eventsAdminPassword : server.servicePassword,
+        })),
         { user: TEST_OPERATOR_USER, password: { value: server.operatorPassword } },
       ],
     });
@@ -158,10 +162,14 @@ export class TestNatsServer {
     return path.join(this.dir, 'nats-server.conf');
   }
 
-  /** Options for `connect()` as a service's user (its grants only) or, by default, as the test operator. */
-  connectOptions(user: NatsServiceName | typeof TEST_OPERATOR_USER = TEST_OPERATOR_USER): ConnectionOptions {
+  /**
+   * Options for `connect()` as a service's user or the operations step's (their grants only) or, by default, as the
+   * test operator.
+   */
+  connectOptions(user: NatsUserName | typeof TEST_OPERATOR_USER = TEST_OPERATOR_USER): ConnectionOptions {
     if (user === TEST_OPERATOR_USER) return { servers: this.url, user, pass: this.operatorPassword };
-    return { servers: this.url, user, pass: this.servicePassword, inboxPrefix: natsInboxPrefix(user) };
+    const pass = user === EVENTS_ADMIN_USER ? this.eventsAdminPassword : this.servicePassword;
+    return { servers: this.url, user, pass, inboxPrefix: natsInboxPrefix(user) };
   }
 
   async resume(): Promise<void> {

@@ -4,8 +4,8 @@ import type { ConnectionOptions } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pg from 'pg';
-import type { NatsServiceName } from './nats-auth.ts';
-import type { NatsSettings } from './nats.ts';
+import { EVENTS_ADMIN_USER, type NatsServiceName, type NatsUserName } from './nats-auth.ts';
+import { declareEventStream, type NatsSettings } from './nats.ts';
 import { TEST_OPERATOR_USER, TestNatsServer } from './test-nats-server.ts';
 
 /**
@@ -79,21 +79,38 @@ export interface TestStream {
   /** The test file's own broker, whose users are granted this stream and prefix. */
   server: TestNatsServer;
   natsUrl: string;
-  /** `connect()` options as the test operator (may do anything), or as one service's user (its grants only). */
-  connectOptions(user?: NatsServiceName | typeof TEST_OPERATOR_USER): ConnectionOptions;
+  /**
+   * `connect()` options as the test operator (may do anything), or as one service's user or the operations step's
+   * (their grants only).
+   */
+  connectOptions(user?: NatsUserName | typeof TEST_OPERATOR_USER): ConnectionOptions;
   /** `connectBus()` settings on this stream, as the test operator unless a service's user is named. */
   busSettings(name: string, user?: NatsServiceName): TestBusSettings;
   remove(): Promise<void>;
 }
 
 /**
+ * The operations step on a test broker, as production runs it before any service starts: connected as its own user
+ * (EVENTS_ADMIN_USER, with the production grants), it declares the stream and every durable consumer.
+ */
+export async function declareTestEventStream(server: TestNatsServer): Promise<void> {
+  const nc = await connect(server.connectOptions(EVENTS_ADMIN_USER));
+  try {
+    await declareEventStream(await jetstreamManager(nc), { stream: server.stream, subjectPrefix: server.subjectPrefix });
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
  * A uniquely named stream and subject prefix, on an authenticated nats-server of its own (started here, ~50 ms, and
  * stopped by `remove()`), or on `server` when the test manages the broker itself (to stop and restart it; `remove()`
- * then deletes only the stream). One stream per server.
+ * then deletes only the stream). One stream per server, declared by the operations step before this returns.
  */
 export async function createTestStream(server?: TestNatsServer): Promise<TestStream> {
   const owned = !server;
   const broker = server ?? (await TestNatsServer.start());
+  await declareTestEventStream(broker);
   return {
     stream: broker.stream,
     subjectPrefix: broker.subjectPrefix,

@@ -1,0 +1,67 @@
+import { pathToFileURL } from 'node:url';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { EVENTS_ADMIN_USER, natsInboxPrefix } from './nats-auth.ts';
+import { declareEventStream } from './nats.ts';
+
+/**
+ * The operations step that owns the event stream: connected as its own NATS user (EVENTS_ADMIN_USER, the only one
+ * allowed to update the stream), it declares the stream with its canonical config and every durable consumer, then
+ * exits. `npm start` runs it before the services, docker compose as the one-shot `events-setup` service the others
+ * wait for, the test stacks through `createTestStream`. Run it again at any time: it changes nothing that is right.
+ *
+ *   NATS_URL (nats://127.0.0.1:4222), NATS_STREAM (PIXEL_ATLAS), NATS_SUBJECT_PREFIX (''), NATS_USER (events-admin),
+ *   NATS_PASSWORD (required when the broker has users)
+ */
+export interface EventsSetupOptions {
+  servers: string;
+  stream: string;
+  subjectPrefix: string;
+  user?: string;
+  password?: string;
+  /** How long to keep trying to reach the broker (it may still be starting). */
+  timeoutMs?: number;
+}
+
+export async function runEventsSetup(options: EventsSetupOptions): Promise<Awaited<ReturnType<typeof declareEventStream>>> {
+  const user = options.password ? (options.user ?? EVENTS_ADMIN_USER) : undefined;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    try {
+      const nc = await connect({
+        servers: options.servers.split(',').map((s) => s.trim()),
+        name: 'events-setup',
+        ...(user ? { user, pass: options.password, inboxPrefix: natsInboxPrefix(user) } : {}),
+      });
+      try {
+        return await declareEventStream(await jetstreamManager(nc, { timeout: 5000 }), options);
+      } finally {
+        await nc.close();
+      }
+    } catch (error) {
+      // A refused password or grant will not get better by waiting; a broker still starting (or JetStream not ready) will.
+      const message = error instanceof Error ? error.message : String(error);
+      if (/authoriz|permission/i.test(message) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+async function main(env: NodeJS.ProcessEnv): Promise<void> {
+  const stream = env.NATS_STREAM || 'PIXEL_ATLAS';
+  const done = await runEventsSetup({
+    servers: env.NATS_URL || 'nats://127.0.0.1:4222',
+    stream,
+    subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '',
+    user: env.NATS_USER || undefined,
+    password: env.NATS_PASSWORD || undefined,
+  });
+  console.log(`events-setup: stream ${stream} ${done.stream}, ${done.consumers} durable consumers declared`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.env).catch((error: unknown) => {
+    console.error(`events-setup: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
