@@ -30,7 +30,8 @@ const rootPackage = JSON.parse(read('package.json')) as { packageManager: string
 const composeText = read('docker-compose.yml');
 const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
 const services: Service[] = discoverServices(ROOT);
-const INFRA = new Set(['postgres', 'nats', 'prometheus']);
+// events-setup: the one-shot step that declares the event stream (checked below), not a service of services/.
+const INFRA = new Set(['postgres', 'nats', 'prometheus', 'events-setup']);
 const appServiceNames = Object.keys(compose.services).filter((n) => !INFRA.has(n));
 
 /** Environment as a map; list form `KEY=value` / `KEY` becomes { KEY: value | null }. */
@@ -59,7 +60,10 @@ const OPERATOR_ENV: Record<string, string> = {
   PUBLIC_ORIGIN: 'https://atlas.example.com',
   // One NATS password per service (the broker reads them too, deploy/nats-server.conf).
   ...Object.fromEntries(
-    ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [`NATS_PASSWORD_${s}`, `compose-nats-${s.toLowerCase()}`]),
+    ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT', 'EVENTS_ADMIN'].map((s) => [
+      `NATS_PASSWORD_${s}`,
+      `compose-nats-${s.toLowerCase()}`,
+    ]),
   ),
 };
 
@@ -250,6 +254,22 @@ describe('infrastructure services', () => {
     expect(mount).toMatch(/:ro$/);
     const target = mount!.split(':')[1]!;
     expect(commandText(nats.command)).toMatch(new RegExp(`(-c|--config) ${target.replaceAll('.', '\\.')}( |$)`));
+  });
+
+  it('events-setup declares the event stream as events-admin once nats is healthy, and every service waits for it to succeed', () => {
+    const setup = compose.services['events-setup']!;
+    expect(commandText(setup.command)).toContain('packages/service-kit/src/events-setup.ts');
+    expect(setup.restart).toBe('no');
+    const env = envOf(setup);
+    expect(env.NATS_USER).toBe('events-admin');
+    expect(String(env.NATS_PASSWORD)).toContain('${NATS_PASSWORD_EVENTS_ADMIN:?');
+    expect(String(envOf(compose.services.nats!).NATS_PASSWORD_EVENTS_ADMIN)).toContain('${NATS_PASSWORD_EVENTS_ADMIN:?');
+    expect(read('deploy/nats-server.conf')).toContain('user: "events-admin", password: $NATS_PASSWORD_EVENTS_ADMIN');
+    expect((dependsOn(setup) as Record<string, { condition?: string }>).nats?.condition).toBe('service_healthy');
+    for (const { name } of services.filter((s) => s.name !== 'gateway')) {
+      const deps = dependsOn(compose.services[name]!) as Record<string, { condition?: string }>;
+      expect(deps['events-setup']?.condition, name).toBe('service_completed_successfully');
+    }
   });
 
   it('declares the named volumes it uses', () => {

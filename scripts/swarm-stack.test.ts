@@ -46,11 +46,14 @@ const OPERATOR_ENV = parseEnvFile(
     'STRIPE_WEBHOOK_SECRET=whsec_swarm',
     'IMAGE_PREFIX=registry.example.com/pixel-atlas',
     'IMAGE_TAG=2026-11-25',
-    ...['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => `NATS_PASSWORD_${s}=swarm-nats-${s.toLowerCase()}`),
+    ...['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT', 'EVENTS_ADMIN'].map(
+      (s) => `NATS_PASSWORD_${s}=swarm-nats-${s.toLowerCase()}`,
+    ),
   ].join('\n'),
 );
 const stack = swarmStack(composeText, OPERATOR_ENV) as Stack;
-const appServices = Object.keys(compose.services).filter((n) => !STATEFUL_SERVICES.includes(n));
+// events-setup: the one-shot step that declares the event stream, on contact's image (checked below).
+const appServices = Object.keys(compose.services).filter((n) => !STATEFUL_SERVICES.includes(n) && n !== 'events-setup');
 // Service keys `docker stack deploy` (compose file format 3.8) understands and honours.
 const SWARM_SERVICE_KEYS = new Set([
   'image',
@@ -118,6 +121,14 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
       expect(healthcheck?.test.join(' ')).toMatch(/\/readyz/);
     }
     expect(stack.services.plots!.deploy.replicas).toBeGreaterThan(1);
+  });
+
+  it("runs events-setup once on contact's image, restarted only on failure (Swarm has no depends_on: services re-create a missing stream themselves)", () => {
+    const setup = stack.services['events-setup']!;
+    expect(setup.image).toBe('registry.example.com/pixel-atlas/contact:2026-11-25');
+    expect(setup.deploy.replicas).toBe(1);
+    expect(setup.deploy.restart_policy?.condition).toBe('on-failure');
+    expect(setup.environment).toMatchObject({ NATS_USER: 'events-admin', NATS_PASSWORD: 'swarm-nats-events_admin' });
   });
 
   it('publishes only the gateway, on the hosts it runs on (one per node), for the load balancer', () => {

@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     // A letter first, as the docs say: nats-server parses a variable's value as a config value, and one starting
     // with a digit (say 5e3…) is taken for a number and stops the broker (nats-io/nats-server#5189).
     ...Object.fromEntries(
-      ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT'].map((s) => [
+      ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT', 'EVENTS_ADMIN'].map((s) => [
         `NATS_PASSWORD_${s}`,
         `n${randomBytes(24).toString('hex')}`,
       ]),
