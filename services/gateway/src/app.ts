@@ -14,6 +14,7 @@ import { sharePagesPlugin } from './plugins/share-pages.ts';
 import { proxyPlugin } from './plugins/proxy.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { spaPlugin } from './plugins/spa.ts';
+import { adminPasskeyRoutes } from './routes/admin-passkeys.ts';
 import { adminSessionRoutes } from './routes/admin-session.ts';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../prisma/migrations');
@@ -50,6 +51,12 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     policy: { idleMinutes: env.ADMIN_SESSION_IDLE_MINUTES, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS },
   });
   await app.register(adminSessionRoutes, { db, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS });
+  await app.register(adminPasskeyRoutes, {
+    db,
+    publicOrigin: publicOriginOf(env),
+    siteName: env.SITE_NAME,
+    absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS,
+  });
   // Before the proxy: its hooks (CSRF on owner edits and beacons, private headers) must cover the proxied routes.
   await app.register(ownerPagesPlugin, { distDir: env.WEB_DIST_DIR, publicOrigin: env.PUBLIC_ORIGIN });
   await app.register(proxyPlugin, {

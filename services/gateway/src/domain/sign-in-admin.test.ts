@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { verifyPassword } from './passwords.ts';
-import { clientBucket, LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInThrottledError } from './sign-in-admin.ts';
+import { LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInThrottledError } from './sign-in-admin.ts';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const gateway = servicePerFile((env) =>
@@ -144,17 +144,6 @@ describe('admin sign-in throttling', () => {
     await prisma().loginThrottle.create({ data: { key: 'user:fresh', failures: 3 } });
     expect(await pruneLoginThrottle({ db: prisma() })).toBe(1);
     expect((await prisma().loginThrottle.findMany()).map((r) => r.key)).toEqual(['user:fresh']);
-  });
-});
-
-describe('clientBucket', () => {
-  it('keeps IPv4 addresses and puts an IPv6 /64 in one bucket', () => {
-    expect(clientBucket('203.0.113.5')).toBe('203.0.113.5');
-    expect(clientBucket('::ffff:203.0.113.5')).toBe('203.0.113.5');
-    expect(clientBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
-    expect(clientBucket('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
-    expect(clientBucket('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(clientBucket('::1')).toBe('0:0:0:0::/64');
   });
 });
 

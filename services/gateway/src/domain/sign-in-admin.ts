@@ -1,7 +1,8 @@
-import net from 'node:net';
+import { clientKey } from '@pixel-atlas/service-kit/client-key';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { SCHEMA, type PrismaClient } from '../db.ts';
 import { createAdminSession } from './admin-sessions.ts';
+import { readDeviceCookie } from './device-cookies.ts';
 import { verifyPassword } from './passwords.ts';
 
 export interface LoginThrottlePolicy {
@@ -25,6 +26,17 @@ export const LOGIN_THROTTLE: LoginThrottlePolicy = {
   maxAttemptsPerUsernamePerHour: 1000,
 };
 
+/**
+ * A browser with a valid device cookie for this username: its own few free attempts and short delays, counted under
+ * the cookie alone. Strangers never touch this budget, and it never touches the username's hourly ceiling.
+ */
+export const DEVICE_THROTTLE: Omit<LoginThrottlePolicy, 'maxAttemptsPerUsernamePerHour'> = {
+  freeAttemptsPerClient: 5,
+  firstDelaySeconds: 1,
+  maxDelaySeconds: 5 * 60,
+  forgetAfterMinutes: 60,
+};
+
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or password';
 
 /** A sign-in refused before the password was looked at; the route turns retryAfterSeconds into Retry-After. */
@@ -44,53 +56,40 @@ export interface SignInAdminOptions {
   userAgent: string | null;
   now?: Date;
   policy?: LoginThrottlePolicy;
+  /** The browser's device cookie and the key it is signed with (see device-cookies.ts). */
+  device?: { secret: Buffer; cookie: string | undefined };
   /** The password check (tests count its calls). */
   verify?: (passwordHash: string | null, password: string) => Promise<boolean>;
 }
 
 /**
- * One client's share of the address space: an IPv4 address, or an IPv6 /64 (one subscriber's
- * network, where every address is free to its owner).
- */
-export function clientBucket(ip: string): string {
-  const address = ip.replace(/%.*/s, '');
-  const mappedIpv4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mappedIpv4) return mappedIpv4;
-  if (!net.isIPv6(address)) return address;
-  const [head, tail] = address.split('::');
-  const headParts = head ? head.split(':') : [];
-  const tailParts = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? headParts : [...headParts, ...Array(8 - headParts.length - tailParts.length).fill('0'), ...tailParts];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
-}
-
-/**
  * Checks the password and opens a session. Each attempt is first reserved in PostgreSQL (so every
- * gateway replica shares the count, and parallel guesses cannot overrun it): per (username, client)
- * a few free attempts, then 1 s, 2 s, 4 s ... between attempts; per username across all clients an
- * hourly ceiling. Attackers elsewhere therefore cannot lock the admin out, and refusals look the
- * same whether or not the username exists.
+ * gateway replica shares the count, and parallel guesses cannot overrun it). A browser with a valid
+ * device cookie for this username is counted under that cookie only (a few free attempts, then short
+ * delays). A stranger is counted per (username, client): a few free attempts, then 1 s, 2 s, 4 s ...
+ * between attempts; and per username across all strangers: an hourly ceiling, which a botnet can fill,
+ * but which never blocks a known browser or a passkey. Refusals look the same whether or not the
+ * username exists.
  */
 export async function signInAdmin(options: SignInAdminOptions): Promise<{ token: string; username: string }> {
   const { db, clientIp } = options;
   const policy = options.policy ?? LOGIN_THROTTLE;
   const now = options.now ?? new Date();
   const username = options.username.trim();
-  const keys = {
-    pair: `user-client:${username.toLowerCase()}|${clientBucket(clientIp)}`,
-    user: `user:${username.toLowerCase()}`,
-  };
-  await reserveAttempt(db, keys, now, policy);
+  const deviceId = options.device && readDeviceCookie({ secret: options.device.secret, cookie: options.device.cookie, username, now });
+  const keys = deviceId
+    ? { pair: `device:${deviceId}` }
+    : { pair: `user-client:${username.toLowerCase()}|${clientKey(clientIp)}`, user: `user:${username.toLowerCase()}` };
+  await reserveAttempt(db, keys, now, deviceId ? { ...DEVICE_THROTTLE, maxAttemptsPerUsernamePerHour: 0 } : policy);
   const user = await db.adminUser.findUnique({ where: { username } });
   const ok = await (options.verify ?? verifyPassword)(user?.passwordHash ?? null, options.password);
   if (!ok || !user) throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   // A success was not a failure: this client starts over, and the username's hourly count gives the attempt back.
   await db.$transaction([
     db.loginThrottle.deleteMany({ where: { key: keys.pair } }),
-    db.$executeRawUnsafe(`UPDATE ${TABLE} SET "failures" = GREATEST("failures" - 1, 0) WHERE "key" = $1`, keys.user),
+    ...(keys.user
+      ? [db.$executeRawUnsafe(`UPDATE ${TABLE} SET "failures" = GREATEST("failures" - 1, 0) WHERE "key" = $1`, keys.user)]
+      : []),
   ]);
   const token = await createAdminSession({ db, userId: user.id, clientIp, userAgent: options.userAgent });
   return { token, username: user.username };
@@ -132,13 +131,13 @@ class Refused extends Error {
 }
 
 /**
- * Takes one attempt from both budgets in one transaction, before any password is checked. Each
- * upsert locks its row, so concurrent attempts on any replica queue and see each other's counts; a
- * refusal by the username's ceiling rolls back the client's reservation too.
+ * Takes one attempt from both budgets (a device's: only its own) in one transaction, before any
+ * password is checked. Each upsert locks its row, so concurrent attempts on any replica queue and see
+ * each other's counts; a refusal by the username's ceiling rolls back the client's reservation too.
  */
 async function reserveAttempt(
   db: PrismaClient,
-  keys: { pair: string; user: string },
+  keys: { pair: string; user?: string },
   now: Date,
   policy: LoginThrottlePolicy,
 ): Promise<void> {
@@ -160,6 +159,7 @@ async function reserveAttempt(
         const [row] = await tx.$queryRawUnsafe<[{ locked_until: Date }]>(`SELECT "locked_until" FROM ${TABLE} WHERE "key" = $1`, keys.pair);
         throw new Refused(row.locked_until);
       }
+      if (!keys.user) return;
       const forUser = await tx.$queryRawUnsafe<Array<{ failures: number }>>(
         RESERVE_FOR_USERNAME,
         keys.user,

@@ -4,13 +4,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { PrismaClient } from '../db.ts';
 import { resolveAdminSession, type SessionPolicy } from '../domain/admin-sessions.ts';
+import { loadGatewaySecret } from '../domain/gateway-secrets.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     adminSession: { sessionId: string; username: string } | null;
   }
   interface FastifyInstance {
-    adminCookie: { name: string; secure: boolean };
+    /** `name`: the session cookie; `deviceName`: the device cookie of browsers that signed in before (device-cookies.ts). */
+    adminCookie: { name: string; deviceName: string; secure: boolean };
+    /** The key device cookies and WebAuthn challenges are signed with, shared by every replica (gateway_secrets). */
+    adminAuthSecret: Buffer;
   }
 }
 
@@ -24,7 +28,14 @@ export interface AdminAuthOptions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const LOGIN_PATH = '/api/admin/login';
+/** The routes open without a session: password sign-in, passkey sign-in, and registration through a one-time link. */
+const OPEN_PATHS = new Set([
+  '/api/admin/login',
+  '/api/admin/passkey-sign-in/options',
+  '/api/admin/passkey-sign-in',
+  '/api/admin/passkey-links/options',
+  '/api/admin/passkey-links',
+]);
 
 function decodeSegment(segment: string): string {
   try {
@@ -71,9 +82,10 @@ export function isAdminRequest(request: FastifyRequest): boolean {
   return path === '/api/admin' || path.startsWith('/api/admin/');
 }
 
-/** Only the sign-in route itself, reached by its plain path, is open without a session. */
+/** Only the sign-in routes themselves, reached by their plain paths, are open without a session. */
 function isLoginRequest(request: FastifyRequest): boolean {
-  return request.routeOptions.url === LOGIN_PATH && request.url.split('?', 1)[0] === LOGIN_PATH;
+  const route = request.routeOptions.url;
+  return route !== undefined && OPEN_PATHS.has(route) && request.url.split('?', 1)[0] === route;
 }
 
 function ownOrigin(request: FastifyRequest, publicOrigin?: string): string {
@@ -100,7 +112,14 @@ export function isCrossSite(request: FastifyRequest, publicOrigin?: string): boo
 export const adminAuthPlugin = fp(
   async (app: FastifyInstance, opts: AdminAuthOptions) => {
     await app.register(cookie);
-    app.decorate('adminCookie', { name: opts.secure ? '__Host-pa_admin' : 'pa_admin', secure: opts.secure });
+    // The device cookie is only ever read by the password sign-in, so it is scoped to that path (hence __Secure-, which
+    // allows a path, where __Host- demands `/`): it never travels with other requests or to the services.
+    app.decorate('adminCookie', {
+      name: opts.secure ? '__Host-pa_admin' : 'pa_admin',
+      deviceName: opts.secure ? '__Secure-pa_admin_device' : 'pa_admin_device',
+      secure: opts.secure,
+    });
+    app.decorate('adminAuthSecret', await loadGatewaySecret({ db: opts.db, name: 'admin-auth' }));
     app.decorateRequest('adminSession', null);
     const guardAdminRequest = async (request: FastifyRequest) => {
       if (!SAFE_METHODS.has(request.method) && isCrossSite(request, opts.publicOrigin)) {

@@ -8,17 +8,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { revokeAdminSession } from '../domain/admin-sessions.ts';
 import { pruneLoginThrottle, signInAdmin, SignInThrottledError } from '../domain/sign-in-admin.ts';
 import type { PrismaClient } from '../db.ts';
+import { sessionCookieOptions, setSignedInCookies } from './admin-cookies.ts';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 export async function adminSessionRoutes(app: FastifyInstance, opts: { db: PrismaClient; absoluteHours: number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const cookieOptions = () => ({
-    path: '/',
-    httpOnly: true,
-    sameSite: 'strict' as const,
-    secure: app.adminCookie.secure,
-  });
 
   routes.post(
     '/api/admin/login',
@@ -39,11 +34,12 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { db: Prism
         password: request.body.password,
         clientIp: request.clientIp,
         userAgent: request.headers['user-agent'] ?? null,
+        device: { secret: app.adminAuthSecret, cookie: request.cookies[app.adminCookie.deviceName] },
       }).catch((error: unknown) => {
         if (error instanceof SignInThrottledError) reply.header('retry-after', String(error.retryAfterSeconds));
         throw error;
       });
-      reply.setCookie(app.adminCookie.name, token, { ...cookieOptions(), maxAge: opts.absoluteHours * 3600 });
+      setSignedInCookies(app, reply, { token, username, absoluteHours: opts.absoluteHours });
       return { username };
     },
   );
@@ -70,7 +66,8 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { db: Prism
     async (request, reply) => {
       const token = request.cookies[app.adminCookie.name];
       if (token) await revokeAdminSession({ db: opts.db, token });
-      reply.clearCookie(app.adminCookie.name, cookieOptions());
+      // The device cookie stays: signing out does not make this browser a stranger.
+      reply.clearCookie(app.adminCookie.name, sessionCookieOptions(app));
       return reply.status(204).send(null);
     },
   );
