@@ -47,6 +47,7 @@ export async function createBackendService<C extends PrismaLike>(
     logLevel: env.LOG_LEVEL,
     trustRequestIdFrom: 'gateway',
     databaseSchema: options.schema,
+    listener: env,
   });
   const { pool, adapter } = createDatabasePool(env.DATABASE_URL, options.schema);
   const client = options.createClient(adapter);

@@ -40,6 +40,19 @@ export const baseEnvShape = {
    * 0 picks a free port, logged at start, so several services can share one host; compose pins it to 9100.
    */
   METRICS_PORT: envField.port(0),
+  /**
+   * Bounds on every connection to the service's own port (see `listenerOptions` in service.ts), so a client that
+   * sends slowly or sits idle cannot hold a socket for long: the headers must arrive within HTTP_HEADERS_TIMEOUT_MS,
+   * the whole request (headers and body) within HTTP_REQUEST_TIMEOUT_MS, an idle keep-alive connection is closed after
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS, one with no traffic at all after HTTP_IDLE_TIMEOUT_MS, and a connection after
+   * HTTP_MAX_REQUESTS_PER_SOCKET requests. A stalled request is closed at most HTTP_TIMEOUT_CHECK_MS after its limit.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: envField.positiveInt(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: envField.positiveInt(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: envField.positiveInt(5_000),
+  HTTP_IDLE_TIMEOUT_MS: envField.positiveInt(120_000),
+  HTTP_MAX_REQUESTS_PER_SOCKET: envField.positiveInt(1000),
+  HTTP_TIMEOUT_CHECK_MS: envField.positiveInt(1000),
 } as const;
 
 export class ConfigError extends Error {

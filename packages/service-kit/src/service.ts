@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerOptions } from 'node:http';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
@@ -49,6 +49,51 @@ export interface CreateServiceAppOptions {
   databaseSchema?: string;
   /** Where the JSON log lines go (stdout when omitted); tests read them here. */
   logStream?: { write(line: string): unknown };
+  /** Timeouts and keep-alive bounds of the service's own port (the env's HTTP_* keys); the kit's defaults when omitted. */
+  listener?: Partial<ListenerSettings>;
+}
+
+/** The env keys (see `baseEnvShape`) that bound how long one connection may hold the service's port. */
+export interface ListenerSettings {
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
+  HTTP_IDLE_TIMEOUT_MS: number;
+  HTTP_MAX_REQUESTS_PER_SOCKET: number;
+  HTTP_TIMEOUT_CHECK_MS: number;
+}
+
+export const DEFAULT_LISTENER_SETTINGS: ListenerSettings = {
+  HTTP_HEADERS_TIMEOUT_MS: 10_000,
+  HTTP_REQUEST_TIMEOUT_MS: 60_000,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,
+  HTTP_IDLE_TIMEOUT_MS: 120_000,
+  HTTP_MAX_REQUESTS_PER_SOCKET: 1000,
+  HTTP_TIMEOUT_CHECK_MS: 1000,
+};
+
+/**
+ * Fastify's and Node's server options for the settings. Fastify's own defaults leave a request unbounded
+ * (`requestTimeout: 0`): a client sending its body one byte at a time held a socket for as long as it liked. Node checks
+ * the header and request deadlines every `connectionsCheckingInterval` (30 s by default), so a stalled request is
+ * closed within HTTP_TIMEOUT_CHECK_MS of its deadline instead. The header deadline cannot exceed the request's (Node
+ * refuses to start).
+ */
+export function listenerOptions(settings: Partial<ListenerSettings> = {}): Partial<FastifyServerOptions> & { http: ServerOptions } {
+  const s = { ...DEFAULT_LISTENER_SETTINGS, ...settings };
+  const headersTimeout = Math.min(s.HTTP_HEADERS_TIMEOUT_MS, s.HTTP_REQUEST_TIMEOUT_MS);
+  return {
+    requestTimeout: s.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: s.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    connectionTimeout: s.HTTP_IDLE_TIMEOUT_MS,
+    maxRequestsPerSocket: s.HTTP_MAX_REQUESTS_PER_SOCKET,
+    http: {
+      headersTimeout,
+      requestTimeout: s.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: s.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: s.HTTP_TIMEOUT_CHECK_MS,
+    },
+  };
 }
 
 const MAX_REQUEST_ID_LENGTH = 100;
@@ -141,6 +186,7 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
     trustProxy: false,
     bodyLimit: 2 * 1024 * 1024,
     forceCloseConnections: 'idle',
+    ...listenerOptions(options.listener),
     ...options.fastify,
   });
   app.setValidatorCompiler(validatorCompiler);

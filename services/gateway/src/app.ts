@@ -7,6 +7,7 @@ import { createAdminUser } from './domain/create-admin-user.ts';
 import { fastifyTrustProxy, publicOriginOf, type GatewayEnv } from './env.ts';
 import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
+import { connectionGuardPlugin } from './plugins/connection-guard.ts';
 import { liveUpdatesPlugin } from './plugins/live-updates.ts';
 import { ownerPagesPlugin } from './plugins/owner-pages.ts';
 import { shareCardsPlugin } from './plugins/share-cards.ts';
@@ -33,6 +34,11 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     // Metrics and readiness details live on METRICS_PORT only: this port faces the internet.
     publicPort: true,
     fastify: { trustProxy: fastifyTrustProxy(env.TRUST_PROXY) },
+    listener: env,
+  });
+  await app.register(connectionGuardPlugin, {
+    maxConnections: env.MAX_CONNECTIONS,
+    maxPerClient: env.TRUST_PROXY === false ? env.MAX_CONNECTIONS_PER_CLIENT : null,
   });
   await app.register(securityPlugin, { https });
   const { pool, adapter } = createDatabasePool(env.DATABASE_URL, SCHEMA);
@@ -75,6 +81,7 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
   });
   await app.register(liveUpdatesPlugin, {
     maxPerClient: env.LIVE_MAX_PER_CLIENT,
+    maxTotal: env.LIVE_MAX_TOTAL,
     replayCapacity: env.LIVE_REPLAY_EVENTS,
     backfillMessages: env.LIVE_BACKFILL_MESSAGES,
     maxUnreadBytes: env.LIVE_MAX_UNREAD_BYTES,

@@ -101,8 +101,17 @@ export const envSchema = z
      * their service again (events that change them expire the copy at once); 0 revalidates every request.
      */
     PUBLIC_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-    /** Live-update (SSE) connections one client address may hold open at once; more answer 429. */
+    /** Live-update (SSE) connections one client (an IPv4 address, an IPv6 /64) may hold open at once; more answer 429. */
     LIVE_MAX_PER_CLIENT: envField.positiveInt(20),
+    /** Live-update connections this replica holds at once from everyone; more answer 503 with Retry-After. */
+    LIVE_MAX_TOTAL: envField.positiveInt(10_000),
+    /**
+     * Connections the public port holds at once, from everyone and per client (an IPv4 address, an IPv6 /64); a
+     * connection over either is answered 503 and closed before its request is read. The per-client cap is not applied
+     * when TRUST_PROXY is set (every connection then comes from the proxy; cap clients there).
+     */
+    MAX_CONNECTIONS: envField.positiveInt(20_000),
+    MAX_CONNECTIONS_PER_CLIENT: envField.positiveInt(256),
     /** Live events each replica keeps for browsers that resume with Last-Event-ID (~150 bytes each). */
     LIVE_REPLAY_EVENTS: z.coerce.number().int().positive().max(1_000_000).default(10_000),
     /** Stream messages (of every kind) a replica reads back when it starts, to resume browsers from other replicas. */

@@ -3,6 +3,7 @@ import type { JsMsg } from '@nats-io/jetstream';
 import { createInbox, delay, nuid } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientKey, ipv6PrefixFromEnv } from '@pixel-atlas/service-kit/client-key';
 import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 import { natsInboxPrefix } from '@pixel-atlas/service-kit/nats-auth';
 import { LIVE_FEEDS, LiveEventLog, type LiveCursor, type LiveEntry, type LiveFeed, type LiveMessage } from '../domain/live-event-log.ts';
@@ -38,7 +39,10 @@ export function liveMessageFor(type: string, data: Record<string, unknown>): Liv
 }
 
 export interface LiveUpdatesOptions {
+  /** Streams one client (`clientKey`: an IPv4 address, an IPv6 /64) may hold; more answer 429. */
   maxPerClient: number;
+  /** Streams this replica holds from everyone; more answer 503 (many addresses must not take every socket). */
+  maxTotal: number;
   /** Live events kept for browsers that resume (`Last-Event-ID`) after their replica went away. */
   replayCapacity: number;
   /** Stream messages read back at start, so a replica that just started can resume browsers too. */
@@ -64,14 +68,16 @@ interface LiveClient {
  * what it missed; one whose id cannot be resumed is told to refetch (`ready` with `resumed: false`).
  * Each event is serialised once for every browser in step with the replica. A browser that stops reading is cut off
  * at `maxUnreadBytes` instead of being buffered without bound; it catches up when it reconnects.
- * A stream holds a socket for as long as the client likes, so one client address may hold at most `maxPerClient`.
+ * A stream holds a socket for as long as the client likes, so one client may hold at most `maxPerClient`, and the
+ * replica at most `maxTotal` from everyone.
  */
 export const liveUpdatesPlugin = fp(
   async (app: FastifyInstance, opts: LiveUpdatesOptions) => {
     const log = new LiveEventLog(opts.replayCapacity);
     const clients = new Set<LiveClient>();
     const perClient = new Map<string, number>();
-    const { refused, dropped, resumes } = defineMetrics(app.metrics, (m) => ({
+    const ipv6Prefix = ipv6PrefixFromEnv();
+    const { refused, refusedTotal, dropped, resumes } = defineMetrics(app.metrics, (m) => ({
       clients: m.gauge({
         name: 'live_update_clients',
         help: 'Browsers connected to the live update stream',
@@ -89,6 +95,10 @@ export const liveUpdatesPlugin = fp(
       refused: m.counter({
         name: 'live_update_refused_total',
         help: 'Live update connections refused because the client address already held LIVE_MAX_PER_CLIENT',
+      }),
+      refusedTotal: m.counter({
+        name: 'live_update_refused_full_total',
+        help: 'Live update connections refused because the replica already held LIVE_MAX_TOTAL',
       }),
       dropped: m.counter({
         name: 'live_update_slow_clients_dropped_total',
@@ -216,8 +226,17 @@ export const liveUpdatesPlugin = fp(
     heartbeat.unref();
 
     app.get('/api/live', { schema: { hide: true }, config: { writesOwnHead: true } }, (request, reply) => {
-      const address = request.clientIp || request.ip;
+      const address = clientKey(request.clientIp || request.ip, ipv6Prefix);
       const held = perClient.get(address) ?? 0;
+      if (clients.size >= opts.maxTotal) {
+        refusedTotal.inc();
+        for (const [name, value] of app.securityHeaders) reply.header(name, value);
+        // Spread the retries: a full replica is better off hearing back from its browsers over a minute than at once.
+        return reply
+          .status(503)
+          .header('retry-after', String(30 + Math.floor(Math.random() * 30)))
+          .send({ error: { code: 'NOT_READY', message: 'Live updates are busy. The map will try again shortly.' } });
+      }
       if (held >= opts.maxPerClient) {
         refused.inc();
         for (const [name, value] of app.securityHeaders) reply.header(name, value);
