@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { preloadToaster } from '../app-providers.tsx';
 import { resetToastsForTests } from '../hooks/use-toast.ts';
@@ -16,6 +16,9 @@ Element.prototype.releasePointerCapture ??= () => {};
 Element.prototype.scrollIntoView ??= () => {};
 window.scrollTo = () => {};
 window.scrollBy = () => {};
+
+// findBy*/waitFor wait for a fact; their 1 s default is too short for a busy machine, where a render takes longer.
+configure({ asyncUtilTimeout: 10_000 });
 
 // In the app the toaster's chunk loads at idle time; here it is in before any test shows a toast.
 await preloadToaster();
