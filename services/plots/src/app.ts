@@ -256,6 +256,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   await app.register(plotStatsRoutes, {
     db: app.db,
     rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 },
+    visitorSecret: env.INTERNAL_TOKEN,
     onRecorded: (beacon) => metrics.statBeacons.inc(beacon),
   });
   return app;

@@ -39,6 +39,6 @@ export function describeApi(): Promise<OpenApiDocument> {
     });
     await app.register(flagRoutes, { db, rateLimit, secureCookie: false, cookieSecret: 'unused', onFlagged: unused });
     await app.register(manageRoutes, { db, rateLimit, screenTimeoutMs: 0, maxInputPixels: 0, decodeSlots, onChanged: unused });
-    await app.register(plotStatsRoutes, { db, rateLimit, onRecorded: unused });
+    await app.register(plotStatsRoutes, { db, rateLimit, visitorSecret: '', onRecorded: unused });
   });
 }

@@ -1,3 +1,4 @@
+import { clientKey, ipv6PrefixFromEnv } from '@pixel-atlas/service-kit/client-key';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { statBeaconRequestSchema, topPlotsQuerySchema, topPlotsResponseSchema, type StatKind } from '@pixel-atlas/contracts/stats';
@@ -18,6 +19,11 @@ export interface PlotStatsRoutesOptions {
   db: PrismaClient;
   /** Beacons per client address per window: every one is a database write. */
   rateLimit: { max: number; timeWindow: number };
+  /**
+   * Keys the hash that stands for a visitor (see `visitorHash`): shared by every replica, so a repeat counts once
+   * whichever replica hears it.
+   */
+  visitorSecret: string;
   /** Every beacon answered, with what became of it. */
   onRecorded: (beacon: { kind: StatKind; outcome: RecordStatOutcome }) => void;
 }
@@ -32,6 +38,7 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
     }
   });
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const ipv6Prefix = ipv6PrefixFromEnv();
 
   routes.post(
     '/api/plot-stats',
@@ -52,6 +59,10 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
         plotId: request.body.plotId,
         kind: request.body.kind,
         userAgent: request.headers['user-agent'],
+        // No cookie is set for this: a visitor is its client (an IPv4 address, an IPv6 /64) with its user agent. People
+        // behind one address with the same browser count as one, which errs on the side of fewer.
+        visitor: `${clientKey(request.clientIp || request.ip, ipv6Prefix)}\n${request.headers['user-agent'] ?? ''}`,
+        secret: opts.visitorSecret,
       });
       opts.onRecorded({ kind: request.body.kind, outcome });
       return reply.status(204).send(null);
