@@ -1,7 +1,10 @@
+import { rm } from 'node:fs/promises';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { connectBus, ensureStream, type EventBus } from './nats.ts';
+import { connectBus, ensureStream, eventStreamConfig, type EventBus } from './nats.ts';
 import { enqueueEvent, OutboxRelay } from './outbox.ts';
 import { pgClient } from './test-pg-client.ts';
 import { TestNatsServer } from './test-nats-server.ts';
@@ -151,4 +154,40 @@ it('records attempts and the error while NATS is down, then publishes every row 
   }
   await eventually(async () => (await relay.publishBatch().catch(() => -1)) >= 0 && (await rows()).every((r) => r.published), 20_000, 250);
   expect(Object.fromEntries(await storedPerId())).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+});
+
+it('after the broker lost its store, publishes nothing into a stream someone re-created without the guards, and keeps the rows until the events setup step puts it right', async () => {
+  // A service's own relay, with its own credentials (create-if-missing only).
+  const contact = await connectBus(stream.busSettings('outbox-contact', 'contact'));
+  try {
+    const reconnected = new Promise<void>((resolve) => {
+      void (async () => {
+        for await (const status of contact.nc.status()) if (status.type === 'reconnect') return resolve();
+      })();
+    });
+    const relay = relayOver(contact);
+    await server.stop();
+    await rm(server.storeDir, { recursive: true, force: true });
+    await server.resume();
+    // Someone gets there first with a stream that allows rollups, deletes and purges.
+    const nc = await connect(stream.connectOptions());
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ ...eventStreamConfig(stream), allow_rollup_hdrs: true, deny_delete: false, deny_purge: false });
+    } finally {
+      await nc.close();
+    }
+    await reconnected;
+    await enqueue(2);
+    await expect(relay.publishBatch()).rejects.toThrow(/allows rollups, message deletes or purges/);
+    expect((await rows()).map((r) => r.published)).toEqual([false, false]);
+    expect(await readStream(stream)).toEqual([]);
+
+    await declareTestEventStream(server);
+    expect(await relay.publishBatch()).toBe(2);
+    expect((await rows()).every((r) => r.published)).toBe(true);
+    expect(await readStream(stream)).toHaveLength(2);
+  } finally {
+    await contact.nc.close();
+  }
 });

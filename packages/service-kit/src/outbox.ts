@@ -61,7 +61,11 @@ export interface OutboxRelayOptions {
  * a crash between publish and mark re-publishes, and the stream's duplicate window drops the copy.
  */
 export class OutboxRelay {
-  /** After a failed publish: make sure the stream exists before the next attempt (it may have been lost with the broker's store). */
+  /**
+   * After a failed publish or a reconnect: make sure the stream exists, guarded, before the next attempt (it may have
+   * been lost with the broker's store). Until `ensureStream` succeeds nothing is published and the rows stay, so no
+   * event goes into a stream someone re-created without the guards (it throws on such a stream).
+   */
   private checkStream = false;
   private readonly statements: Record<'waiting' | 'claim' | 'failed' | 'published', { name: string; text: string }>;
 
@@ -69,6 +73,9 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions,
     readonly published: Counter,
   ) {
+    (async () => {
+      for await (const status of options.bus.nc.status()) if (status.type === 'reconnect') this.checkStream = true;
+    })().catch(() => undefined);
     const table = `${quoteIdent(options.schema)}."outbox_events"`;
     const named = (key: string, text: string) => ({ name: `outbox.${key}.${options.schema}`, text });
     this.statements = {
