@@ -41,6 +41,11 @@ export const baseEnvShape = {
    */
   METRICS_PORT: envField.port(0),
   /**
+   * The address the operations port listens on: loopback (127.0.0.1) unless set, so `/metrics` and the detailed
+   * `/readyz` never reach another host by accident. Compose sets 0.0.0.0: Prometheus scrapes over the private network.
+   */
+  OPS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /**
    * Bounds on every connection to the service's own port (see `listenerOptions` in service.ts), so a client that
    * sends slowly or sits idle cannot hold a socket for long: the headers must arrive within HTTP_HEADERS_TIMEOUT_MS,
    * the whole request (headers and body) within HTTP_REQUEST_TIMEOUT_MS, an idle keep-alive connection is closed after

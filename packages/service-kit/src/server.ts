@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError } from './env.ts';
 
-type ServerEnv = { HOST: string; PORT: number; METRICS_PORT: number; SHUTDOWN_TIMEOUT_MS: number };
+type ServerEnv = { HOST: string; PORT: number; METRICS_PORT: number; OPS_HOST?: string; SHUTDOWN_TIMEOUT_MS: number };
+
+/**
+ * Where the operations port listens unless OPS_HOST says otherwise: loopback, so `/metrics` and the detailed `/readyz`
+ * are never reachable from another host by accident (the service's own port follows HOST). Compose sets 0.0.0.0, where
+ * only the containers' private network can reach it (Prometheus).
+ */
+export const DEFAULT_OPS_HOST = '127.0.0.1';
 
 /** Connections the kernel may queue for accept (see `app.listen` below). */
 const LISTEN_BACKLOG = 4096;
@@ -79,7 +86,7 @@ export async function listenOperations(app: FastifyInstance, options: { host: st
 }
 
 /**
- * Listens on PORT and on the operations port (METRICS_PORT), and on SIGTERM/SIGINT shuts down gracefully:
+ * Listens on PORT (on HOST) and on the operations port (METRICS_PORT, on OPS_HOST), and on SIGTERM/SIGINT shuts down gracefully:
  * stop accepting, finish in-flight requests, then the app's onClose hooks drain NATS and close the
  * database. A second signal or the timeout forces the exit.
  */
@@ -125,8 +132,8 @@ export async function runServer<E extends ServerEnv>(options: RunServerOptions<E
     // died, its live-map streams reconnect to this one): the kernel drops their SYNs and each waits a 1 s
     // retransmit or more. The kernel caps this at net.core.somaxconn.
     await app.listen({ host: env.HOST, port: env.PORT, backlog: LISTEN_BACKLOG });
-    operations = await listenOperations(app, { host: env.HOST, port: env.METRICS_PORT });
-    app.log.info({ metricsPort: operations.port }, `metrics and detailed readiness on ${operations.url} (METRICS_PORT)`);
+    operations = await listenOperations(app, { host: env.OPS_HOST ?? DEFAULT_OPS_HOST, port: env.METRICS_PORT });
+    app.log.info({ metricsPort: operations.port }, `metrics and detailed readiness on ${operations.url} (METRICS_PORT, OPS_HOST)`);
   } catch (error) {
     app.log.fatal({ err: error }, 'could not start');
     await app.close().catch(() => undefined);
