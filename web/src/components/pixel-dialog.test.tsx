@@ -141,3 +141,30 @@ describe('pixel dialog focus, when the opener disabled itself meanwhile', () => 
     await escapeThenExpectFocusOn(user, () => pay);
   });
 });
+
+describe('pixel dialog and the Back button', () => {
+  it('pushes an entry while open: Back closes the dialog and stays on the page', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<MapWithPopup />);
+    const url = window.location.href;
+    await user.click(screen.getByLabelText('Atlas map'));
+    await screen.findByRole('dialog', { name: 'Ada Pixel' });
+    await waitFor(() => expect((window.history.state as Record<string, unknown> | null)?.pixelAtlasDialog).toBeDefined());
+    window.history.back();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(window.location.href).toBe(url);
+  });
+
+  it('closed by its own button, it steps back over its entry, so the next Back goes where it went before', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<MapWithPopup />);
+    await user.click(screen.getByLabelText('Atlas map'));
+    await screen.findByRole('dialog', { name: 'Ada Pixel' });
+    const entry = () => (window.history.state as Record<string, unknown> | null)?.pixelAtlasDialog;
+    await waitFor(() => expect(entry()).toBeDefined());
+    const own = entry();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(entry()).not.toBe(own));
+  });
+});

@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
-import { useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type RefObject } from 'react';
 import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
 
 interface PixelDialogContentProps extends Omit<ComponentPropsWithoutRef<typeof DialogPrimitive.Content>, 'title'> {
@@ -51,6 +51,7 @@ export function PixelDialogContent({
   ...props
 }: PixelDialogContentProps) {
   const opener = useRef<Element | null>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={`dialog-overlay fixed inset-0 z-50 ${PLACEMENT[placement].overlay}`} />
@@ -80,9 +81,11 @@ export function PixelDialogContent({
         className={SHEET + PLACEMENT[placement].content + className}
       >
         <RememberOpener openerRef={opener} />
+        <CloseOnBack closeRef={closeButton} />
         <div className="mb-4 flex items-start justify-between gap-4">
           <DialogPrimitive.Title className="font-pixel text-sm leading-relaxed text-gold">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Close
+            ref={closeButton}
             aria-label="Close"
             className="-mt-2 -mr-2 grid size-11 shrink-0 place-items-center border-2 border-transparent text-xl hover:border-border"
           >
@@ -110,6 +113,41 @@ function RememberOpener({ openerRef }: { openerRef: RefObject<Element | null> })
   useLayoutEffect(() => {
     openerRef.current = opener;
   }, [openerRef, opener]);
+  return null;
+}
+
+/** The key, in history.state, of the entry an open dialog pushed. */
+const DIALOG_ENTRY_KEY = 'pixelAtlasDialog';
+/** Set once the browser starts leaving the page (PAY & CLAIM to the checkout): a step back then would cancel that. */
+let leavingPage = false;
+if (typeof window !== 'undefined') window.addEventListener('beforeunload', () => (leavingPage = true));
+const topEntryIs = (id: string) => (window.history.state as Record<string, unknown> | null)?.[DIALOG_ENTRY_KEY] === id;
+
+/**
+ * Back closes the dialog rather than leaving the page (and losing what was typed in it): while the dialog is open it has
+ * a history entry of its own (same URL), and going back past it closes the dialog through its Close button, as a tap
+ * there would. Closed any other way, it steps back over that entry, so Back afterwards goes where it went before.
+ */
+function CloseOnBack({ closeRef }: { closeRef: RefObject<HTMLButtonElement | null> }) {
+  const id = useId();
+  // StrictMode's rehearsal unmounts and mounts again at once: the step back waits a task, and the remount cancels it.
+  const pendingBack = useRef<number | null>(null);
+  useEffect(() => {
+    if (pendingBack.current !== null) window.clearTimeout(pendingBack.current);
+    pendingBack.current = null;
+    if (!topEntryIs(id)) window.history.pushState({ ...(window.history.state as object | null), [DIALOG_ENTRY_KEY]: id }, '');
+    const closeOnBack = () => {
+      if (!topEntryIs(id)) closeRef.current?.click();
+    };
+    window.addEventListener('popstate', closeOnBack);
+    return () => {
+      window.removeEventListener('popstate', closeOnBack);
+      pendingBack.current = window.setTimeout(() => {
+        pendingBack.current = null;
+        if (topEntryIs(id) && !leavingPage) window.history.back();
+      }, 0);
+    };
+  }, [id, closeRef]);
   return null;
 }
 

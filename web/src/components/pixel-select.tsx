@@ -1,4 +1,6 @@
 import * as SelectPrimitive from '@radix-ui/react-select';
+import { useState } from 'react';
+import { useInertBehindPopup } from '../hooks/use-inert-behind-popup.ts';
 import { inputClassName } from './form-field.tsx';
 
 interface PixelSelectProps {
@@ -14,8 +16,10 @@ interface PixelSelectProps {
 
 /** Radix Select in the app's look; an empty value shows the placeholder. */
 export function PixelSelect({ id, name, value, onValueChange, options, placeholder, ...aria }: PixelSelectProps) {
+  const [open, setOpen] = useState(false);
+  useInertBehindPopup(open);
   return (
-    <SelectPrimitive.Root name={name} value={value} onValueChange={onValueChange}>
+    <SelectPrimitive.Root name={name} value={value} onValueChange={onValueChange} open={open} onOpenChange={setOpen}>
       <SelectPrimitive.Trigger
         id={id}
         aria-labelledby={`${id}-label ${id}`}

@@ -1,6 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useEffect, useRef, useState } from 'react';
 import { buttonClassName, type ButtonSize } from '../../components/button-styles.ts';
+import { useInertBehindPopup } from '../../hooks/use-inert-behind-popup.ts';
 import { toast } from '../../hooks/use-toast.ts';
 import { SHARE_NETWORKS, networkShareUrl, openSharePopup, plotShareText, plotShareUrl, type SharedPlot } from './share-links.ts';
 
@@ -13,6 +14,8 @@ const ITEM_CLASS =
 /** Spec section 2: 'Share Plot' with four networks and Copy Link. */
 export function ShareMenu({ plot, size = 'sm' }: { plot: SharedPlot; size?: ButtonSize }) {
   const [copied, setCopied] = useState(false);
+  const [open, setOpen] = useState(false);
+  useInertBehindPopup(open);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
@@ -32,7 +35,7 @@ export function ShareMenu({ plot, size = 'sm' }: { plot: SharedPlot; size?: Butt
   };
 
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root open={open} onOpenChange={setOpen}>
       <DropdownMenu.Trigger className={buttonClassName('secondary', size)}>Share Plot</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content sideOffset={4} align="start" className="z-[60] min-w-52 border-2 border-border bg-panel p-1 shadow-pixel">

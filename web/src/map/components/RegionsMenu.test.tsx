@@ -35,6 +35,23 @@ describe('RegionsMenu', () => {
     window.removeEventListener(NAVIGATE_TO_REGION_EVENT, listener);
   });
 
+  it('gives focus to the map beside it once a region is chosen (the chosen button is gone), or else to its title button', () => {
+    render(
+      <div>
+        <canvas tabIndex={0} aria-roledescription="map" aria-label="Atlas map" />
+        <RegionsMenu regions={regions} />
+      </div>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Startup Steppes' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Atlas map'));
+  });
+
+  it('without a map, focus goes to its title button, never to <body>', () => {
+    render(<RegionsMenu regions={regions} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Startup Steppes' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /ATLAS REGIONS/ }));
+  });
+
   it('collapses and reopens from its title button', () => {
     render(<RegionsMenu regions={regions} />);
     const toggle = screen.getByRole('button', { name: /ATLAS REGIONS/ });

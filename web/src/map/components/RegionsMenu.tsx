@@ -1,6 +1,6 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { regionPalette } from '@pixel-atlas/contracts/terrain-palette';
 import { dispatchNavigateToRegion, fallbackRegionPoints } from './region-navigation.ts';
@@ -25,10 +25,16 @@ export function regionsMenuStartsOpen(
   return win.innerWidth >= 768;
 }
 
+/** The map canvas beside this menu (the engine makes it focusable), if it is there. */
+function mapCanvasOf(menuPart: Element | null): HTMLElement | null {
+  return menuPart?.closest('nav')?.parentElement?.querySelector<HTMLElement>('canvas[aria-roledescription="map"]') ?? null;
+}
+
 /** Fixed left side menu 'ATLAS REGIONS': collapsible, open on desktops; choosing a region closes it and flies there. */
 export function RegionsMenu({ regions }: RegionsMenuProps) {
   const [open, setOpen] = useState(() => regionsMenuStartsOpen());
   const listId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
   const entries = regions && regions.length > 0 ? regions : fallbackRegionPoints(GRID_SIZE);
 
   return (
@@ -40,6 +46,7 @@ export function RegionsMenu({ regions }: RegionsMenuProps) {
       }`}
     >
       <button
+        ref={toggle}
         type="button"
         aria-expanded={open}
         aria-controls={listId}
@@ -65,6 +72,9 @@ export function RegionsMenu({ regions }: RegionsMenuProps) {
                     // Closed first, so the flight lands clear of the menu as it is now, not as it was.
                     flushSync(() => setOpen(false));
                     dispatchNavigateToRegion(region);
+                    // The chosen button is gone with the list: focus goes to the map that now shows the region
+                    // (its arrow keys explore it), not to <body>.
+                    (mapCanvasOf(toggle.current) ?? toggle.current)?.focus({ preventScroll: true });
                   }}
                   className="flex min-h-11 w-full items-center gap-3 px-3 py-1 text-left font-sans text-sm text-ink hover:bg-panel-raised"
                 >
