@@ -2,8 +2,9 @@ import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
+import { issueDeviceCookie } from './device-cookies.ts';
 import { verifyPassword } from './passwords.ts';
-import { LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInThrottledError } from './sign-in-admin.ts';
+import { DEVICE_THROTTLE, LOGIN_THROTTLE, pruneLoginThrottle, signInAdmin, SignInThrottledError } from './sign-in-admin.ts';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const gateway = servicePerFile((env) =>
@@ -31,7 +32,14 @@ function counted() {
     calls++;
     return verifyPassword(hash, password);
   };
-  const attempt = (options: { password: string; clientIp: string; now?: Date; username?: string; policy?: typeof LOGIN_THROTTLE }) =>
+  const attempt = (options: {
+    password: string;
+    clientIp: string;
+    now?: Date;
+    username?: string;
+    policy?: typeof LOGIN_THROTTLE;
+    device?: { secret: Buffer; cookie: string | undefined };
+  }) =>
     signInAdmin({ db: prisma(), username: options.username ?? ADMIN.username, userAgent: null, verify, ...options }).then(
       () => 'ok' as const,
       (error: { code?: string; retryAfterSeconds?: number }) =>
@@ -39,6 +47,70 @@ function counted() {
     );
   return { attempt, calls: () => calls };
 }
+
+describe('device cookies (OWASP): a browser that signed in before is counted apart from strangers', () => {
+  const secret = () => gateway.app.adminAuthSecret;
+  const keys = async () => (await prisma().loginThrottle.findMany()).map((r) => r.key).sort();
+
+  it("counts a known browser's wrong passwords under its cookie alone, outside the username's ceiling", async () => {
+    const { attempt } = counted();
+    const now = new Date('2026-11-24T12:00:00Z');
+    const device = { secret: secret(), cookie: issueDeviceCookie({ secret: secret(), username: ADMIN.username, now }) };
+    // The username's ceiling is already full (a botnet): strangers are refused, the known browser is not.
+    const policy = { ...LOGIN_THROTTLE, maxAttemptsPerUsernamePerHour: 3 };
+    for (let i = 0; i < 3; i++) await attempt({ password: 'botnet-guess', clientIp: `192.0.2.${i + 1}`, now, policy });
+    expect(await attempt({ password: ADMIN.password, clientIp: '198.51.100.1', now, policy })).toBe('wait 3600');
+    expect(await attempt({ password: ADMIN.password, clientIp: '198.51.100.1', now, policy, device })).toBe('ok');
+
+    // Its own budget is small: a few free attempts, then delays, for this cookie only.
+    for (let i = 0; i < DEVICE_THROTTLE.freeAttemptsPerClient; i++) {
+      expect(await attempt({ password: 'typo-typo-typo', clientIp: '198.51.100.1', now, policy, device })).toBe('INVALID_CREDENTIALS');
+    }
+    expect(await attempt({ password: ADMIN.password, clientIp: '198.51.100.1', now, policy, device })).toBe('wait 1');
+    const otherBrowser = { secret: secret(), cookie: issueDeviceCookie({ secret: secret(), username: ADMIN.username, now }) };
+    expect(await attempt({ password: ADMIN.password, clientIp: '198.51.100.1', now, policy, device: otherBrowser })).toBe('ok');
+    const userRow = await prisma().loginThrottle.findUniqueOrThrow({ where: { key: 'user:admin' } });
+    expect(userRow.failures, "the known browser's attempts never count toward the username's ceiling").toBe(3);
+  });
+
+  it('treats a tampered, foreign-keyed, other-username or expired cookie as a stranger', async () => {
+    const { attempt } = counted();
+    const now = new Date('2026-11-24T12:00:00Z');
+    const good = issueDeviceCookie({ secret: secret(), username: ADMIN.username, now });
+    const cookies = [
+      `${good.slice(0, -3)}AAA`,
+      issueDeviceCookie({ secret: Buffer.alloc(32, 7), username: ADMIN.username, now }),
+      issueDeviceCookie({ secret: secret(), username: 'someone-else', now }),
+      issueDeviceCookie({ secret: secret(), username: ADMIN.username, now: new Date(now.getTime() - 400 * 86_400_000) }),
+    ];
+    for (const [i, cookie] of cookies.entries()) {
+      expect(
+        await attempt({ password: 'wrong-wrong-wrong', clientIp: `203.0.113.${80 + i}`, now, device: { secret: secret(), cookie } }),
+      ).toBe('INVALID_CREDENTIALS');
+    }
+    expect(await keys()).toEqual([
+      'user-client:admin|203.0.113.80',
+      'user-client:admin|203.0.113.81',
+      'user-client:admin|203.0.113.82',
+      'user-client:admin|203.0.113.83',
+      'user:admin',
+    ]);
+  });
+
+  it('sets the device cookie at sign-in, scoped to the sign-in path, and keeps it at sign-out', async () => {
+    const signedIn = await login(ADMIN.password, '198.51.100.20');
+    const device = signedIn.cookies.find((c) => c.name === 'pa_admin_device');
+    expect(device).toMatchObject({ path: '/api/admin/login', httpOnly: true, sameSite: 'Strict', maxAge: 365 * 86_400 });
+    const session = signedIn.cookies.find((c) => c.name === 'pa_admin')!;
+    const out = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/admin/logout',
+      headers: { 'sec-fetch-site': 'same-origin', cookie: `pa_admin=${session.value}` },
+    });
+    expect(out.statusCode).toBe(204);
+    expect(out.cookies.map((c) => c.name)).toEqual(['pa_admin']);
+  });
+});
 
 describe('admin sign-in throttling', () => {
   it('100 wrong passwords from one address do not stop the right password from another', async () => {
