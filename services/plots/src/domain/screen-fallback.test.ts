@@ -52,7 +52,8 @@ describe('moderation down at claim time', () => {
     );
 
     // The floor screen is the shared whole-word screen: names that merely contain a listed word are published,
-    // a listed word disguised with a Cyrillic е and a zero-width space is held, and so is a look-alike link host.
+    // a listed word disguised with a Cyrillic е and a soft hyphen (a zero-width space is refused outright: contracts' text
+    // rule) is held, and so is a look-alike link host.
     const innocent = await claimTimed({
       display_name: 'Essex Skill School',
       message: 'Latest Android builds',
@@ -60,7 +61,7 @@ describe('moderation down at claim time', () => {
     });
     expect(innocent.response.json().warning).toBeUndefined();
     published.push(innocent.response.json().plot.id);
-    const disguised = await claimTimed({ display_name: 'Night Owl', message: 'hot s\u0435\u200Bx tonight' });
+    const disguised = await claimTimed({ display_name: 'Night Owl', message: 'hot s\u0435\u00ADx tonight' });
     expect(disguised.response.json().warning).toBe(UNDER_REVIEW_WARNING);
     expect((await claimedEvent(disguised.response.json().plot.id)).data).toMatchObject({ visible: false, screenedWords: ['sex'] });
     held.push(disguised.response.json().plot.id);

@@ -281,7 +281,7 @@ describe('claim popup', () => {
     unmount();
 
     renderPopup();
-    await payWithProfile(user, { name: 'Night Owl', message: 'hot s\u0435\u200Bx' }); // Cyrillic е, zero-width space
+    await payWithProfile(user, { name: 'Night Owl', message: 'hot s\u0435\u00ADx' }); // Cyrillic е, soft hyphen
     expect(await screen.findByRole('dialog', { name: 'Content Under Review' })).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(1);
   });
