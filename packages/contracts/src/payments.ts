@@ -12,7 +12,17 @@ export const createCheckoutSessionRequestSchema = z
 export type CreateCheckoutSessionRequest = z.infer<typeof createCheckoutSessionRequestSchema>;
 
 export const createCheckoutSessionResponseSchema = z
-  .object({ url: z.string(), sessionId: z.string() })
+  .object({
+    url: z.string(),
+    sessionId: z.string(),
+    // Optional so an answer from an older payments replica still parses (it always held).
+    held: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the footprint is kept for this buyer while they pay. false: too much land is held right now, so the checkout goes on without a hold; if someone claims the spot first, the payment stays good for another spot',
+      ),
+  })
   .meta({ id: 'CreateCheckoutSessionResponse' });
 
 export const verifySessionResponseSchema = z
@@ -48,3 +58,7 @@ export type PricesResponse = z.infer<typeof pricesResponseSchema>;
 
 /** How long a checkout session (and the footprint hold it carries) lives: Stripe's minimum expires_at. */
 export const CHECKOUT_SESSION_LIFETIME_SECONDS = 30 * 60;
+
+/** What the buyer is told before paying for a spot the checkout could not hold (the web shows it; tests look for it). */
+export const NOT_HELD_NOTICE =
+  "This spot isn't reserved for you while you pay: if someone claims it first, you keep your payment and pick another spot.";

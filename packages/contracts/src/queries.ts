@@ -32,15 +32,26 @@ export const holdFootprintCommand = {
   request: z.object({
     holdId: z.string().min(1),
     tier: tierSchema,
+/**
+ * What a checkout asks of plots beyond the footprint check (grid, land, not taken or held): `required` (the default,
+ * what older payments replicas send) holds it or refuses; `if-room` holds it while the unpaid holds of every client
+ * stay under the ceiling on held land, and otherwise answers `held: false` (the sale goes on without a hold); `none`
+ * only checks (the client already holds as much as one address may).
+ */
+const holdModeSchema = z.enum(['required', 'if-room', 'none']);
+export type HoldMode = z.infer<typeof holdModeSchema>;
+
     x: z.number().int(),
     y: z.number().int(),
     expiresAt: z.string(),
   }),
-  reply: z.object({ held: z.literal(true) }),
+  /** held: false only when the request's mode allows it: the footprint was free, but nothing keeps it so. */
+  reply: z.object({ held: z.boolean() }),
 };
 
 /** Payments moves a hold from its provisional id to the checkout session id once the provider made one. */
 export const attachHoldCommand = {
+    mode: holdModeSchema.optional(),
   subject: 'command.plots.attach-hold',
   request: z.object({ holdId: z.string().min(1), sessionId: z.string().min(1) }),
   reply: z.object({ attached: z.boolean() }),

@@ -5,6 +5,7 @@ import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
+import { defaultCheckoutCookieSecret } from './checkout-browser.ts';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { getSessionEntitlement } from './domain/get-session-entitlement.ts';
 import { recordUsedSessions, type UsedSession } from './domain/record-used-session.ts';
@@ -92,6 +93,9 @@ export async function buildApp(env: PaymentsEnv): Promise<BackendService<PrismaC
     holdMarginSeconds: env.HOLD_MARGIN_SECONDS,
     rateLimit: { max: env.CHECKOUT_RATE_LIMIT_MAX, timeWindow: env.CHECKOUT_RATE_LIMIT_WINDOW_MS },
     metrics,
+    cookieSecret: env.CHECKOUT_COOKIE_SECRET ?? defaultCheckoutCookieSecret(env.INTERNAL_TOKEN),
+    secureCookie: env.PUBLIC_ORIGIN.startsWith('https://'),
+    maxHoldsPerClient: env.CHECKOUT_HOLDS_PER_CLIENT_MAX,
   });
   await app.register(pricesRoutes, { prices });
   await app.register(stripeWebhookRoutes, { db: app.db, stripe, webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null, provider, metrics });

@@ -45,11 +45,26 @@ export const envSchema = z
     STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
     /** Extra life of the footprint hold beyond the checkout session's, so a payment made in the last second still finds it. */
     HOLD_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
-    /** Checkout sessions one client may start per window: each one holds a footprint for 30 minutes. */
-    CHECKOUT_RATE_LIMIT_MAX: envField.positiveInt(10),
+    /**
+     * Checkout sessions one client address (an IPv6 /64) may start per window. Generous: a carrier's NAT puts many
+     * buyers behind one address, and what one address may hold is bounded apart (CHECKOUT_HOLDS_PER_CLIENT_MAX).
+     */
+    CHECKOUT_RATE_LIMIT_MAX: envField.positiveInt(60),
     CHECKOUT_RATE_LIMIT_WINDOW_MS: envField.positiveInt(10 * 60 * 1000),
     /** How often pending checkouts past their expiry are settled (marked expired, hold released). 0 turns it off. */
-    EXPIRY_SWEEP_INTERVAL_MS: envField.nonNegativeInt(60_000),
+    EXPIRY_SWEEP_INTERVAL_MS: envField.nonNegativeInt(15_000),
+    /**
+     * Unpaid checkouts one client address (an IPv6 /64) may hold land for at once; its further checkouts go on
+     * without a hold. Each browser keeps its own checkout whatever its address (the signed checkout cookie).
+     */
+    CHECKOUT_HOLDS_PER_CLIENT_MAX: envField.nonNegativeInt(10),
+    /**
+     * Signs the checkout cookie that tells one browser's checkouts from another's on the same address (at least 32
+     * characters). Unset: derived from INTERNAL_TOKEN, a secret every deployment already has.
+     */
+    CHECKOUT_COOKIE_SECRET: envField.emptyAsUnset(
+      z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (!env.STRIPE_SECRET_KEY && env.NODE_ENV === 'production') {

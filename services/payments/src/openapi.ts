@@ -28,6 +28,9 @@ export function describeApi(): Promise<OpenApiDocument> {
       holdMarginSeconds: 0,
       rateLimit: { max: 1, timeWindow: 1 },
       metrics,
+      cookieSecret: 'unused-checkout-cookie-secret-0123456789',
+      secureCookie: false,
+      maxHoldsPerClient: 1,
     });
     await app.register(pricesRoutes, { prices });
     await app.register(stripeWebhookRoutes, { db, stripe: null, webhookSecret: null, provider, metrics });

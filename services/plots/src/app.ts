@@ -190,7 +190,15 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     handlers: [
       answer(holdFootprintCommand, async (request) => {
         try {
-          return await holdFootprint({ db: app.db, bus: app.bus, ...request, maxHoldSeconds: env.HOLD_MAX_SECONDS, land: landMask });
+          return await holdFootprint({
+            db: app.db,
+            bus: app.bus,
+            ...request,
+            maxHoldSeconds: env.HOLD_MAX_SECONDS,
+            maxHeldPercent: env.HELD_LAND_MAX_PERCENT,
+            landTiles: () => landMask.landTiles(),
+            land: landMask,
+          });
         } finally {
           reserved.invalidate();
         }

@@ -12,6 +12,11 @@ export const envSchema = z
     /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
     HOLD_MAX_SECONDS: envField.positiveInt(3 * 60 * 60),
     /**
+     * The most of the free land (land no plot stands on) that unpaid checkout holds of every client may cover at once,
+     * in percent. Past it a checkout goes on without a hold: many addresses cannot reserve the whole map unpaid.
+     */
+    HELD_LAND_MAX_PERCENT: z.coerce.number().min(0).max(100).default(5),
+    /**
      * Safety net for the in-memory plot list: rebuilt at most this long after it was built, even if an
      * invalidation was missed (events invalidate it at once). 0 keeps it until invalidated.
      */

@@ -63,4 +63,14 @@ export class LandMaskCopy {
   async check(footprint: Footprint): Promise<LandAnswer> {
     return checkLand(await this.copy.get(), footprint);
   }
+
+  private counted: { mask: LandMask; tiles: number } | null = null;
+
+  /** Land tiles on the map (0 without one), counted once per copy of the mask. */
+  async landTiles(): Promise<number> {
+    const mask = await this.copy.get();
+    if (!mask) return 0;
+    if (this.counted?.mask !== mask) this.counted = { mask, tiles: mask.land.reduce((sum, tile) => sum + (tile === 1 ? 1 : 0), 0) };
+    return this.counted.tiles;
+  }
 }

@@ -34,7 +34,7 @@ export async function releaseHoldNow(bus: EventBus, holdId: string, log: Fastify
 }
 
 /**
- * Ends an unpaid checkout early (the buyer's Cancel, or a newer checkout from the same client). The
+ * Ends an unpaid checkout early (the buyer's Cancel, or a newer checkout from the same browser). The
  * provider session is expired FIRST, so no payment can arrive once the hold is gone: if the buyer paid in
  * the meantime, the provider refuses and everything is kept (a paid hold is never released). Then the
  * payment moves pending → cancelled with payments.checkout.expired in the same transaction (plots drops
@@ -74,21 +74,22 @@ export async function cancelCheckoutSession(options: CancelCheckoutSessionOption
   return { state: 'cancelled', payment: fresh };
 }
 
-export interface CancelClientCheckoutsOptions extends Omit<CancelCheckoutSessionOptions, 'sessionId' | 'reason'> {
-  clientIp: string;
-  /** Keep the newest pending checkout of the client (after creating one); false cancels them all (before). */
+export interface CancelBrowserCheckoutsOptions extends Omit<CancelCheckoutSessionOptions, 'sessionId' | 'reason'> {
+  /** The browser's checkout cookie, hashed (`checkoutBrowser`). */
+  browserHash: string;
+  /** Keep the newest pending checkout of the browser (after creating one); false cancels them all (before). */
   keepNewest: boolean;
 }
 
 /**
- * One open hold per client: the client's pending checkouts are cancelled (all of them before a new one
+ * One open checkout per browser: the browser's pending checkouts are cancelled (all of them before a new one
  * holds land, so re-choosing the same spot works; all but the newest after, which settles two checkouts
- * racing from one client: whichever stored its payment last sees both and keeps only the newest).
- * Returns the session ids that were cancelled.
+ * racing from one browser: whichever stored its payment last sees both and keeps only the newest). Never by
+ * address: two browsers behind one address are two buyers. Returns the session ids that were cancelled.
  */
-export async function cancelClientCheckouts(options: CancelClientCheckoutsOptions): Promise<string[]> {
+export async function cancelBrowserCheckouts(options: CancelBrowserCheckoutsOptions): Promise<string[]> {
   const pending = await options.db.payment.findMany({
-    where: { clientIp: options.clientIp, status: 'pending' },
+    where: { browserHash: options.browserHash, status: 'pending' },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     select: { stripeSessionId: true },
   });
@@ -99,7 +100,7 @@ export async function cancelClientCheckouts(options: CancelClientCheckoutsOption
       if (outcome.state === 'cancelled') cancelled.push(stripeSessionId);
     } catch (error) {
       // The provider could not be reached: that hold lives until it expires; the new checkout goes on.
-      options.log.warn({ err: error, sessionId: stripeSessionId }, 'could not cancel an older checkout of this client');
+      options.log.warn({ err: error, sessionId: stripeSessionId }, 'could not cancel an older checkout of this browser');
     }
   }
   return cancelled;

@@ -18,7 +18,10 @@ export interface SettleExpiredCheckoutsOptions {
   provider: CheckoutProvider;
   log: FastifyBaseLogger;
   metrics: PaymentsMetrics;
-  /** Grace after the session's expiry before we ask (the provider's own expiry notice usually comes first). */
+  /**
+   * Grace after the session's expiry before we ask. None by default: a hold must end as soon as its session does
+   * (the ceiling on held land counts it until then), and the test checkout sends no expiry notice at all.
+   */
   graceMs?: number;
   batchSize?: number;
   /** No new session is started after this long, so the elected sweeper's lock is held for a bounded time. */
@@ -51,7 +54,7 @@ export async function settleExpiredCheckouts(options: SettleExpiredCheckoutsOpti
 }
 
 async function sweep(options: SettleExpiredCheckoutsOptions, deadline: number): Promise<number> {
-  const { db, graceMs = 60_000, batchSize = 50 } = options;
+  const { db, graceMs = 0, batchSize = 50 } = options;
   const now = Date.now();
   const stale = await db.payment.findMany({
     // Bounded look-back: a session the provider still calls unpaid days later (or a mismatch) is left to people.

@@ -6,6 +6,7 @@ import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { TestBrowser } from '../testing/test-browser.ts';
 
 /** The real SDK, used here only to sign test payloads the way Stripe signs webhooks. */
 const signer = new Stripe('sk_test_signer_only', { telemetry: false });
@@ -274,14 +275,14 @@ describe('fulfilment without webhook or browser', () => {
   });
 });
 
-describe('holds end early with Stripe: cancel_url and a newer checkout from the same client', () => {
+describe('holds end early with Stripe: cancel_url and a newer checkout from the same browser', () => {
   const cancel = (sessionId: string) =>
     world.payments.inject({ method: 'GET', url: `/api/payments/checkout-cancel?session_id=${sessionId}` });
 
-  it('a newer checkout from the same address expires the older Stripe session and releases its hold', async () => {
-    const ip = '198.51.100.201';
-    const first = await startCheckout(world, { tier: 'basic', ...nextSpot() }, ip);
-    const second = await startCheckout(world, { tier: 'basic', ...nextSpot() }, ip);
+  it('a newer checkout from the same browser expires the older Stripe session and releases its hold', async () => {
+    const browser = new TestBrowser(world, '198.51.100.201');
+    const first = await browser.startCheckout({ tier: 'basic', ...nextSpot() });
+    const second = await browser.startCheckout({ tier: 'basic', ...nextSpot() });
     expect(second.statusCode).toBe(200);
     const firstId = first.json().sessionId;
     expect(fake().sessions.get(firstId)!.status).toBe('expired');

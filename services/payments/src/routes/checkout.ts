@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import {
   createCheckoutSessionRequestSchema,
@@ -8,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isAppError } from '@pixel-atlas/service-kit/errors';
+import { checkoutBrowser } from '../checkout-browser.ts';
 import { cancelCheckoutSession } from '../domain/cancel-checkout-session.ts';
 import { CANCEL_PATH, PAYMENT_START_FAILED, createCheckoutSession } from '../domain/create-checkout-session.ts';
 import { sessionStepOptions } from '../domain/fulfil-checkout-session.ts';
@@ -26,9 +28,16 @@ export interface CheckoutRoutesOptions {
   holdMarginSeconds: number;
   rateLimit: { max: number; timeWindow: number };
   metrics: PaymentsMetrics;
+  /** Signs the checkout cookie (one browser's checkouts apart from another's on the same address). */
+  cookieSecret: string;
+  /** Served over https: the checkout cookie is Secure. */
+  secureCookie: boolean;
+  /** Unpaid checkouts one address may hold land for at once. */
+  maxHoldsPerClient: number;
 }
 
 export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesOptions) {
+  await app.register(cookie, { secret: opts.cookieSecret });
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
@@ -36,7 +45,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
     {
       config: { rateLimit: opts.rateLimit },
       schema: {
-        summary: 'Hold the footprint and start a checkout for one plot (price from the server-side tier table)',
+        summary:
+          "Hold the footprint and start a checkout for one plot (price from the server-side tier table). The checkout belongs to this browser (the signed pa_checkout cookie, set on first use): it replaces only this browser's own unpaid checkout. held: false when too much land is held right now: the checkout goes on without a hold",
         operationId: 'createCheckoutSession',
         tags: ['payments'],
         body: createCheckoutSessionRequestSchema,
@@ -62,6 +72,8 @@ export async function checkoutRoutes(app: FastifyInstance, opts: CheckoutRoutesO
           holdMarginSeconds: opts.holdMarginSeconds,
           request: request.body,
           clientIp: request.clientIp || null,
+          browserHash: checkoutBrowser(request, reply, opts.secureCookie),
+          maxHoldsPerClient: opts.maxHoldsPerClient,
           requestId: request.id,
           log: request.log,
           metrics: opts.metrics,
