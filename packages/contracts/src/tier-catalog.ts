@@ -30,9 +30,6 @@ export const TIER_TAGLINE: Record<Tier, string> = {
   premium: 'Rule your domain with a monument',
 };
 
-/** Premium is the card flagged as popular. */
-export const POPULAR_TIER: Tier = 'premium';
-
 export function isTier(value: unknown): value is Tier {
   return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
 }

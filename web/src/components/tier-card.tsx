@@ -1,4 +1,4 @@
-import { POPULAR_TIER, TIER_COLOR, TIER_SIZE, TIER_TAGLINE, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { TIER_COLOR, TIER_SIZE, TIER_TAGLINE, tierPlotLabel, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../features/claim/use-prices.tsx';
 import { TIER_TEXT_ON_DARK } from '../lib/tier-text-color.ts';
 import { buttonClassName } from './button-styles.ts';
@@ -6,12 +6,13 @@ import { buttonClassName } from './button-styles.ts';
 interface TierCardProps {
   tier: Tier;
   onSelect: (tier: Tier) => void;
+  /** The tier sold most (from the plots on the map): only then does a card say 'Most popular'. */
+  popular?: boolean;
 }
 
-export function TierCard({ tier, onSelect }: TierCardProps) {
+export function TierCard({ tier, onSelect, popular = false }: TierCardProps) {
   const size = TIER_SIZE[tier];
   const color = TIER_COLOR[tier].hex;
-  const popular = tier === POPULAR_TIER;
   const headingId = `tier-${tier}-heading`;
   return (
     <article

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
 import { Link } from 'react-router';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { PageContainer } from '../components/app-layout.tsx';
@@ -23,7 +24,7 @@ export function AboutPage() {
           <li>Pick a tier: {tierSizes}.</li>
           <li>Choose an empty land tile on the map, or let us pick a free spot for you.</li>
           <li>Add your display name, a short message, a link to your site and an avatar.</li>
-          <li>Pay securely by card, confirm your details, and your plot appears on the map.</li>
+          <li>Check your details, pay securely by card, and your plot appears on the map.</li>
         </ol>
         <p className="mt-4 leading-7 text-ink-muted">
           Visitors pan and zoom the map, hover plots to read their cards, open plot pages and follow links to the creators behind them.
@@ -40,9 +41,9 @@ export function AboutPage() {
 
       <AboutSection id="about-lasting" title="Built to last">
         <p className="mt-4 leading-7 text-ink-muted">
-          Plots are permanent and their details are final once submitted, so the map stays a stable record rather than a billboard that
-          changes every week. Content is screened automatically, visitors can flag anything that breaks the rules, and our team reviews
-          reports, usually within 24 hours. The service aims for 99.9% uptime.
+          Plots are permanent, so the map stays a stable record rather than a billboard that changes every week. {PLOT_CHANGE_POLICY}{' '}
+          Content is screened automatically, visitors can flag anything that breaks the rules, and our team reviews reports, usually within
+          24 hours. The service aims for 99.9% uptime.
         </p>
       </AboutSection>
 

@@ -1,7 +1,11 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
+import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeGateway } from '../test/fake-gateway.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
+import { PLOTS_QUERY_KEY } from '../api/queries.ts';
+import { plotWith } from '../test/plot-fixture.ts';
 
 describe('home page', () => {
   it('sets the title and meta description', () => {
@@ -32,13 +36,39 @@ describe('home page', () => {
       'Premium Plot',
     ]);
     const premium = within(claim).getByRole('article', { name: 'Premium Plot' });
-    expect(within(premium).getByText('Most popular')).toBeTruthy();
+    // No sales yet: no card claims to be the most popular.
+    expect(within(claim).queryByText('Most popular')).toBeNull();
     expect(await within(premium).findByText('$200')).toBeTruthy();
     expect(within(premium).getByText('4x4 plot')).toBeTruthy();
     expect(within(premium).getByText('Rule your domain with a monument')).toBeTruthy();
     const basic = within(claim).getByRole('article', { name: 'Basic Plot' });
     expect(within(basic).getByText('$25')).toBeTruthy();
     expect(within(basic).queryByText('Most popular')).toBeNull();
+  });
+
+  it("says 'Most popular' only on the tier sold most, and nowhere when the lead is shared", async () => {
+    const { queryClient } = renderApp('/');
+    const claim = screen.getByRole('region', { name: 'Claim Your Place in Pixel Atlas' });
+    const sold = (tiers: Tier[]) =>
+      act(() =>
+        queryClient.setQueryData(
+          PLOTS_QUERY_KEY,
+          tiers.map((tier, index) => plotWith({ id: `00000000-0000-4000-8000-00000000000${index}`, tier })),
+        ),
+      );
+    await sold(['featured', 'basic', 'featured']);
+    const featured = within(claim).getByRole('article', { name: 'Featured Plot' });
+    expect(await within(featured).findByText('Most popular')).toBeTruthy();
+    expect(within(claim).getAllByText('Most popular')).toHaveLength(1);
+    await sold(['featured', 'basic']);
+    await waitFor(() => expect(within(claim).queryByText('Most popular')).toBeNull());
+  });
+
+  it('states the one policy: name, tier and position final, message, link and avatar changeable by the owner', () => {
+    renderApp('/');
+    const claim = screen.getByRole('region', { name: 'Claim Your Place in Pixel Atlas' });
+    expect(within(claim).getByTestId('plot-policy').textContent).toBe(`All sales are final. ${PLOT_CHANGE_POLICY}`);
+    expect(claim.textContent).not.toMatch(/cannot be changed after you submit|no edit feature/);
   });
 
   it('SELECT stores the tier, raises tierGuidance with it and scrolls to the map after 100 ms', () => {

@@ -1,3 +1,4 @@
+import { PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
 import { Link } from 'react-router';
 import { LegalContact, LegalPage } from '../components/legal-page.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
@@ -125,10 +126,10 @@ export function PrivacyPage() {
       <h2>8. Your rights</h2>
       <p>
         Depending on where you live, you may have the right to access your personal data, correct it, delete it, restrict or object to its
-        use, receive a copy in a portable format, and withdraw consent where we rely on it. Plot details cannot be edited through the
-        Service, but you can ask us to remove personal data from a plot; requests are handled under data protection law, and such a removal
-        is not a refund. You may also complain to your local data protection authority. To exercise a right, contact us as described below;
-        we may ask you to prove you own the plot or data concerned.
+        use, receive a copy in a portable format, and withdraw consent where we rely on it. {PLOT_CHANGE_POLICY} You can also ask us to
+        remove personal data from a plot, including from its name; requests are handled under data protection law, and such a removal is not
+        a refund. You may also complain to your local data protection authority. To exercise a right, contact us as described below; we may
+        ask you to prove you own the plot or data concerned.
       </p>
 
       <h2>9. Children</h2>

@@ -1,3 +1,4 @@
+import { CHECK_BEFORE_PAYING, PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
 import { Link } from 'react-router';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../features/claim/use-prices.tsx';
@@ -66,7 +67,7 @@ export function TermsPage() {
         contract.
       </p>
 
-      <h2>7. Your content and no edits after submission</h2>
+      <h2>7. Your content and what you can change</h2>
       <p>
         You are responsible for everything you submit: display name, message, link, avatar and any email address you give us. You confirm
         that you own it or have permission to use it, and that it does not break the law or these terms. You grant us a worldwide,
@@ -74,8 +75,8 @@ export function TermsPage() {
         it (for example when a plot is shared), for as long as the plot exists.
       </p>
       <p>
-        <strong>Plot information cannot be changed after submission, and there is no edit feature.</strong> Review your details on the
-        confirmation screen before you claim. Avatars are re-encoded into a small square image when stored.
+        <strong>{PLOT_CHANGE_POLICY}</strong> {CHECK_BEFORE_PAYING} They are shown in the claim popup next to the pay button; once the
+        payment goes through, the plot is placed with the details you entered. Avatars are re-encoded into a square image when stored.
       </p>
 
       <h2>8. Prohibited content</h2>

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { PLOT_CHANGE_POLICY, SALES_FINAL } from '@pixel-atlas/contracts/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spaPlugin } from './spa.ts';
 
@@ -91,7 +92,7 @@ describe('the prerendered first screen', () => {
     expect(shell).toContain('Loading the atlas…');
     expect(shell).toMatch(/<section id="claim-tile"[^>]*>.*Claim Your Place in <!-- -->Pixel Atlas<\/h2>/s);
     for (const tier of ['Basic Plot', 'Featured Plot', 'Prime Plot', 'Premium Plot']) expect(shell).toContain(tier);
-    expect(shell).toContain('All sales are final. Plot details cannot be changed after you submit them.');
+    expect(shell).toContain(`${SALES_FINAL} ${PLOT_CHANGE_POLICY}`);
     // No render-blocking stylesheet request: the CSS is inline, the pixel font preloaded.
     expect(html).not.toMatch(/<link rel="stylesheet"/);
     expect(html).toMatch(/<link rel="preload" href="\/assets\/press-start-2p-[^"]+\.woff2" as="font" type="font\/woff2" crossorigin>/);

@@ -1,4 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import { CHECK_BEFORE_PAYING, PLOT_CHANGE_POLICY, SALES_FINAL } from '@pixel-atlas/contracts/policy';
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
@@ -186,7 +187,9 @@ function ClaimPopupForm({
             {price ? `PAY & CLAIM (${price})` : 'PAY & CLAIM'}
           </button>
         </div>
-        <p className="text-xs text-ink-muted">All sales are final. Plot details cannot be changed after you submit them.</p>
+        <p data-testid="plot-policy" className="text-xs text-ink-muted">
+          {`${CHECK_BEFORE_PAYING} ${SALES_FINAL} ${PLOT_CHANGE_POLICY}`}
+        </p>
       </form>
       {/* Outside the form: React bubbles the dialog's own submit through the portal to its React parents. */}
       <ContentReviewDialog

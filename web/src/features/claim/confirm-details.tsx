@@ -1,3 +1,4 @@
+import { PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { TIER_SIZE } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
@@ -17,7 +18,7 @@ export interface ConfirmDetailsData {
 }
 
 /**
- * 'Confirm your plot details' (spec section 2): what will be claimed, the warning that it is final,
+ * 'Confirm your plot details' (spec section 2): what will be claimed, what of it is final (the one policy sentence),
  * and the two buttons the caller wires (EDIT DETAILS, CONFIRM & CLAIM). /claim and /demo share it.
  */
 export function ConfirmDetails({
@@ -65,8 +66,8 @@ export function ConfirmDetails({
           <TierBadge tier={data.tier} /> {size}x{size}
         </dd>
       </dl>
-      <p className="mt-6 border-2 border-gold p-3 text-sm text-ink">
-        Plot details cannot be changed after claiming. Please check everything before you confirm.
+      <p data-testid="plot-policy" className="mt-6 border-2 border-gold p-3 text-sm text-ink">
+        {PLOT_CHANGE_POLICY} Please check everything before you confirm.
       </p>
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">{actions}</div>
     </section>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { CHECK_BEFORE_PAYING, PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
 import { REGION_DEFINITIONS } from '@pixel-atlas/contracts/regions';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../../features/claim/use-prices.tsx';
@@ -56,7 +57,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
                 <strong>Upload an avatar</strong>, crop it and save it.
               </li>
               <li>
-                <strong>Pay</strong> by card through our secure payment provider, then confirm your details to place your plot.
+                <strong>Check your details and pay</strong> by card through our secure payment provider. Back on {SITE_NAME}, your plot is
+                placed at once with the details you entered.
               </li>
             </ol>
           </>
@@ -126,8 +128,8 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         question: 'Can I change my plot after claiming it?',
         answer: (
           <p>
-            No. Plot details are final once submitted and there is no edit feature, so check your name, message, link and avatar on the
-            confirmation screen before you claim.
+            Partly. {PLOT_CHANGE_POLICY} The private link is shown when your plot is claimed. {CHECK_BEFORE_PAYING} The claim popup shows
+            them next to the PAY &amp; CLAIM button: after paying, your plot is placed straight away.
           </p>
         ),
       },

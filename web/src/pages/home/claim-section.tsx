@@ -1,8 +1,12 @@
+import { PLOT_CHANGE_POLICY, SALES_FINAL } from '@pixel-atlas/contracts/policy';
 import { TIERS, type Tier } from '@pixel-atlas/contracts/tier-catalog';
+import { useQuery } from '@tanstack/react-query';
+import { plotsQuery } from '../../api/queries.ts';
 import { TierCard } from '../../components/tier-card.tsx';
 import { SITE_NAME } from '../../lib/site.ts';
 import { SELECTED_TIER_KEY } from '../../lib/storage-keys.ts';
 import { CLAIM_SECTION_ID, dispatchTierGuidance, scrollToMap } from '../../lib/tier-guidance.ts';
+import { mostPopularTier } from './popular-tier.ts';
 
 const TIER_SELECT_SCROLL_DELAY_MS = 100;
 
@@ -17,6 +21,9 @@ const BENEFITS = [
 ] as const;
 
 export function ClaimSection() {
+  // The map's own plot list (one request for the page): 'Most popular' is what the sales say, or nothing.
+  const plots = useQuery(plotsQuery());
+  const popular = mostPopularTier(plots.data);
   const selectTier = (tier: Tier) => {
     localStorage.setItem(SELECTED_TIER_KEY, tier);
     dispatchTierGuidance({ tier });
@@ -42,11 +49,11 @@ export function ClaimSection() {
         </ul>
         <div className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {TIERS.map((tier) => (
-            <TierCard key={tier} tier={tier} onSelect={selectTier} />
+            <TierCard key={tier} tier={tier} onSelect={selectTier} popular={tier === popular} />
           ))}
         </div>
-        <p className="mt-8 text-center text-sm text-ink-muted">
-          All sales are final. Plot details cannot be changed after you submit them.
+        <p data-testid="plot-policy" className="mt-8 text-center text-sm text-ink-muted">
+          {`${SALES_FINAL} ${PLOT_CHANGE_POLICY}`}
         </p>
       </div>
     </section>
