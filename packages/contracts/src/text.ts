@@ -24,51 +24,67 @@ export interface TextRuleOptions {
 
 export type HiddenCharacterProblem = 'control' | 'line-break' | 'invisible';
 
-const LINE_BREAK = /[\t\n\r\u2028\u2029]/u;
-const INVISIBLE = /[\u200B\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/u;
-const JOINER = /[\u200C\u200D]/u;
-const ZWJ = '\u200D';
+const TAB_AND_LINE_BREAKS = new Set([0x09, 0x0a, 0x0d, 0x2028, 0x2029]);
+const INVISIBLE = new Set([0x200b, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff]);
+const ZWNJ = 0x200c;
+const ZWJ = 0x200d;
 const EMOJI = /\p{Extended_Pictographic}/u;
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+const LOOKALIKE_SCRIPT = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
+
 /** Variation selector 16 and the skin tones: they sit between an emoji and the joiner that follows it. */
 function isEmojiTrail(char: string): boolean {
   const code = char.codePointAt(0)!;
   return code === 0xfe0f || (code >= 0x1f3fb && code <= 0x1f3ff);
 }
 
-/** C0 controls, DEL and C1 controls (tab and line breaks are tested before). */
-function isControl(char: string): boolean {
-  const code = char.codePointAt(0)!;
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+/** The whole character (one code point, a surrogate pair included) that ends just before UTF-16 index `end`. */
+function charBefore(text: string, end: number): string | undefined {
+  if (end <= 0) return undefined;
+  const last = text.charCodeAt(end - 1);
+  const paired = last >= 0xdc00 && last <= 0xdfff && end >= 2 && text.charCodeAt(end - 2) >= 0xd800 && text.charCodeAt(end - 2) <= 0xdbff;
+  return text.slice(paired ? end - 2 : end - 1, end);
 }
-const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
-const LOOKALIKE_SCRIPT = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
+
+/** The whole character that starts at UTF-16 index `start`. */
+function charFrom(text: string, start: number): string | undefined {
+  const code = text.codePointAt(start);
+  return code === undefined ? undefined : String.fromCodePoint(code);
+}
 
 function joinsLetters(before: string | undefined, after: string | undefined): boolean {
   const ok = (c: string | undefined) => c !== undefined && LETTER_OR_MARK.test(c) && !LOOKALIKE_SCRIPT.test(c);
   return ok(before) && ok(after);
 }
 
-function joinsEmoji(chars: string[], at: number): boolean {
-  let i = at - 1;
-  while (i >= 0 && isEmojiTrail(chars[i]!)) i--;
-  const before = chars[i];
-  const after = chars[at + 1];
+function joinsEmoji(text: string, at: number): boolean {
+  let end = at;
+  let before = charBefore(text, end);
+  while (before !== undefined && isEmojiTrail(before)) {
+    end -= before.length;
+    before = charBefore(text, end);
+  }
+  const after = charFrom(text, at + 1);
   return before !== undefined && after !== undefined && EMOJI.test(before) && EMOJI.test(after);
 }
 
-/** The first reason `text` may not be published as typed, or null. */
+/**
+ * The first reason `text` may not be published as typed, or null. One pass over the UTF-16 units with no allocation
+ * (every character the rule looks at is in the BMP), so a body-sized string costs a few milliseconds at most.
+ */
 export function hiddenCharacterProblem(text: string, options: TextRuleOptions = {}): HiddenCharacterProblem | null {
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (LINE_BREAK.test(c)) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Nothing the rule refuses lies in these ranges (printable ASCII; Latin-1 to the General Punctuation block; past it).
+    if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code < 0x200b) || (code > 0x2069 && code !== 0xfeff)) continue;
+    if (TAB_AND_LINE_BREAKS.has(code)) {
       if (!options.multiline) return 'line-break';
-    } else if (isControl(c)) {
+    } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
       return 'control';
-    } else if (INVISIBLE.test(c)) {
+    } else if (INVISIBLE.has(code)) {
       return 'invisible';
-    } else if (JOINER.test(c)) {
-      const allowed = joinsLetters(chars[i - 1], chars[i + 1]) || (c === ZWJ && joinsEmoji(chars, i));
+    } else if (code === ZWNJ || code === ZWJ) {
+      const allowed = joinsLetters(charBefore(text, i), charFrom(text, i + 1)) || (code === ZWJ && joinsEmoji(text, i));
       if (!allowed) return 'invisible';
     }
   }
