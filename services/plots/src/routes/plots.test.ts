@@ -129,6 +129,10 @@ describe('GET /api/users/:username/plots', () => {
     expect((await world.plots.inject('/api/users/nobody-here/plots')).json()).toEqual({ username: 'nobody-here', plots: [] });
     // LIKE wildcards are not wildcards here.
     expect((await world.plots.inject('/api/users/Zo%25/plots')).json().plots).toEqual([]);
+    // A NUL byte was a PostgreSQL error (22021) and a 500.
+    const nul = await world.plots.inject('/api/users/Zo%00e/plots');
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message: "username: User name can't contain control characters" });
   });
 });
 

@@ -98,7 +98,14 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
         summary: "A user's page: visible plots whose display name matches, ignoring case",
         operationId: 'listUserPlots',
         tags: ['plots'],
-        params: z.object({ username: z.string().min(1).max(100) }),
+        // A NUL cannot be in any name (PostgreSQL cannot store it) and would fail the query itself: 400, not a 500.
+        params: z.object({
+          username: z
+            .string()
+            .min(1)
+            .max(100)
+            .refine((name) => !name.includes('\u0000'), "User name can't contain control characters"),
+        }),
         response: { 200: userPlotsResponseSchema, 400: errorBodySchema },
       },
     },
