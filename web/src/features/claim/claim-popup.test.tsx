@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { NOT_HELD_NOTICE } from '@pixel-atlas/contracts/payments';
 import { pricesQuery } from '../../api/queries.ts';
 import { browserNavigation } from '../../lib/browser-navigation.ts';
 import { fakeGateway } from '../../test/fake-gateway.ts';
@@ -227,6 +228,45 @@ describe('claim popup', () => {
     expect(localStorage.getItem('selectedTier')).toBeNull();
     expect(vi.mocked(cropAvatar)).toHaveBeenCalledWith(expect.stringMatching(/^data:image\/png;base64,/), null, 'round');
     expect((payButton() as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("says the spot is not reserved when the checkout could not hold it, and goes to the checkout only on 'CONTINUE TO PAYMENT'", async () => {
+    const user = userEvent.setup();
+    const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
+    fakeGateway({
+      'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE],
+      'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1', held: false })],
+    });
+    renderPopup();
+    await payWithProfile(user);
+
+    const notice = await screen.findByRole('dialog', { name: 'Spot Not Reserved' });
+    expect(within(notice).getByText(NOT_HELD_NOTICE)).toBeTruthy();
+    expect(assign).not.toHaveBeenCalled();
+    // The claim waits for the payment as usual: if the spot goes meanwhile, /claim asks for another.
+    expect(sessionStorage.getItem('pendingClaim')).not.toBeNull();
+    await user.click(within(notice).getByRole('button', { name: 'CONTINUE TO PAYMENT' }));
+    expect(assign).toHaveBeenCalledWith(CHECKOUT_URL);
+  });
+
+  it("'CHOOSE ANOTHER SPOT' on the not-reserved notice ends that checkout and leaves the popup open", async () => {
+    const user = userEvent.setup();
+    const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => {});
+    const gateway = fakeGateway({
+      'GET /api/position-available?x=10&y=12&tier=basic': [AVAILABLE],
+      'POST /api/create-checkout-session': [() => jsonResponse({ url: CHECKOUT_URL, sessionId: 'cs_test_1', held: false })],
+      'GET /api/payments/checkout-cancel?session_id=cs_test_1': [() => new Response(null, { status: 200 })],
+    });
+    renderPopup();
+    await payWithProfile(user);
+    const notice = await screen.findByRole('dialog', { name: 'Spot Not Reserved' });
+    await user.click(within(notice).getByRole('button', { name: 'CHOOSE ANOTHER SPOT' }));
+
+    await waitFor(() => expect(gateway.countOf('GET /api/payments/checkout-cancel?session_id=cs_test_1')).toBe(1));
+    expect(screen.queryByRole('dialog', { name: 'Spot Not Reserved' })).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem('pendingClaim')).toBeNull();
+    expect((payButton() as HTMLButtonElement).disabled).toBe(false);
   });
 
   it("shows 'Payment Error' (destructive, 3 s) when the checkout cannot start, and forgets the pending claim", async () => {

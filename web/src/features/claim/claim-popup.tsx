@@ -16,7 +16,8 @@ import { checkPosition } from './position-check.ts';
 import { ProfileFields } from './profile-fields.tsx';
 import { FootprintConflictNote } from './reserved-land-note.tsx';
 import { normalizeProfile, validateProfile, type ProfileErrors, type ProfileDraft } from './profile-validation.ts';
-import { startCheckout } from './start-checkout.ts';
+import { NotHeldNotice } from './not-held-notice.tsx';
+import { dropCheckout, goToCheckout, startCheckout, type UnheldCheckout } from './start-checkout.ts';
 import { storedTier } from './stored-tier.ts';
 import { TierRadioList } from './tier-radio-list.tsx';
 import { useTierPrice } from './use-prices.tsx';
@@ -87,6 +88,8 @@ function ClaimPopupForm({
   const [avatar, setAvatar] = useState<string | null>(earlier?.avatar_url ?? null);
   const [busy, setBusy] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
+  // A checkout that could not hold the spot: the buyer is told before going on to pay.
+  const [unheld, setUnheld] = useState<UnheldCheckout | null>(null);
   // Spec 'PAY & CLAIM ($price)': without the amount until the server's price has arrived.
   const price = useTierPrice(tier);
   const formRef = useRef<HTMLFormElement>(null);
@@ -119,11 +122,13 @@ function ClaimPopupForm({
       avatar_url: avatar,
       ...(notificationEmail ? { notification_email: notificationEmail } : {}),
     });
-    const problem = await startCheckout({ tier, x: tile.x, y: tile.y });
-    if (problem) {
+    const outcome = await startCheckout({ tier, x: tile.x, y: tile.y });
+    if (outcome && 'unheld' in outcome) {
+      setUnheld(outcome.unheld);
+    } else if (outcome) {
       // No checkout: a claim saved for it must not be claimed with some later payment.
       clearPendingClaim();
-      toast(problem);
+      toast(outcome.problem);
       setBusy(false);
     }
     // Otherwise the browser is on its way to the checkout page; the button stays disabled.
@@ -191,6 +196,18 @@ function ClaimPopupForm({
           {`${CHECK_BEFORE_PAYING} ${SALES_FINAL} ${PLOT_CHANGE_POLICY}`}
         </p>
       </form>
+      <NotHeldNotice
+        open={unheld !== null}
+        onContinue={() => {
+          if (unheld) goToCheckout(unheld);
+        }}
+        onBack={() => {
+          if (unheld) dropCheckout(unheld);
+          clearPendingClaim();
+          setUnheld(null);
+          setBusy(false);
+        }}
+      />
       {/* Outside the form: React bubbles the dialog's own submit through the portal to its React parents. */}
       <ContentReviewDialog
         open={reviewOpen}
