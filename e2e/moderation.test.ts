@@ -104,6 +104,7 @@ describe('moderation, end to end in a real browser', () => {
     const item = admin.getByRole('article', { name: 'Flagged plot Shady Shop' });
     await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
     await item.getByRole('button', { name: 'Reject' }).click();
+    await admin.getByRole('alertdialog', { name: 'Reject This Plot?' }).getByRole('button', { name: 'Reject' }).click();
     await expect.poll(() => admin.getByText('No content pending review').count()).toBe(1);
 
     await expect.poll(() => findPlotsCount(watcher), { timeout: 15_000 }).toBe('Find Plots (1)');

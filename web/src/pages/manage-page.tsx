@@ -6,6 +6,7 @@ import { errorMessageForDisplay, errorStatus } from '../api/errors.ts';
 import { PLOTS_QUERY_KEY, managePageQuery, plotQuery } from '../api/queries.ts';
 import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { AvatarReplace } from '../features/manage/avatar-replace.tsx';
 import { EditContentForm } from '../features/manage/edit-content-form.tsx';
 import { LinkHealthNote } from '../features/manage/link-health-note.tsx';
@@ -62,6 +63,8 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [freshToken, setFreshToken] = useState<string | null>(null);
+  // The current link stops working at once: asked once before.
+  const [confirmingRotate, setConfirmingRotate] = useState(false);
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: managePageQuery(token).queryKey });
     void queryClient.invalidateQueries({ queryKey: PLOTS_QUERY_KEY, exact: true });
@@ -71,6 +74,7 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
     mutationFn: () => rotateOwnerLink(token),
     onSuccess: ({ token: next }) => {
       setFreshToken(next);
+      toast({ title: 'New Link Made', description: 'Your old link no longer works. Copy the new one and keep it safe.' });
       // The same page under its new key, so this screen stays mounted (and shows the new link) across the navigation.
       queryClient.setQueryData(managePageQuery(next).queryKey, page);
       queryClient.removeQueries({ queryKey: managePageQuery(token).queryKey });
@@ -152,10 +156,19 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
           type="button"
           className={buttonClassName('secondary', 'sm', 'w-fit')}
           disabled={rotate.isPending}
-          onClick={() => rotate.mutate()}
+          aria-busy={rotate.isPending || undefined}
+          onClick={() => setConfirmingRotate(true)}
         >
-          Make a New Link
+          {rotate.isPending ? 'Making a New Link...' : 'Make a New Link'}
         </button>
+        <ConfirmDialog
+          open={confirmingRotate}
+          onOpenChange={setConfirmingRotate}
+          title="Make a New Link?"
+          description="The link you are using now stops working at once, on every device. You will see the new one here: save it, it is the only way back to this page."
+          confirmLabel="Make a New Link"
+          onConfirm={() => rotate.mutate()}
+        />
       </section>
     </PageContainer>
   );

@@ -14,7 +14,10 @@ const reject = (code: string, message = 'original'): FileRejection[] => [
 describe('rejectionMessage', () => {
   it("words the first error as the spec does, else 'File upload failed'", () => {
     expect(rejectionMessage(reject('file-invalid-type'))).toBe('File type must be one of .jpeg, .jpg, .png, .gif');
-    expect(rejectionMessage(reject('file-too-large'))).toBe('File is larger than 1048576 bytes');
+    // Sizes in KB or MB, never a raw byte count.
+    expect(rejectionMessage(reject('file-too-large'))).toBe('File is larger than 1 MB');
+    expect(rejectionMessage(reject('file-too-large'), { maxSize: 512 * 1024 })).toBe('File is larger than 512 KB');
+    expect(rejectionMessage(reject('file-too-large'), { maxSize: 1.5 * 1024 * 1024 })).toBe('File is larger than 1.5 MB');
     expect(rejectionMessage(reject('file-too-small'), { minSize: 10 })).toBe('File is smaller than 10 bytes');
     expect(rejectionMessage(reject('too-many-files'))).toBe('Too many files');
     expect(rejectionMessage(reject('custom', 'Odd file'))).toBe('Odd file');

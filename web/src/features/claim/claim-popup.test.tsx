@@ -344,7 +344,7 @@ describe('claim popup avatar', () => {
       new File(['hello'], 'notes.txt', { type: 'text/plain' }),
       'File type must be one of .jpeg, .jpg, .png, .gif',
     ],
-    ['a file over 1 MB', pngFile('big.png', 1048577), 'File is larger than 1048576 bytes'],
+    ['a file over 1 MB', pngFile('big.png', 1048577), 'File is larger than 1 MB'],
   ])("refuses %s with 'Upload Failed'", async (_, file, message) => {
     const user = userEvent.setup({ applyAccept: false });
     renderPopup();

@@ -28,11 +28,24 @@ describe('tier guidance dialog', () => {
     expect(onTierSelected).toHaveBeenCalledWith('premium');
   });
 
-  it('uses the stored tier (else basic) when the event carries none', () => {
+  it('uses the stored tier when the event carries none', () => {
     localStorage.setItem('selectedTier', 'featured');
     renderGuidance();
     act(() => dispatchTierGuidance());
     expect(screen.getByRole('dialog', { name: 'Featured Tier Selected!' })).toBeTruthy();
+  });
+
+  it('names no tier when none was chosen (Claim Your Tile before any SELECT), and auto-assigns for the smallest plot', async () => {
+    const user = userEvent.setup();
+    vi.mocked(findFreePosition).mockResolvedValueOnce({ x: 30, y: 35 });
+    const { onAutoAssign, onTierSelected } = renderGuidance();
+    act(() => dispatchTierGuidance());
+    const dialog = screen.getByRole('dialog', { name: 'Choose Your Plot Location' });
+    expect(dialog.textContent).not.toMatch(/Basic|Featured|Prime|Premium/);
+    expect(dialog.textContent).toContain('You choose the plot size in the claim form.');
+    expect(onTierSelected).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
+    await waitFor(() => expect(onAutoAssign).toHaveBeenCalledWith({ x: 30, y: 35 }, 'basic'));
   });
 
   it("'I'LL SELECT ON THE MAP' closes and scrolls to the top", async () => {

@@ -5,7 +5,7 @@ import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent, mapCanvas } from '../../components/pixel-dialog.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { TIER_GUIDANCE_EVENT, type TierGuidanceDetail } from '../../lib/tier-guidance.ts';
-import { storedTier } from './stored-tier.ts';
+import { chosenTier } from './stored-tier.ts';
 import type { Tile } from './claim-popup.tsx';
 
 interface TierGuidanceDialogProps {
@@ -15,12 +15,18 @@ interface TierGuidanceDialogProps {
   onAutoAssign: (tile: Tile, tier: Tier) => void;
 }
 
+/** The title when no tier was chosen ('Claim Your Tile' before any SELECT): it names no tier. */
+export const NO_TIER_GUIDANCE_TITLE = 'Choose Your Plot Location';
+
 /**
  * Spec section 2: the 'tierGuidance' browser event (tier cards, 'Claim Your Tile') opens
- * '<Tier> Tier Selected!' with the two ways to choose a location.
+ * '<Tier> Tier Selected!' with the two ways to choose a location; without a chosen tier it names none
+ * (the claim popup then starts at Basic, where the tier is chosen).
  */
 export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanceDialogProps) {
-  const [tier, setTier] = useState<Tier | null>(null);
+  // open: the dialog shows; tier: the one chosen, or null when the visitor has not chosen one yet.
+  const [guidance, setGuidance] = useState<{ tier: Tier | null } | null>(null);
+  const tier = guidance?.tier ?? null;
   const [assigning, setAssigning] = useState(false);
   // An effect event, so the window listener is added once and still calls the latest callback.
   const tierSelected = useEffectEvent((next: Tier) => onTierSelected?.(next));
@@ -28,16 +34,16 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
   useEffect(() => {
     const onGuidance = (event: Event) => {
       const detail = (event as CustomEvent<TierGuidanceDetail | undefined>).detail;
-      const next = detail?.tier ?? storedTier();
-      setTier(next);
-      tierSelected(next);
+      const next = detail?.tier ?? chosenTier();
+      setGuidance({ tier: next });
+      if (next) tierSelected(next);
     };
     window.addEventListener(TIER_GUIDANCE_EVENT, onGuidance);
     return () => window.removeEventListener(TIER_GUIDANCE_EVENT, onGuidance);
   }, []);
 
   const close = () => {
-    setTier(null);
+    setGuidance(null);
     setAssigning(false);
   };
 
@@ -50,11 +56,13 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
   };
 
   const autoAssign = async () => {
-    if (!tier) return;
+    if (!guidance) return;
+    // No tier chosen: a spot for the smallest plot; the popup starts at Basic and says if a bigger tier would not fit.
+    const forTier = tier ?? 'basic';
     setAssigning(true);
     // Loaded on use: the position checks and their schemas stay out of the home map's first load.
     const { findFreePosition } = await import('./auto-assign.ts');
-    const tile = await findFreePosition(tier);
+    const tile = await findFreePosition(forTier);
     setAssigning(false);
     if (!tile) {
       toast({
@@ -65,14 +73,14 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
       return;
     }
     close();
-    onAutoAssign(tile, tier);
+    onAutoAssign(tile, forTier);
   };
 
   return (
-    <Dialog.Root open={tier !== null} onOpenChange={(open) => (open ? undefined : close())}>
-      {tier ? (
+    <Dialog.Root open={guidance !== null} onOpenChange={(open) => (open ? undefined : close())}>
+      {guidance ? (
         <PixelDialogContent
-          title={`${tierLabel(tier)} Tier Selected!`}
+          title={tier ? `${tierLabel(tier)} Tier Selected!` : NO_TIER_GUIDANCE_TITLE}
           description="How would you like to choose your plot location?"
           onCloseAutoFocus={(event) => {
             const map = focusMapOnClose.current ? mapCanvas() : null;
@@ -96,7 +104,10 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
               {assigning ? 'FINDING A PLOT...' : 'AUTO-ASSIGN A PLOT'}
             </button>
           </div>
-          <p className="mt-4 text-sm text-ink-muted">Tip: you can also click any empty land tile on the map to claim it.</p>
+          <p className="mt-4 text-sm text-ink-muted">
+            Tip: you can also click any empty land tile on the map to claim it.
+            {tier ? null : ' You choose the plot size in the claim form.'}
+          </p>
         </PixelDialogContent>
       ) : null}
     </Dialog.Root>

@@ -84,6 +84,13 @@ describe('admin Content Moderation', () => {
       queryClient.setQueryData(PLOTS_QUERY_KEY, []);
       const card = await screen.findByRole('article', { name: 'Flagged plot Damn Fine Pixels' });
       await user.click(within(card).getByRole('button', { name: decision === 'approve' ? 'Approve' : 'Reject' }));
+      if (decision === 'reject') {
+        // Reject asks once; nothing is sent before the answer.
+        const ask = await screen.findByRole('alertdialog', { name: 'Reject This Plot?' });
+        expect(within(ask).getByText(/removed from the map without a refund/)).toBeTruthy();
+        expect(gateway.countOf('POST /api/admin/reject-plot')).toBe(0);
+        await user.click(within(ask).getByRole('button', { name: 'Reject' }));
+      }
 
       const buttons = within(screen.getByTestId('admin-moderation')).getAllByRole('button');
       expect(buttons.length).toBe(4);
@@ -97,8 +104,26 @@ describe('admin Content Moderation', () => {
       expect(gateway.countOf('GET /api/admin/flagged-plots')).toBe(2);
       expect(queryClient.getQueryState(PLOTS_QUERY_KEY)?.isInvalidated).toBe(true);
       expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Approve' }).disabled).toBe(false);
+      // And says what happened.
+      expect(await screen.findByText(decision === 'approve' ? 'Plot Approved' : 'Plot Rejected')).toBeTruthy();
     },
   );
+
+  it('Reject asks first: Cancel sends nothing and keeps the plot in the queue', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({
+      'GET /api/admin/me': [signedIn],
+      'GET /api/map-layout': [noMap],
+      'GET /api/admin/flagged-plots': [() => jsonResponse([first])],
+    });
+    renderApp('/admin');
+    await user.click(await screen.findByRole('button', { name: 'Reject' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Reject This Plot?' });
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(gateway.countOf('POST /api/admin/reject-plot')).toBe(0);
+    expect(screen.getByRole('article', { name: 'Flagged plot Damn Fine Pixels' })).toBeTruthy();
+  });
 
   it('tells the admin when a decision fails and refreshes the queue anyway', async () => {
     const user = userEvent.setup();

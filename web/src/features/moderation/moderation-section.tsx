@@ -2,7 +2,9 @@ import type { FlaggedPlot } from '@pixel-atlas/contracts/admin';
 import { normalizeTier, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { zoneName } from '@pixel-atlas/contracts/zones';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { buttonClassName, type ButtonVariant } from '../../components/button-styles.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingOrFailed } from '../../components/loading-or-failed.tsx';
 import { toast } from '../../hooks/use-toast.ts';
 import { OutboundLink, safeHttpLink } from '../plots/outbound-link.tsx';
@@ -12,6 +14,24 @@ import { errorMessageForDisplay } from '../../api/errors.ts';
 import { PLOTS_QUERY_KEY } from '../../api/queries.ts';
 
 type Decision = 'approve' | 'reject';
+interface DecisionRequest {
+  plotId: string;
+  editId?: string;
+  decision: Decision;
+  displayName: string;
+}
+
+/** What the admin is told once a decision went through. */
+function decidedToast({ decision, editId, displayName }: DecisionRequest) {
+  if (editId) {
+    return decision === 'approve'
+      ? { title: 'Edit Approved', description: `${displayName}'s plot shows the new message and link now.` }
+      : { title: 'Edit Rejected', description: `${displayName}'s plot keeps its current message and link.` };
+  }
+  return decision === 'approve'
+    ? { title: 'Plot Approved', description: `${displayName}'s plot is visible on the map.` }
+    : { title: 'Plot Rejected', description: `${displayName}'s plot was removed from the map.` };
+}
 
 const DECISION_BUTTONS: ReadonlyArray<{ decision: Decision; variant: ButtonVariant; label: string; pendingLabel: string }> = [
   { decision: 'approve', variant: 'primary', label: 'Approve', pendingLabel: 'Approving...' },
@@ -25,9 +45,12 @@ const DECISION_BUTTONS: ReadonlyArray<{ decision: Decision; variant: ButtonVaria
 export function ModerationSection() {
   const queryClient = useQueryClient();
   const flagged = useQuery(flaggedPlotsQuery());
+  // Reject removes a plot (or drops an owner's edit) for good: it asks once.
+  const [rejecting, setRejecting] = useState<DecisionRequest | null>(null);
   const decide = useMutation({
-    mutationFn: ({ plotId, editId, decision }: { plotId: string; editId?: string; decision: Decision }) =>
+    mutationFn: ({ plotId, editId, decision }: DecisionRequest) =>
       api.POST(`/api/admin/${decision}-plot`, { body: { plotId, ...(editId && { editId }) } }),
+    onSuccess: (_data, request) => toast(decidedToast(request)),
     onError: (error, { decision }) => {
       toast({
         title: 'Error',
@@ -72,12 +95,31 @@ export function ModerationSection() {
                     ? decide.variables.decision
                     : null
                 }
-                onDecide={(decision) => decide.mutate({ plotId: plot.id, editId: plot.edit_id ?? undefined, decision })}
+                onDecide={(decision) => {
+                  const request = { plotId: plot.id, editId: plot.edit_id ?? undefined, decision, displayName: plot.display_name };
+                  if (decision === 'reject') setRejecting(request);
+                  else decide.mutate(request);
+                }}
               />
             </li>
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={rejecting !== null}
+        onOpenChange={(open) => (open ? undefined : setRejecting(null))}
+        title={rejecting?.editId ? 'Reject This Edit?' : 'Reject This Plot?'}
+        description={
+          rejecting?.editId
+            ? `${rejecting.displayName}'s plot keeps showing its current message and link, and the owner is told.`
+            : `${rejecting?.displayName ?? 'This'}'s plot is removed from the map without a refund, and its owner is told. This cannot be undone.`
+        }
+        confirmLabel="Reject"
+        destructive
+        onConfirm={() => {
+          if (rejecting) decide.mutate(rejecting);
+        }}
+      />
     </div>
   );
 }
