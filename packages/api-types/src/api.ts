@@ -350,7 +350,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hold the footprint and start a checkout for one plot (price from the server-side tier table) */
+        /** Hold the footprint and start a checkout for one plot (price from the server-side tier table). The checkout belongs to this browser (the signed pa_checkout cookie, set on first use): it replaces only this browser's own unpaid checkout. held: false when too much land is held right now: the checkout goes on without a hold */
         post: operations["createCheckoutSession"];
         delete?: never;
         options?: never;
@@ -745,6 +745,8 @@ export interface components {
             y: number;
         };
         CreateCheckoutSessionResponse: {
+            /** @description Whether the footprint is kept for this buyer while they pay. false: too much land is held right now, so the checkout goes on without a hold; if someone claims the spot first, the payment stays good for another spot */
+            held?: boolean;
             sessionId: string;
             url: string;
         };
