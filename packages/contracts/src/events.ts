@@ -40,6 +40,11 @@ export const EVENTS = {
     amountCents: z.number().int(),
     currency: z.string(),
     footprint: footprint.nullable(),
+    /**
+     * The address the buyer gave at checkout (Stripe's `customer_details.email`, or the test checkout's field), for the
+     * receipt and owner-link recovery; null when none was given, absent from older payments replicas.
+     */
+    buyerEmail: z.string().nullable().optional(),
   }),
   /** The checkout session ended unpaid: its footprint hold can go. */
   'payments.checkout.expired': z.object({ sessionId: z.string() }),

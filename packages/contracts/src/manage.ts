@@ -67,3 +67,18 @@ export const revokeManageTokenResponseSchema = z
   .meta({ id: 'RevokeManageTokenResponse' });
 
 export const INVALID_MANAGE_LINK_MESSAGE = 'This owner link is not valid. It may have been replaced by a newer one.';
+
+/** "Lost your owner link?" (`/owner-link`): the address the plots were bought with. */
+export const recoverOwnerLinksRequestSchema = z
+  .object({ email: z.email({ error: 'Please enter a valid email address' }).max(254) })
+  .meta({ id: 'RecoverOwnerLinksRequest' });
+export type RecoverOwnerLinksRequest = z.input<typeof recoverOwnerLinksRequestSchema>;
+
+/** The one answer, whether or not the address bought anything: the form never tells who bought. */
+export const OWNER_LINK_RECOVERY_MESSAGE = 'If that address bought a plot, its owner link is on its way.';
+export const recoverOwnerLinksResponseSchema = z
+  .object({ message: z.literal(OWNER_LINK_RECOVERY_MESSAGE) })
+  .meta({ id: 'RecoverOwnerLinksResponse' });
+
+/** The SPA page of the form (linked from plot pages, the FAQ and the footer). */
+export const OWNER_LINK_RECOVERY_PATH = '/owner-link';

@@ -23,6 +23,12 @@ export const sessionEntitlementQuery = {
     paid: z.boolean(),
     tier: tierSchema.nullable(),
     footprint: footprint.nullable(),
+    /** The address given at checkout (see `payments.payment.verified`); absent from older payments replicas. */
+    buyerEmail: z.string().nullable().optional(),
+    /** What was paid and when, for the receipt (as in `payments.payment.verified`); absent from older replicas. */
+    amountCents: z.number().int().optional(),
+    currency: z.string().optional(),
+    paidAt: z.string().nullable().optional(),
   }),
 };
 
@@ -97,6 +103,43 @@ export const sendOwnerLinkCommand = {
     x: z.number().int(),
     y: z.number().int(),
     token: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+    /**
+     * Present right after a paid claim: the e-mail is the buyer's receipt (amount, tier, position, date, the plot's
+     * page and the owner link) instead of the bare owner link.
+     */
+    receipt: z
+      .object({
+        tier: tierSchema,
+        amountCents: z.number().int().nonnegative(),
+        currency: z.string().min(3).max(3),
+        paidAt: z.iso.datetime({ offset: true }),
+      })
+      .optional(),
+  }),
+  reply: z.object({ delivery: z.enum(['sent', 'failed', 'not-configured']) }),
+};
+
+/**
+ * "Lost your owner link?": plots found the plots bought with an address and made each a new owner link; moderation
+ * e-mails them all in one message. Request/reply for the same reason as `sendOwnerLinkCommand` (the tokens must not be
+ * kept anywhere durable). Plots makes the new links the live ones only once this answers `sent`.
+ */
+export const sendOwnerLinkRecoveryCommand = {
+  subject: 'command.moderation.send-owner-link-recovery',
+  request: z.object({
+    email: z.email().max(254),
+    plots: z
+      .array(
+        z.object({
+          plotId: z.uuid(),
+          displayName: z.string().min(1).max(60),
+          x: z.number().int(),
+          y: z.number().int(),
+          token: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+        }),
+      )
+      .min(1)
+      .max(100),
   }),
   reply: z.object({ delivery: z.enum(['sent', 'failed', 'not-configured']) }),
 };

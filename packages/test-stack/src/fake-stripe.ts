@@ -24,6 +24,10 @@ export interface FakeCheckoutSession {
   expires_at: number;
   created: number;
   livemode: false;
+  /** What the create call passed (Stripe prefills its e-mail field with it); null when none. */
+  customer_email: string | null;
+  /** Filled in when the buyer completes the page (Stripe always asks for an e-mail in payment mode); null before. */
+  customer_details: { email: string | null; name: string | null } | null;
   line_items_input: unknown;
 }
 
@@ -36,8 +40,15 @@ export interface FakeStripe {
   calls: Array<{ method: string; path: string; idempotencyKey?: string }>;
   /** The next N creates answer with this error (status, type, code, message). */
   failNextCreates(count: number, error?: { status: number; type: string; code: string; message: string }): void;
-  /** As if the buyer paid on Stripe's page; override the amount/currency/payment_status to fake a tampered or unpaid session. */
-  complete(id: string, overrides?: Partial<Pick<FakeCheckoutSession, 'amount_total' | 'currency' | 'payment_status'>>): FakeCheckoutSession;
+  /**
+   * As if the buyer paid on Stripe's page, typing `email` in its e-mail field (default: the create call's
+   * customer_email, else a made-up buyer address); override the amount/currency/payment_status to fake a tampered or
+   * unpaid session.
+   */
+  complete(
+    id: string,
+    overrides?: Partial<Pick<FakeCheckoutSession, 'amount_total' | 'currency' | 'payment_status'>> & { email?: string },
+  ): FakeCheckoutSession;
   expire(id: string): FakeCheckoutSession;
   /** A Stripe event object around the session's current state, as a webhook would deliver it. */
   event(type: string, id: string): Record<string, unknown>;
@@ -152,6 +163,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       expires_at: expiresAt,
       created: now,
       livemode: false,
+      customer_email: typeof body.customer_email === 'string' && body.customer_email ? body.customer_email : null,
+      customer_details: null,
       line_items_input: items,
     };
     sessions.set(id, session);
@@ -208,7 +221,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   };
   const complete: FakeStripe['complete'] = (id, overrides = {}) => {
     const session = get(id);
-    Object.assign(session, { status: 'complete', payment_status: 'paid' }, overrides);
+    const { email, ...rest } = overrides;
+    const address = email ?? session.customer_email ?? `buyer-${id.slice(-8).toLowerCase()}@example.com`;
+    Object.assign(session, { status: 'complete', payment_status: 'paid', customer_details: { email: address, name: null } }, rest);
     return session;
   };
   const expire: FakeStripe['expire'] = (id) => {

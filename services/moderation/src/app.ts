@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { screenContentQuery, screenWordsQuery, sendOwnerLinkCommand } from '@pixel-atlas/contracts/queries';
+import { screenContentQuery, screenWordsQuery, sendOwnerLinkCommand, sendOwnerLinkRecoveryCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
@@ -7,6 +7,7 @@ import { PrismaClient, SCHEMA } from './db.ts';
 import { announceScreenWords } from './domain/announce-screen-words.ts';
 import { queueOwnerEdit } from './domain/queue-owner-edit.ts';
 import { sendOwnerLink } from './domain/send-owner-link.ts';
+import { sendOwnerLinkRecovery } from './domain/send-owner-link-recovery.ts';
 import { queueLinkUnreachableNotice } from './domain/queue-link-unreachable-notice.ts';
 import { queueScreenedClaim } from './domain/queue-screened-claim.ts';
 import { queueVisitorFlag } from './domain/queue-visitor-flag.ts';
@@ -86,6 +87,16 @@ export async function buildApp(env: ModerationEnv): Promise<BackendService<Prism
       // The owner's private link, e-mailed once right after the claim (never queued: see sendOwnerLinkCommand).
       answer(sendOwnerLinkCommand, (request) =>
         sendOwnerLink({ db: app.db, mailer, request, site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN }, log: app.log }),
+      ),
+      // "Lost your owner link?": new links of every plot bought with an address, in one e-mail (never queued either).
+      answer(sendOwnerLinkRecoveryCommand, (request) =>
+        sendOwnerLinkRecovery({
+          db: app.db,
+          mailer,
+          request,
+          site: { name: env.SITE_NAME, publicOrigin: env.PUBLIC_ORIGIN },
+          log: app.log,
+        }),
       ),
     ],
   });

@@ -26,6 +26,7 @@ import { ClaimBatches } from './domain/claim-batches.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { manageRoutes } from './routes/manage.ts';
+import { ownerLinkRecoveryRoutes } from './routes/owner-link-recovery.ts';
 import { plotStatsRoutes } from './routes/plot-stats.ts';
 import { linkHealthRoutes } from './routes/link-health.ts';
 import { plotRoutes } from './routes/plots.ts';
@@ -159,6 +160,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
                   currency: event.data.currency,
                   footprint: event.data.footprint,
                   paidAt: new Date(event.occurredAt),
+                  buyerEmail: event.data.buyerEmail ?? null,
                 },
               }),
             'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx, sessionId: event.data.sessionId }),
@@ -260,6 +262,12 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     decodeSlots,
     onChanged: () => plotList.invalidate(),
+  });
+  await app.register(ownerLinkRecoveryRoutes, {
+    db: app.db,
+    rateLimit: { max: env.OWNER_LINK_RECOVERY_RATE_LIMIT_MAX, timeWindow: env.OWNER_LINK_RECOVERY_RATE_LIMIT_WINDOW_MS },
+    perAddress: { max: env.OWNER_LINK_RECOVERY_PER_ADDRESS_MAX, timeWindow: env.OWNER_LINK_RECOVERY_PER_ADDRESS_WINDOW_MS },
+    onOutcome: (outcome) => metrics.ownerLinkRecoveries.inc({ outcome }),
   });
   await app.register(plotStatsRoutes, {
     db: app.db,

@@ -49,6 +49,12 @@ export const envSchema = z
     /** Owner-link requests (/api/manage/*) per client address per window, then 429: tokens cannot be tried fast. */
     MANAGE_RATE_LIMIT_MAX: envField.positiveInt(30),
     MANAGE_RATE_LIMIT_WINDOW_MS: envField.positiveInt(60_000),
+    /** "Lost your owner link?" (POST /api/manage/recover) per client (IPv6 by /64) per window, then 429. */
+    OWNER_LINK_RECOVERY_RATE_LIMIT_MAX: envField.positiveInt(5),
+    OWNER_LINK_RECOVERY_RATE_LIMIT_WINDOW_MS: envField.positiveInt(60 * 60 * 1000),
+    /** Recovery e-mails per address per window; past it the same answer, and nothing is sent. */
+    OWNER_LINK_RECOVERY_PER_ADDRESS_MAX: envField.positiveInt(3),
+    OWNER_LINK_RECOVERY_PER_ADDRESS_WINDOW_MS: envField.positiveInt(24 * 60 * 60 * 1000),
     /** Stat beacons (POST /api/plot-stats) per client address per minute, then 429. */
     STATS_RATE_LIMIT_MAX: envField.positiveInt(120),
     /** How often the link checker looks for due links (each replica; rows are leased, so a link is checked by one). 0 turns it off. */

@@ -24,6 +24,11 @@ export function plotsMetrics(m: MetricFactory, db: PrismaClient) {
       help: 'Links newly marked unreachable (the owner is told)',
     }),
     plotsClaimed: m.counter({ name: 'plots_claimed_total', help: 'Plots claimed, by tier', labelNames: ['tier'] }),
+    ownerLinkRecoveries: m.counter({
+      name: 'plots_owner_link_recoveries_total',
+      help: '"Lost your owner link?" requests by outcome (none: no plot with that address; sent; not-configured; failed; address-limited)',
+      labelNames: ['outcome'],
+    }),
     claimsScreened: m.counter({
       name: 'plots_claims_screened_total',
       help: 'New claims by who screened them (moderation, or the local floor list when moderation did not answer) and the outcome (published, held)',

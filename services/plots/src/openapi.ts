@@ -8,6 +8,7 @@ import { claimRoutes } from './routes/claim.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { linkHealthRoutes } from './routes/link-health.ts';
 import { manageRoutes } from './routes/manage.ts';
+import { ownerLinkRecoveryRoutes } from './routes/owner-link-recovery.ts';
 import { plotStatsRoutes } from './routes/plot-stats.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { positionRoutes } from './routes/position.ts';
@@ -40,5 +41,6 @@ export function describeApi(): Promise<OpenApiDocument> {
     await app.register(flagRoutes, { db, rateLimit, secureCookie: false, cookieSecret: 'unused', onFlagged: unused });
     await app.register(manageRoutes, { db, rateLimit, screenTimeoutMs: 0, maxInputPixels: 0, decodeSlots, onChanged: unused });
     await app.register(plotStatsRoutes, { db, rateLimit, visitorSecret: '', onRecorded: unused });
+    await app.register(ownerLinkRecoveryRoutes, { db, rateLimit, perAddress: rateLimit });
   });
 }

@@ -9,7 +9,7 @@ import type { CheckoutProvider, ProviderSession } from '../providers/provider.ts
 
 export type FulfilmentOutcome =
   /** Paid, amount and currency matched: the payment is recorded and payments.payment.verified was emitted (once). */
-  | { state: 'paid'; payment: Payment; newlyPaid: boolean }
+  | { state: 'paid'; payment: Payment; newlyPaid: boolean; customerEmail?: string | null }
   /** Still open, or completed without the money having arrived (e.g. a delayed payment method). */
   | { state: 'unpaid'; payment: Payment }
   | { state: 'expired'; payment: Payment }
@@ -131,6 +131,8 @@ export async function fulfilCheckoutSession(options: FulfilCheckoutSessionOption
           amountCents: paid.amount,
           currency: paid.currency,
           footprint: { x: paid.x, y: paid.y, size: paid.size },
+          // For the receipt: carried to plots, never stored by payments (the provider keeps it).
+          buyerEmail: session.customerEmail,
         },
       });
       return true;
@@ -140,7 +142,7 @@ export async function fulfilCheckoutSession(options: FulfilCheckoutSessionOption
       log.info({ sessionId, tier: paid.tier, amount: paid.amount }, 'payment verified');
     }
     const fresh = (await db.payment.findUnique({ where: { id: paid.id } }))!;
-    return { state: 'paid', payment: fresh, newlyPaid };
+    return { state: 'paid', payment: fresh, newlyPaid, customerEmail: session.customerEmail };
   }
 
   if (session.status === 'expired') {

@@ -12,9 +12,9 @@ export type PayTestCheckoutResult =
  * (what Stripe's checkout.session.completed webhook does for real sessions), and sends the buyer to /claim.
  */
 export async function payTestCheckout(
-  options: Omit<FulfilCheckoutSessionOptions, 'provider'> & { provider: TestCheckoutProvider },
+  options: Omit<FulfilCheckoutSessionOptions, 'provider'> & { provider: TestCheckoutProvider; customerEmail?: string | null },
 ): Promise<PayTestCheckoutResult> {
-  const session = await options.provider.pay(options.sessionId);
+  const session = await options.provider.pay(options.sessionId, options.customerEmail ?? null);
   if (!session) return { state: 'not_found' };
   try {
     // Paid: record it and emit payments.payment.verified. Expired: record that, and plots frees the hold.

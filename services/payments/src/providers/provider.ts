@@ -27,6 +27,8 @@ export interface ProviderSession {
   amountTotal: number | null;
   currency: string | null;
   metadata: Record<string, string>;
+  /** The address the buyer gave on the checkout page (Stripe: `customer_details.email`), once they gave it. */
+  customerEmail: string | null;
 }
 
 export interface CheckoutProvider {

@@ -103,7 +103,8 @@ describe('Stripe Checkout through the real SDK (local fake of the API)', () => {
   it('verify: unpaid → false; paid → true and one payments.payment.verified; repeated → unchanged', async () => {
     const { sessionId, spot } = await checkout('prime');
     expect((await verify(sessionId)).json()).toMatchObject({ verified: false, tier: 'prime', sessionId });
-    fake().complete(sessionId);
+    // The address the buyer typed on Stripe's page (Checkout always asks for one) travels on for the receipt.
+    fake().complete(sessionId, { email: 'prime.buyer@example.com' });
     expect((await verify(sessionId)).json()).toMatchObject({ verified: true, tier: 'prime', sessionId });
     expect((await verify(sessionId)).json()).toMatchObject({ verified: true, tier: 'prime', sessionId });
     expect(await payment(sessionId)).toMatchObject({ status: 'paid' });
@@ -115,6 +116,7 @@ describe('Stripe Checkout through the real SDK (local fake of the API)', () => {
       amountCents: 7500,
       currency: 'usd',
       footprint: { x: spot.x, y: spot.y, size: 3 },
+      buyerEmail: 'prime.buyer@example.com',
     });
   });
 
@@ -268,10 +270,18 @@ describe('crash between creating the Stripe session and storing the payment', ()
 describe('fulfilment without webhook or browser', () => {
   it('a paid session whose webhook was lost and whose buyer never verified still gets its plot (plots asks payments, payments asks Stripe)', async () => {
     const { sessionId, spot } = await checkout('basic');
-    fake().complete(sessionId);
+    fake().complete(sessionId, { email: 'Lost.Webhook@example.com' });
     const response = await claim(world, await claimBody(sessionId, 'basic', spot.x, spot.y));
     expect(response.statusCode).toBe(201);
     expect((await payment(sessionId)).status).toBe('paid');
+    // The address from Stripe's customer_details reached the plot through payments' answer, for the receipt and recovery;
+    // payments keeps no copy of it.
+    const [plot] = await world.db.query<{ notification_email: string }>(
+      `SELECT notification_email FROM plots.plots WHERE stripe_session_id = $1`,
+      [sessionId],
+    );
+    expect(plot?.notification_email).toBe('Lost.Webhook@example.com');
+    expect(JSON.stringify(await payment(sessionId))).not.toContain('Lost.Webhook');
   });
 });
 

@@ -50,6 +50,7 @@ export class TestCheckoutProvider implements CheckoutProvider {
       amountTotal: row.amountTotal,
       currency: row.currency,
       metadata: row.metadata as Record<string, string>,
+      customerEmail: row.customerEmail,
     };
   }
 
@@ -70,11 +71,14 @@ export class TestCheckoutProvider implements CheckoutProvider {
     return row.status === 'complete' ? 'complete' : 'expired';
   }
 
-  /** The "Pay (test mode)" button: an open, unexpired session becomes complete and paid (once). */
-  async pay(id: string): Promise<TestCheckoutSession | null> {
+  /**
+   * The "Pay (test mode)" button: an open, unexpired session becomes complete and paid (once), with the address the
+   * buyer typed for the receipt (like Stripe's customer_details.email).
+   */
+  async pay(id: string, customerEmail: string | null = null): Promise<TestCheckoutSession | null> {
     await this.db.testCheckoutSession.updateMany({
       where: { id, status: 'open', expiresAt: { gt: new Date() } },
-      data: { status: 'complete', paymentStatus: 'paid', completedAt: new Date() },
+      data: { status: 'complete', paymentStatus: 'paid', completedAt: new Date(), customerEmail },
     });
     return this.get(id);
   }

@@ -48,6 +48,12 @@ const STYLE = `${pixelFontFace()}
   button:active, .actions a:active { transform: translate(2px, 2px); box-shadow: 2px 2px 0 #000; }
   button:focus-visible, a:focus-visible { outline: 3px solid #7dd3fc; outline-offset: 2px; }
   a { color: #7dd3fc; }
+  .field { display: grid; gap: .35rem; margin: 0 0 1.25rem; }
+  .field label { font-weight: 600; }
+  .field input { min-height: 44px; box-sizing: border-box; padding: .5rem .75rem; border: 2px solid #8f80c9; background: #120f1f; color: #f4efe1; font: inherit; }
+  .field input:focus-visible { outline: 3px solid #7dd3fc; outline-offset: 2px; }
+  .field small { color: #c9c0de; }
+  .field .error { color: #ff9b9b; font-weight: 600; }
   .note { color: #c9c0de; font-size: .875rem; margin: 1.5rem 0 0; border-top: 2px solid #2a2342; padding-top: 1rem; }
 `;
 
@@ -89,7 +95,21 @@ function order(session: TestCheckoutSession): string {
 </dl>`;
 }
 
-export function renderTestCheckoutPage(siteName: string, session: TestCheckoutSession): string {
+/** The receipt address, as Stripe's page asks for it: where the receipt and the owner link go. */
+function emailField(form: { email?: string; error?: string }): string {
+  const error = form.error ? `<span class="error" id="email-error" role="alert">${escapeHtml(form.error)}</span>` : '';
+  return `<div class="field">
+<label for="email">Email for your receipt</label>
+<input id="email" name="email" type="email" autocomplete="email" maxlength="254" value="${escapeHtml(form.email ?? '')}"${form.error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}>
+${error}<small>We send your receipt and your plot's private owner link here.</small>
+</div>`;
+}
+
+export function renderTestCheckoutPage(
+  siteName: string,
+  session: TestCheckoutSession,
+  form: { email?: string; error?: string } = {},
+): string {
   const id = encodeURIComponent(session.id);
   if (session.status === 'complete') {
     const claim = session.successUrl.replace('{CHECKOUT_SESSION_ID}', id);
@@ -105,10 +125,13 @@ export function renderTestCheckoutPage(siteName: string, session: TestCheckoutSe
     'Test checkout',
     `<h1>Your order</h1>
 ${order(session)}
+<form method="post" action="${TEST_CHECKOUT_PATH}/${id}/pay">
+${emailField(form)}
 <div class="actions">
-<form method="post" action="${TEST_CHECKOUT_PATH}/${id}/pay"><button type="submit">Pay (test mode)</button></form>
+<button type="submit">Pay (test mode)</button>
 <a href="${escapeHtml(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', id))}">Cancel</a>
-</div>`,
+</div>
+</form>`,
   );
 }
 

@@ -159,7 +159,11 @@ describe('test checkout page and pay flow', () => {
     expect(page.body).toContain(`(${spot.x}, ${spot.y})`);
     expect(page.body).toContain('$50');
     expect(page.body).toMatch(
-      new RegExp(`<form method="post" action="${url}/pay"><button type="submit">Pay \\(test mode\\)</button></form>`),
+      new RegExp(`<form method="post" action="${url}/pay">[\\s\\S]*<button type="submit">Pay \\(test mode\\)</button>[\\s\\S]*</form>`),
+    );
+    // It asks for the receipt address, as Stripe's page does (optional here: nothing is charged).
+    expect(page.body).toMatch(
+      /<label for="email">Email for your receipt<\/label>\n<input id="email" name="email" type="email" autocomplete="email"/,
     );
     // Cancel goes to payments' cancel URL: the session ends and the spot is free at once (checkout-cancel.test.ts).
     expect(page.body).toContain(
@@ -207,6 +211,8 @@ describe('test checkout page and pay flow', () => {
       amountCents: 2500,
       currency: 'usd',
       footprint: { x: spot.x, y: spot.y, size: 1 },
+      // The Pay button was pressed with the address field left empty.
+      buyerEmail: null,
     });
     // The page now says it is paid.
     expect((await world.payments.inject({ method: 'GET', url })).body).toContain('already paid');
@@ -298,6 +304,10 @@ describe('used sessions and payment records', () => {
       paid: true,
       tier: 'featured',
       footprint: { x: spot.x, y: spot.y, size: 2 },
+      buyerEmail: null,
+      amountCents: 5000,
+      currency: 'usd',
+      paidAt: expect.any(String),
     });
     const pending = (await startCheckout(world, { tier: 'basic', ...nextSpot() })).json().sessionId;
     expect(await query(world.plots.bus, sessionEntitlementQuery, { sessionId: pending })).toMatchObject({ paid: false, tier: 'basic' });

@@ -10,6 +10,10 @@ import { TEST_CHECKOUT_CSP, renderTestCheckoutExpired, renderTestCheckoutNotFoun
 import type { PrismaClient } from '../db.ts';
 
 const params = z.object({ sessionId: z.string().min(1).max(255) });
+/** The pay form: the receipt address, optional like a Stripe field left for later (Stripe itself requires one). */
+const payFormSchema = z.object({ email: z.string().max(254).optional() }).optional();
+const receiptEmailSchema = z.email().max(254);
+const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
 function html(reply: FastifyReply, status: number, body: string) {
@@ -30,9 +34,9 @@ export async function testCheckoutRoutes(
   app: FastifyInstance,
   opts: { db: PrismaClient; provider: TestCheckoutProvider; siteName: string; metrics: PaymentsMetrics },
 ) {
-  // The pay button posts an empty urlencoded form: accept it (in this scope only) and ignore the body.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
-    done(null, {}),
+  // The pay form posts one urlencoded field, the receipt address (optional): parsed in this scope only.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -62,16 +66,28 @@ export async function testCheckoutRoutes(
         operationId: 'payTestCheckout',
         tags: ['payments'],
         params,
+        body: payFormSchema,
         response: {
           303: z.null().describe('To /claim?session_id='),
-          400: errorBodySchema,
+          400: page('The e-mail address is not valid: the order page again, with the error'),
           404: page('No such session'),
           410: page('The session expired before it was paid'),
         },
       },
     },
     async (request, reply) => {
-      const result = await payTestCheckout(sessionStepOptions(opts, request, request.params.sessionId));
+      const typed = (request.body?.email ?? '').trim();
+      const email = typed ? receiptEmailSchema.safeParse(typed) : null;
+      if (email && !email.success) {
+        // Nothing is paid: the same order page, the address kept in the field and the error beside it.
+        const session = await opts.provider.get(request.params.sessionId);
+        if (!session) return html(reply, 404, renderTestCheckoutNotFound(opts.siteName));
+        return html(reply, 400, renderTestCheckoutPage(opts.siteName, session, { email: typed, error: INVALID_EMAIL_MESSAGE }));
+      }
+      const result = await payTestCheckout({
+        ...sessionStepOptions(opts, request, request.params.sessionId),
+        customerEmail: email?.data ?? null,
+      });
       app.outbox.kick();
       if (result.state === 'not_found') return html(reply, 404, renderTestCheckoutNotFound(opts.siteName));
       if (result.state === 'expired') return html(reply, 410, renderTestCheckoutExpired(opts.siteName, result.session));

@@ -136,10 +136,10 @@ describe('claim batches', () => {
     ]);
     expect(sent).toEqual(['plots.read_claim_states', 'plots.read_claim_states']);
     expect(states).toEqual([
-      { tier: null, used: false, taken: false, attempts: null },
-      { tier: 'basic', used: false, taken: false, attempts: 1 },
-      { tier: 'featured', used: false, taken: false, attempts: null },
-      { tier: 'basic', used: false, taken: false, attempts: 1 },
+      { tier: null, used: false, taken: false, attempts: null, buyerEmail: null },
+      { tier: 'basic', used: false, taken: false, attempts: 1, buyerEmail: null },
+      { tier: 'featured', used: false, taken: false, attempts: null, buyerEmail: null },
+      { tier: 'basic', used: false, taken: false, attempts: 1, buyerEmail: null },
     ]);
   });
 });

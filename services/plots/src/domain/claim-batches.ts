@@ -60,6 +60,8 @@ export interface ClaimState {
    * claimed tier and the session is unused (null otherwise: refused before any cost, or payments must be asked first).
    */
   attempts: number | null;
+  /** The address the buyer gave at checkout (our copy of the entitlement's), for the receipt. */
+  buyerEmail: string | null;
 }
 
 /**
@@ -76,6 +78,7 @@ const readClaimStates = new PreparedStatement<ClaimState & { n: number }>(
    ), "state" AS (
      SELECT "claim"."n", "claim"."session_id", "claim"."tier" AS "claimed_tier",
             (SELECT "tier" FROM "${SCHEMA}"."entitlements" WHERE "session_id" = "claim"."session_id") AS "tier",
+            (SELECT "buyer_email" FROM "${SCHEMA}"."entitlements" WHERE "session_id" = "claim"."session_id") AS "buyer_email",
             EXISTS (SELECT 1 FROM ${TABLE.plots} WHERE "stripe_session_id" = "claim"."session_id") AS "used",
             EXISTS (SELECT 1 FROM ${TABLE.footprints} AS "f"
                      WHERE int4range("f"."x", "f"."x" + "f"."size") && int4range("claim"."x", "claim"."x" + "claim"."size")
@@ -88,7 +91,8 @@ const readClaimStates = new PreparedStatement<ClaimState & { n: number }>(
       WHERE "e"."session_id" = "state"."session_id" AND "e"."tier" = "state"."claimed_tier" AND NOT "state"."used"
       RETURNING "e"."session_id", "e"."claim_attempts"
    )
-   SELECT "state"."n"::int, "state"."tier", "state"."used", "state"."taken", "counted"."claim_attempts" AS "attempts"
+   SELECT "state"."n"::int, "state"."tier", "state"."used", "state"."taken", "counted"."claim_attempts" AS "attempts",
+          "state"."buyer_email" AS "buyerEmail"
      FROM "state" LEFT JOIN "counted" ON "counted"."session_id" = "state"."session_id"
     ORDER BY "state"."n"`,
 );
@@ -240,8 +244,10 @@ export class ClaimBatches {
         claims.map((c) => c.sessionId),
         claims.map((c) => c.tier),
       ]);
-      const byClaim = new Map(rows.map(({ n, tier, used, taken, attempts }) => [n, { tier, used, taken, attempts }]));
-      return claims.map((_, i) => byClaim.get(i + 1) ?? { tier: null, used: false, taken: false, attempts: null });
+      const byClaim = new Map(
+        rows.map(({ n, tier, used, taken, attempts, buyerEmail }) => [n, { tier, used, taken, attempts, buyerEmail }]),
+      );
+      return claims.map((_, i) => byClaim.get(i + 1) ?? { tier: null, used: false, taken: false, attempts: null, buyerEmail: null });
     }, maxBatch);
     this.writes = new StatementBatcher((writes) => writeBatch(pg, writes), maxBatch);
   }

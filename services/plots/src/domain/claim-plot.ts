@@ -68,12 +68,20 @@ export interface ClaimPlotResult {
   screening?: { screenedBy: ScreenedBy; held: boolean };
   /** The owner's private link token, only when this claim created the plot (its hash is all we keep). */
   manageToken?: string;
+  /** Where the receipt and the owner link go (the claim's address, else the one given at checkout), for a new plot. */
+  notificationEmail?: string | null;
 }
 
-/** The paid tier of a session: our copy (from payments.payment.verified), else payments is asked and the answer kept. */
-async function paidTier(options: ClaimPlotOptions, localTier: string | null): Promise<Tier> {
+/**
+ * The paid tier of a session and the address given at checkout: our copy (from payments.payment.verified), else
+ * payments is asked and the answer kept.
+ */
+async function paidTier(
+  options: ClaimPlotOptions,
+  local: { tier: string | null; buyerEmail: string | null },
+): Promise<{ tier: Tier; buyerEmail: string | null }> {
   const { db, bus, claim } = options;
-  if (localTier && isTier(localTier)) return localTier;
+  if (local.tier && isTier(local.tier)) return { tier: local.tier, buyerEmail: local.buyerEmail };
   const remote = await query(
     bus,
     sessionEntitlementQuery,
@@ -81,8 +89,20 @@ async function paidTier(options: ClaimPlotOptions, localTier: string | null): Pr
     { timeoutMs: options.entitlementTimeoutMs },
   );
   if (!remote.paid || !remote.tier) throw new AppError('PAYMENT_REQUIRED', PAYMENT_NOT_COMPLETED_MESSAGE);
-  await recordEntitlement({ db, entitlement: { sessionId: claim.stripeSessionId, tier: remote.tier, footprint: remote.footprint } });
-  return remote.tier;
+  const buyerEmail = remote.buyerEmail ?? null;
+  await recordEntitlement({
+    db,
+    entitlement: {
+      sessionId: claim.stripeSessionId,
+      tier: remote.tier,
+      footprint: remote.footprint,
+      buyerEmail,
+      amountCents: remote.amountCents ?? null,
+      currency: remote.currency ?? null,
+      paidAt: remote.paidAt ? new Date(remote.paidAt) : null,
+    },
+  });
+  return { tier: remote.tier, buyerEmail };
 }
 
 /** Counts this claim against the session's bound, in the database (shared by every replica); returns the count. */
@@ -133,7 +153,7 @@ function replayOrRefuse(existing: ExistingPlot, claim: ClaimPlotInput): ClaimPlo
 export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotResult> {
   const { db, claim } = options;
   const state = await options.batches.readState({ x: claim.x, y: claim.y, tier: claim.tier, sessionId: claim.stripeSessionId });
-  const tier = await paidTier(options, state.tier);
+  const { tier, buyerEmail } = await paidTier(options, state);
   if (claim.tier !== tier) {
     const size = TIER_SIZE[tier];
     throw new AppError(
@@ -153,7 +173,7 @@ export async function claimPlot(options: ClaimPlotOptions): Promise<ClaimPlotRes
     throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS_MESSAGE, { maxAttempts: options.maxAttemptsPerSession });
   }
   try {
-    return await claimCountedAttempt(options, tier, state.taken);
+    return await claimCountedAttempt(options, tier, state.taken, claim.notification_email ?? buyerEmail);
   } catch (error) {
     // An outage (NATS, the database, a decode queue that is full) is not the buyer's doing: a buyer who retries
     // through a long outage must not use up the paid session's tries, so such an attempt is given back.
@@ -179,7 +199,12 @@ async function uncountAttempt(db: PrismaClient, sessionId: string): Promise<void
  * held by this session's own checkout, before anything expensive happens: a 409 now. Advisory (the exclusion
  * constraint decides in the end).
  */
-async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken: boolean): Promise<ClaimPlotResult> {
+async function claimCountedAttempt(
+  options: ClaimPlotOptions,
+  tier: Tier,
+  taken: boolean,
+  notificationEmail: string | null,
+): Promise<ClaimPlotResult> {
   const { db, claim } = options;
   const footprint = { x: claim.x, y: claim.y, size: TIER_SIZE[tier] };
   const { regionName } = await assertPlaceable(options.bus, footprint, options.land);
@@ -227,7 +252,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
       sessionId: claim.stripeSessionId,
       visible: screening.visible,
       screenedWords: screening.screenedWords,
-      notificationEmail: claim.notification_email ?? null,
+      notificationEmail,
       clientIp: options.clientIp,
     },
     options.requestId,
@@ -246,7 +271,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
       visible: screening.visible,
       regionName: plot.regionName,
       sessionId: claim.stripeSessionId,
-      notificationEmail: claim.notification_email ?? null,
+      notificationEmail,
       createdAt: plot.createdAt,
       avatar: png,
       manageTokenHash: manage.tokenHash,
@@ -278,6 +303,7 @@ async function claimCountedAttempt(options: ClaimPlotOptions, tier: Tier, taken:
         tier,
         screening: { screenedBy: screening.screenedBy, held: !screening.visible },
         manageToken: manage.token,
+        notificationEmail,
       };
     } catch (error) {
       if (isOverlapViolation(error)) throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);

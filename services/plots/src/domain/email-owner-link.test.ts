@@ -30,7 +30,8 @@ it('e-mails the owner link once to the address left at claim, and keeps the toke
   const { plot, manage_token: token } = claimed.json<{ plot: { id: string }; manage_token: string }>();
 
   const mail = await eventually(async () => smtp.messages.find((m) => m.to.includes('mabel@example.com')));
-  expect(mail.subject).toBe("Your private link to manage your plot 'Mail Mabel' on Pixel Atlas");
+  // A paid claim's e-mail is the buyer's receipt, which carries the owner link.
+  expect(mail.subject).toBe("Your receipt from Pixel Atlas: 'Mail Mabel', Basic Plot");
   expect(mail.text).toContain(`https://atlas.example.com/manage/${token}`);
   // The link in the e-mail opens the owner page.
   expect((await world.plots.inject(`/api/manage/${token}`)).statusCode).toBe(200);
@@ -39,7 +40,7 @@ it('e-mails the owner link once to the address left at claim, and keeps the toke
     `SELECT kind, status, body FROM moderation.notifications WHERE plot_id = $1`,
     [plot.id],
   );
-  expect(row).toMatchObject({ kind: 'owner-link', status: 'sent' });
+  expect(row).toMatchObject({ kind: 'receipt', status: 'sent' });
   expect(row?.body).toContain('[private owner link: sent, not kept]');
   const everywhere = JSON.stringify([
     await world.db.query(`SELECT * FROM moderation.notifications`),

@@ -2,6 +2,9 @@ import { sendOwnerLinkCommand } from '@pixel-atlas/contracts/queries';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import { query } from '@pixel-atlas/service-kit/rpc';
 import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+
+export type OwnerLinkReceipt = NonNullable<z.input<typeof sendOwnerLinkCommand.request>['receipt']>;
 
 export interface EmailOwnerLinkOptions {
   bus: EventBus;
@@ -9,6 +12,8 @@ export interface EmailOwnerLinkOptions {
   plot: { id: string; display_name: string; x: number; y: number };
   email: string;
   token: string;
+  /** With the payment's facts, the e-mail is the buyer's receipt (which carries the owner link). */
+  receipt?: OwnerLinkReceipt;
   /** Tries in all (SMTP down, moderation restarting), spaced by `retryDelayMs` × the try number. */
   attempts?: number;
   retryDelayMs?: number;
@@ -22,7 +27,15 @@ export interface EmailOwnerLinkOptions {
  */
 export async function emailOwnerLink(options: EmailOwnerLinkOptions): Promise<'sent' | 'not-configured' | 'failed'> {
   const { plot, attempts = 3, retryDelayMs = 5_000 } = options;
-  const request = { plotId: plot.id, email: options.email, displayName: plot.display_name, x: plot.x, y: plot.y, token: options.token };
+  const request = {
+    plotId: plot.id,
+    email: options.email,
+    displayName: plot.display_name,
+    x: plot.x,
+    y: plot.y,
+    token: options.token,
+    ...(options.receipt && { receipt: options.receipt }),
+  };
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       const { delivery } = await query(options.bus, sendOwnerLinkCommand, request, { timeoutMs: 45_000 });

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 import type { ClaimBatches } from '../domain/claim-batches.ts';
 import { claimPlot } from '../domain/claim-plot.ts';
-import { emailOwnerLink } from '../domain/email-owner-link.ts';
+import { sendClaimReceipt } from '../domain/send-claim-receipt.ts';
 import type { PrismaClient } from '../db.ts';
 import type { LandSource } from '../domain/footprints.ts';
 import type { ScreenWordsSource } from '../domain/screen-claim-content.ts';
@@ -86,13 +86,15 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
         }
         throw error;
       }
-      if (result.manageToken && request.body.notification_email) {
+      if (result.manageToken && result.notificationEmail) {
         // After the commit, beside the answer: the buyer never waits for SMTP.
-        void emailOwnerLink({
+        void sendClaimReceipt({
+          db: opts.db,
           bus: app.bus,
           log: request.log,
           plot: result.plot,
-          email: request.body.notification_email,
+          sessionId: request.body.stripeSessionId,
+          email: result.notificationEmail,
           token: result.manageToken,
         });
       }
