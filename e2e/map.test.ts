@@ -132,7 +132,7 @@ describe('the map in a real browser', () => {
     await gotoLive(page, `${stack.url}/admin`);
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByText('Map Generated', { exact: true }).count()).toBe(1);
     expect(await page.getByTestId('map-tile-count').innerText()).toBe('8,100');
     expect(await page.getByRole('button', { name: 'Generate Map' }).isDisabled()).toBe(true);

@@ -97,10 +97,10 @@ describe('the site shell in a real browser', () => {
     await open('/admin');
     await page.getByLabel('Username').fill(E2E_ADMIN.username);
     await page.getByLabel('Password').fill('wrong password');
-    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByText('Invalid username or password').count()).toBeGreaterThan(0);
     await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: /sign out/i }).count()).toBe(1);
     expect(await page.getByText('Atlas Map Administration').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: /sign out/i }).click();

@@ -60,6 +60,6 @@ export async function signInAdmin(page: Page, siteUrl: string): Promise<void> {
   await gotoLive(page, `${siteUrl}/admin`);
   await page.getByLabel('Username').fill(E2E_ADMIN.username);
   await page.getByLabel('Password').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: /sign in/i }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect.poll(() => page.getByRole('heading', { name: 'Content Moderation' }).count()).toBe(1);
 }

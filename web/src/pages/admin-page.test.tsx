@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { flaggedPlotsQuery } from '../api/admin-queries.ts';
@@ -121,5 +121,54 @@ describe('admin page', () => {
 
     expect(await screen.findByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
     expect(gateway.countOf('GET /api/admin/me')).toBe(2);
+  });
+
+  it('offers a passkey sign-in, and says so in plain words when this browser has no passkeys', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({
+      'GET /api/admin/me': [unauthenticated],
+      'POST /api/admin/passkey-sign-in/options': [
+        () => jsonResponse({ challenge: 'abc', rpId: 'localhost', userVerification: 'required' }),
+      ],
+    });
+    renderApp('/admin');
+
+    await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+
+    // jsdom has no WebAuthn: the browser library refuses before any prompt.
+    expect((await screen.findByRole('alert')).textContent).toBe('This browser does not support passkeys.');
+    expect(gateway.countOf('POST /api/admin/passkey-sign-in')).toBe(0);
+    expect(screen.getByRole('heading', { name: 'Admin sign in' })).toBeTruthy();
+  });
+
+  it("shows the server's message when the passkey sign-in is refused", async () => {
+    const user = userEvent.setup();
+    fakeGateway({
+      'GET /api/admin/me': [unauthenticated],
+      'POST /api/admin/passkey-sign-in/options': [
+        () =>
+          jsonResponse(
+            { error: { code: 'RATE_LIMITED', message: 'Too many requests. Please wait 9 seconds and try again.' } },
+            { status: 429 },
+          ),
+      ],
+    });
+    renderApp('/admin');
+
+    await user.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Please wait 9 seconds and try again.');
+  });
+
+  it('shows the Passkeys section with an Add a passkey button when signed in', async () => {
+    fakeGateway({
+      'GET /api/admin/me': [signedInAs('warden')],
+      'GET /api/admin/passkeys': [() => jsonResponse({ passkeys: [{ id: 'a', createdAt: '2026-11-28T10:00:00Z', lastUsedAt: null }] })],
+    });
+    renderApp('/admin');
+
+    const section = await screen.findByTestId('admin-passkeys');
+    expect(await within(section).findByText('You have 1 passkey.')).toBeTruthy();
+    expect(within(section).getByRole('button', { name: 'Add a passkey' })).toBeTruthy();
   });
 });

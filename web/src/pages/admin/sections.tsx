@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { PasskeysSection } from '../../features/admin-auth/passkeys-section.tsx';
 import { LinkHealthSection } from '../../features/link-health/link-health-section.tsx';
 import { ModerationSection } from '../../features/moderation/moderation-section.tsx';
 import { TopPlotsSection } from '../../features/stats/top-plots-section.tsx';
@@ -26,4 +27,5 @@ export const AdminSections: AdminSection[] = [
   { id: 'map', title: 'Map Status', Component: MapStatus },
   { id: 'map-generation', title: 'Map Generation', Component: MapGeneration },
   { id: 'danger-zone', title: 'Danger Zone', Component: DangerZone, useIsVisible: useMapExists },
+  { id: 'passkeys', title: 'Passkeys', Component: PasskeysSection },
 ];
