@@ -324,6 +324,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/claim-plot/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a checkout session already claimed a plot, and which */
+        get: operations["getSessionClaim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contact": {
         parameters: {
             query?: never;
@@ -1107,6 +1124,15 @@ export interface components {
         RotateManageTokenResponse: {
             token: string;
         };
+        SessionClaim: {
+            /** @description The session bought a plot (it cannot claim another) */
+            claimed: boolean;
+            /** @description That plot's display name, while it exists */
+            display_name: string | null;
+            /** @description That plot, while it exists (null when unclaimed or removed) */
+            plotId: string | null;
+            sessionId: string;
+        };
         StatBeaconInput: {
             /** @enum {string} */
             kind: "view" | "profile_open" | "click";
@@ -1140,6 +1166,13 @@ export interface components {
             username: string;
         };
         VerifySessionResponse: {
+            /** @description Where the buyer can finish paying, while the checkout is open */
+            checkoutUrl?: string | null;
+            /**
+             * @description paid; open: not paid yet and the checkout can still be finished; processing: completed, the money has not arrived yet; expired: ended without payment (expired or cancelled); refused: paid with another amount or currency than asked, never honoured
+             * @enum {string}
+             */
+            paymentStatus?: "paid" | "open" | "processing" | "expired" | "refused";
             /** @description The plot the session bought, while it exists (null when unused or the plot was removed) */
             plotId: string | null;
             sessionId: string;
@@ -2241,6 +2274,37 @@ export interface operations {
             };
             /** @description Default Response */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSessionClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionClaim"];
+                };
+            };
+            /** @description Default Response */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,10 @@ export const createCheckoutSessionResponseSchema = z
   })
   .meta({ id: 'CreateCheckoutSessionResponse' });
 
+/** What became of a checkout session, as /claim tells the buyer. */
+export const PAYMENT_STATUSES = ['paid', 'open', 'processing', 'expired', 'refused'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
 export const verifySessionResponseSchema = z
   .object({
     verified: z.boolean(),
@@ -36,6 +40,14 @@ export const verifySessionResponseSchema = z
     y: z.number().int(),
     used: z.boolean().describe('The session already bought a plot: it cannot claim another'),
     plotId: z.uuid().nullable().describe('The plot the session bought, while it exists (null when unused or the plot was removed)'),
+    // Optional so an answer from an older payments replica still parses; /claim then says what it can.
+    paymentStatus: z
+      .enum(PAYMENT_STATUSES)
+      .optional()
+      .describe(
+        'paid; open: not paid yet and the checkout can still be finished; processing: completed, the money has not arrived yet; expired: ended without payment (expired or cancelled); refused: paid with another amount or currency than asked, never honoured',
+      ),
+    checkoutUrl: z.string().nullable().optional().describe('Where the buyer can finish paying, while the checkout is open'),
   })
   .meta({ id: 'VerifySessionResponse' });
 export type VerifySessionResponse = z.infer<typeof verifySessionResponseSchema>;

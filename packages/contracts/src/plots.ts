@@ -179,3 +179,18 @@ export const flagPlotRequestSchema = z
 export const flagPlotResponseSchema = z.object({ flagged: z.literal(true), plotId: z.uuid() }).meta({ id: 'FlagPlotResponse' });
 
 export const userPlotsResponseSchema = z.object({ username: z.string(), plots: z.array(plotSchema) }).meta({ id: 'UserPlots' });
+
+/**
+ * GET /api/claim-plot/:sessionId: the plot a paid session claimed, as plots knows it the moment the claim commits (payments
+ * learns it from an event a moment later). Whoever holds the session id is its buyer: /claim in another browser says
+ * "this payment already claimed <name>" instead of offering a form for a spot the plot now stands on.
+ */
+export const sessionClaimResponseSchema = z
+  .object({
+    sessionId: z.string(),
+    claimed: z.boolean().describe('The session bought a plot (it cannot claim another)'),
+    plotId: z.uuid().nullable().describe('That plot, while it exists (null when unclaimed or removed)'),
+    display_name: z.string().nullable().describe("That plot's display name, while it exists"),
+  })
+  .meta({ id: 'SessionClaim' });
+export type SessionClaim = z.infer<typeof sessionClaimResponseSchema>;

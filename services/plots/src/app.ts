@@ -24,6 +24,7 @@ import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { ScreenWordsCopy } from './screen-words-copy.ts';
 import { ClaimBatches } from './domain/claim-batches.ts';
 import { claimRoutes } from './routes/claim.ts';
+import { claimStateRoutes } from './routes/claim-state.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { manageRoutes } from './routes/manage.ts';
 import { ownerLinkRecoveryRoutes } from './routes/owner-link-recovery.ts';
@@ -217,6 +218,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   });
 
   await app.register(plotRoutes, { db: app.db, cache: plotList });
+  await app.register(claimStateRoutes, { db: app.db });
   await app.register(positionRoutes, { db: app.db, land: landMask });
   await app.register(linkHealthRoutes, { db: app.db });
   await app.register(reservedFootprintRoutes, { cache: reserved });

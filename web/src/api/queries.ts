@@ -17,6 +17,7 @@ const MAP_LAYOUT_PATH = '/api/map-layout';
 const RESERVED_FOOTPRINTS_PATH = '/api/reserved-footprints';
 const PRICES_PATH = '/api/prices';
 const VERIFY_SESSION_PATH = '/api/verify-session/{sessionId}';
+const SESSION_CLAIM_PATH = '/api/claim-plot/{sessionId}';
 const MANAGE_PAGE_PATH = '/api/manage/{token}';
 const ADMIN_ME_PATH = '/api/admin/me';
 
@@ -95,6 +96,17 @@ export function verifySessionQuery(sessionId: string) {
   return queryOptions({
     queryKey: [VERIFY_SESSION_PATH, sessionId] as const,
     queryFn: () => dataOf(api.GET(VERIFY_SESSION_PATH, { params: { path: { sessionId } } })),
+  });
+}
+
+/**
+ * The plot the session claimed, as plots knows it the moment the claim commits (verify-session learns it a moment
+ * later, from an event): /claim in a second browser says "already claimed" even within that moment.
+ */
+export function sessionClaimQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: [SESSION_CLAIM_PATH, sessionId] as const,
+    queryFn: () => dataOf(api.GET(SESSION_CLAIM_PATH, { params: { path: { sessionId } } })),
   });
 }
 

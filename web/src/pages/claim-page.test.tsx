@@ -1,4 +1,5 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
+import { PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -272,7 +273,8 @@ describe('/claim form', () => {
     const review = await screen.findByRole('region', { name: 'Confirm your plot details' });
     expect(within(review).getByText('(30, 31)')).toBeTruthy();
     expect(within(review).getByText('Creator Coast')).toBeTruthy();
-    expect(within(review).getByText(/cannot be changed after claiming/)).toBeTruthy();
+    // The one policy sentence: what is final, and what the owner can change later.
+    expect(within(review).getByTestId('plot-policy').textContent).toBe(`${PLOT_CHANGE_POLICY} Please check everything before you confirm.`);
 
     await user.click(within(review).getByRole('button', { name: 'EDIT DETAILS' }));
     expect(screen.getByLabelText<HTMLInputElement>('Display name').value).toBe('Grace Tiles');
@@ -384,6 +386,76 @@ describe('/claim beyond this browser', () => {
     expect(screen.queryByText('Payment Successful! Claim Your Plot')).toBeNull();
     expect(gateway.countOf('POST /api/claim-plot')).toBe(1);
   }, 15_000);
+
+  it('a session plots already saw claimed says so before payments heard of it (another browser, a moment after the claim)', async () => {
+    const gateway = fakeGateway({
+      // payments has not recorded the used session yet; plots has the plot.
+      [VERIFY]: [verified],
+      [`GET /api/claim-plot/${SESSION}`]: [
+        () => jsonResponse({ sessionId: SESSION, claimed: true, plotId: PLOT_ID, display_name: 'Ada Pixel' }),
+      ],
+      [`GET /api/plots/${PLOT_ID}`]: [() => jsonResponse(plot)],
+    });
+    renderApp(claimPath);
+    expect(await screen.findByText('This payment already claimed Ada Pixel')).toBeTruthy();
+    expect(screen.getByRole('link', { name: "View Ada Pixel's Plot" }).getAttribute('href')).toBe(`/plot/${PLOT_ID}`);
+    expect(screen.queryByLabelText('Display name')).toBeNull();
+    expect(screen.queryByText('Tile Unavailable')).toBeNull();
+    expect(gateway.countOf('POST /api/claim-plot')).toBe(0);
+  });
+
+  it("an open checkout not paid yet says so with a way back to finish paying, not 'invalid or has expired'", async () => {
+    const user = userEvent.setup();
+    fakeGateway({
+      [VERIFY]: [
+        () =>
+          jsonResponse({
+            verified: false,
+            tier: 'prime',
+            sessionId: SESSION,
+            x: 20,
+            y: 25,
+            used: false,
+            plotId: null,
+            paymentStatus: 'open',
+            checkoutUrl: `/api/test-checkout/${SESSION}`,
+          }),
+        verified,
+      ],
+      [`GET /api/claim-plot/${SESSION}`]: [() => jsonResponse({ sessionId: SESSION, claimed: false, plotId: null, display_name: null })],
+    });
+    renderApp(claimPath);
+    expect(await screen.findByRole('heading', { name: 'Payment Not Complete' })).toBeTruthy();
+    expect(screen.getByText("Your payment hasn't been completed yet.")).toBeTruthy();
+    expect(screen.queryByText(/invalid or has expired/)).toBeNull();
+    expect(screen.queryByText('Payment Verification Failed')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Finish Paying' }).getAttribute('href')).toBe(`/api/test-checkout/${SESSION}`);
+    // Paid meanwhile (in another tab): Check Again finds it.
+    await user.click(screen.getByRole('button', { name: 'Check Again' }));
+    expect(await screen.findByRole('heading', { name: 'Payment Successful! Claim Your Plot' })).toBeTruthy();
+  });
+
+  it('a completed checkout whose money has not arrived says it is processing, without a checkout link', async () => {
+    fakeGateway({
+      [VERIFY]: [
+        () =>
+          jsonResponse({
+            verified: false,
+            tier: 'prime',
+            sessionId: SESSION,
+            x: 20,
+            y: 25,
+            used: false,
+            plotId: null,
+            paymentStatus: 'processing',
+            checkoutUrl: null,
+          }),
+      ],
+    });
+    renderApp(claimPath);
+    expect(await screen.findByRole('heading', { name: 'Payment Processing' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Finish Paying' })).toBeNull();
+  });
 
   it('a used session whose plot was removed says so without a link', async () => {
     fakeGateway({

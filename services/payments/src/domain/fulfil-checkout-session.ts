@@ -10,8 +10,11 @@ import type { CheckoutProvider, ProviderSession } from '../providers/provider.ts
 export type FulfilmentOutcome =
   /** Paid, amount and currency matched: the payment is recorded and payments.payment.verified was emitted (once). */
   | { state: 'paid'; payment: Payment; newlyPaid: boolean; customerEmail?: string | null }
-  /** Still open, or completed without the money having arrived (e.g. a delayed payment method). */
-  | { state: 'unpaid'; payment: Payment }
+  /**
+   * Still open, or completed without the money having arrived (e.g. a delayed payment method). `session`: the
+   * provider's view (null when the provider no longer knows it), which tells the two apart.
+   */
+  | { state: 'unpaid'; payment: Payment; session: ProviderSession | null }
   | { state: 'expired'; payment: Payment }
   /** The provider says paid, but not the amount or currency we asked for: never honoured. */
   | { state: 'mismatch'; payment: Payment }
@@ -85,7 +88,7 @@ export async function fulfilCheckoutSession(options: FulfilCheckoutSessionOption
   if (payment?.status === 'paid') return { state: 'paid', payment, newlyPaid: false };
 
   const session = await retrieve(provider, sessionId);
-  if (!session) return payment ? { state: 'unpaid', payment } : { state: 'unknown' };
+  if (!session) return payment ? { state: 'unpaid', payment, session: null } : { state: 'unknown' };
   if (!payment) {
     payment = await adopt(db, provider, session);
     if (!payment) return { state: 'unknown' };
@@ -161,5 +164,5 @@ export async function fulfilCheckoutSession(options: FulfilCheckoutSessionOption
     return { state: 'expired', payment: fresh };
   }
 
-  return { state: 'unpaid', payment };
+  return { state: 'unpaid', payment, session };
 }

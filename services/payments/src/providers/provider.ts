@@ -27,6 +27,8 @@ export interface ProviderSession {
   amountTotal: number | null;
   currency: string | null;
   metadata: Record<string, string>;
+  /** Where the buyer can still finish paying: set only while the session is open (absent: not known). */
+  url?: string | null;
   /** The address the buyer gave on the checkout page (Stripe: `customer_details.email`), once they gave it. */
   customerEmail: string | null;
 }

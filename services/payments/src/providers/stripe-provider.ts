@@ -89,6 +89,7 @@ export class StripeCheckoutProvider implements CheckoutProvider {
       amountTotal: session.amount_total ?? null,
       currency: session.currency ?? null,
       metadata: session.metadata ?? {},
+      url: session.status === 'open' ? (session.url ?? null) : null,
       // Checkout always asks for an address in payment mode; customer_email is what we passed in, if anything.
       customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
     };

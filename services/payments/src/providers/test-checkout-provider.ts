@@ -50,6 +50,7 @@ export class TestCheckoutProvider implements CheckoutProvider {
       amountTotal: row.amountTotal,
       currency: row.currency,
       metadata: row.metadata as Record<string, string>,
+      url: row.status === 'open' ? `${TEST_CHECKOUT_PATH}/${encodeURIComponent(row.id)}` : null,
       customerEmail: row.customerEmail,
     };
   }

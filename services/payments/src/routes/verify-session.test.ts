@@ -26,6 +26,9 @@ describe('GET /api/verify-session/:id beyond verified/tier', () => {
       y: spot.y,
       used: false,
       plotId: null,
+      // Not paid yet, and still open: /claim says so and links back to the checkout (not "invalid or has expired").
+      paymentStatus: 'open',
+      checkoutUrl: expect.stringContaining(sessionId),
     });
     const paidSpot = nextSpot();
     const paid = await buyAndPay(world, { tier: 'prime', ...paidSpot });
@@ -37,7 +40,21 @@ describe('GET /api/verify-session/:id beyond verified/tier', () => {
       y: paidSpot.y,
       used: false,
       plotId: null,
+      paymentStatus: 'paid',
+      checkoutUrl: null,
     });
+  });
+
+  it('says an ended checkout is expired, with no way back to it', async () => {
+    const spot = nextSpot();
+    const { sessionId } = (await startCheckout(world, { tier: 'basic', ...spot })).json();
+    const cancelled = await world.payments.inject({
+      method: 'GET',
+      url: `/api/payments/checkout-cancel?session_id=${sessionId}`,
+      headers: viaGateway(),
+    });
+    expect(cancelled.statusCode).toBe(303);
+    expect(await verify(sessionId)).toMatchObject({ verified: false, paymentStatus: 'expired', checkoutUrl: null });
   });
 
   it('says a session that bought a plot is used, with the plot; after the plot is removed, still used but with no plot', async () => {
@@ -48,7 +65,17 @@ describe('GET /api/verify-session/:id beyond verified/tier', () => {
     expect(plotId).toMatch(/^[0-9a-f-]{36}$/);
     // Recorded from plots.plot.claimed, which arrives a moment after the claim's answer.
     await eventually(async () => ((await verify(sessionId)).used ? true : null));
-    expect(await verify(sessionId)).toEqual({ verified: true, tier: 'basic', sessionId, x: spot.x, y: spot.y, used: true, plotId });
+    expect(await verify(sessionId)).toEqual({
+      verified: true,
+      tier: 'basic',
+      sessionId,
+      x: spot.x,
+      y: spot.y,
+      used: true,
+      plotId,
+      paymentStatus: 'paid',
+      checkoutUrl: null,
+    });
 
     await publishEvent(world, 'plots.plot.removed', { plotId, sessionId, reason: 'rejected' });
     await eventually(async () => ((await verify(sessionId)).plotId === null ? true : null));

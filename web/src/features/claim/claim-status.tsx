@@ -25,12 +25,59 @@ export function VerificationFailedCard({ message }: { message: string }) {
 }
 
 /**
- * /claim for a session that already bought a plot (Back after the claim, or the link opened again): the
- * truth and the way to the plot, never a fresh form that could only fail.
+ * /claim for a checkout that is not paid yet: the truth (not "invalid or has expired" while it is still open), the way
+ * back to the checkout when it can still be finished, and a check again for a payment that is on its way.
  */
-export function UsedSessionCard({ plotId }: { plotId: string | null }) {
+export function PaymentNotCompleteCard({
+  processing,
+  checkoutUrl,
+  onCheckAgain,
+  checking,
+}: {
+  /** The checkout was completed but the money has not arrived yet (a delayed payment method). */
+  processing: boolean;
+  checkoutUrl: string | null;
+  onCheckAgain: () => void;
+  checking: boolean;
+}) {
+  return (
+    <StatusCard
+      title={processing ? 'Payment Processing' : 'Payment Not Complete'}
+      subtitle={processing ? 'Your payment has not arrived yet.' : "Your payment hasn't been completed yet."}
+    >
+      <p className="text-ink-muted">
+        {processing
+          ? 'Your payment provider has not confirmed it yet. Check again in a minute: your plot can be claimed as soon as it arrives.'
+          : 'Your checkout is still open. Finish paying and you will come back here to claim your plot. Already paid? Check again in a moment.'}
+      </p>
+      <div className="mt-4 flex flex-wrap gap-3">
+        {checkoutUrl && !processing ? (
+          <a href={checkoutUrl} className={buttonClassName('primary', 'md')}>
+            Finish Paying
+          </a>
+        ) : null}
+        <button
+          type="button"
+          className={buttonClassName('secondary', 'md')}
+          onClick={onCheckAgain}
+          disabled={checking}
+          aria-busy={checking || undefined}
+        >
+          {checking ? 'Checking...' : 'Check Again'}
+        </button>
+      </div>
+    </StatusCard>
+  );
+}
+
+/**
+ * /claim for a session that already bought a plot (Back after the claim, the link opened again, another browser): the
+ * truth and the way to the plot, never a fresh form that could only fail. `knownName`: the name plots gave with the
+ * session's claim (shown even while the plot waits for review and has no public page).
+ */
+export function UsedSessionCard({ plotId, knownName }: { plotId: string | null; knownName?: string | null }) {
   const plot = useQuery({ ...plotQuery(plotId ?? ''), enabled: plotId !== null });
-  const name = plot.data?.display_name;
+  const name = plot.data?.display_name ?? knownName ?? undefined;
   return (
     <StatusCard
       title="Plot Already Claimed"
