@@ -4,6 +4,7 @@ import { natsPlugin, natsSettingsFromEnv } from '@pixel-atlas/service-kit/nats';
 import { createServiceApp } from '@pixel-atlas/service-kit/service';
 import { PrismaClient, SCHEMA } from './db.ts';
 import { createAdminUser } from './domain/create-admin-user.ts';
+import { LOGIN_THROTTLE } from './domain/sign-in-admin.ts';
 import { fastifyTrustProxy, publicOriginOf, type GatewayEnv } from './env.ts';
 import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
@@ -56,7 +57,11 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     publicOrigin: env.PUBLIC_ORIGIN,
     policy: { idleMinutes: env.ADMIN_SESSION_IDLE_MINUTES, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS },
   });
-  await app.register(adminSessionRoutes, { db, absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS });
+  await app.register(adminSessionRoutes, {
+    db,
+    absoluteHours: env.ADMIN_SESSION_ABSOLUTE_HOURS,
+    signInPolicy: { ...LOGIN_THROTTLE, maxAttemptsPerUsernamePerHour: env.ADMIN_SIGN_IN_MAX_PER_HOUR },
+  });
   await app.register(adminPasskeyRoutes, {
     db,
     publicOrigin: publicOriginOf(env),

@@ -88,6 +88,11 @@ export const envSchema = z
     ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
     ADMIN_SESSION_IDLE_MINUTES: envField.positiveInt(30),
     ADMIN_SESSION_ABSOLUTE_HOURS: envField.positiveInt(8),
+    /**
+     * Password attempts per admin username per hour from browsers that never signed in (no device cookie): the most a
+     * botnet can guess. Filling it blocks only strangers: passkeys and the admin's known browsers are counted apart.
+     */
+    ADMIN_SIGN_IN_MAX_PER_HOUR: envField.positiveInt(1000),
     /** Requests per minute per client across the whole API (a ceiling against floods, not a product rule). */
     RATE_LIMIT_PER_MINUTE: envField.positiveInt(600),
     /**

@@ -6,13 +6,16 @@ import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { revokeAdminSession } from '../domain/admin-sessions.ts';
-import { pruneLoginThrottle, signInAdmin, SignInThrottledError } from '../domain/sign-in-admin.ts';
+import { pruneLoginThrottle, signInAdmin, SignInThrottledError, type LoginThrottlePolicy } from '../domain/sign-in-admin.ts';
 import type { PrismaClient } from '../db.ts';
 import { sessionCookieOptions, setSignedInCookies } from './admin-cookies.ts';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
-export async function adminSessionRoutes(app: FastifyInstance, opts: { db: PrismaClient; absoluteHours: number }) {
+export async function adminSessionRoutes(
+  app: FastifyInstance,
+  opts: { db: PrismaClient; absoluteHours: number; signInPolicy?: LoginThrottlePolicy },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
@@ -35,6 +38,7 @@ export async function adminSessionRoutes(app: FastifyInstance, opts: { db: Prism
         clientIp: request.clientIp,
         userAgent: request.headers['user-agent'] ?? null,
         device: { secret: app.adminAuthSecret, cookie: request.cookies[app.adminCookie.deviceName] },
+        policy: opts.signInPolicy,
       }).catch((error: unknown) => {
         if (error instanceof SignInThrottledError) reply.header('retry-after', String(error.retryAfterSeconds));
         throw error;
