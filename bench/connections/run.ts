@@ -8,8 +8,9 @@
  * Phase 1, idle: the visitor (127.0.0.1, one keep-alive connection, like a browser tab) fetches `/` and `/api/plots`
  * BENCH_VISITOR_REQUESTS times each: p50 and p99. Phase 2, flood: BENCH_SLOW_CONNECTIONS connections trickle one byte
  * every 500 ms (a third post a megabyte to `/`, a third a contact message to `/api/contact`, a third never finish their
- * headers); the visitor fetches the same again while they are open: p50, p99 and the ratio to idle. Then: how long
- * until every slow connection was closed, and the longest each kind was held, beside its documented bound.
+ * headers); the visitor fetches the same again at once (the flood arriving: the gateway is answering and closing the
+ * page-body third too) and once only the hoarders are left (held): p50, p99 and the ratio to idle. Then: how long until
+ * every slow connection was closed, and the longest each kind was held, beside its documented bound.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -92,22 +93,26 @@ async function main() {
     const opened = Date.now() - floodStarted;
     let closedSoFar = 0;
     for (const connection of flood) void connection.closed.then(() => closedSoFar++);
+    // Right away: the gateway is also answering and closing the page-body third (the burst of a flood arriving).
     const under = await measure(port);
     const stillOpenAfterVisits = SLOW - closedSoFar;
+    // Then with only the hoarders left, trickling: what holding connections alone costs a visitor.
+    await Promise.all(flood.filter((c) => c.kind === 'page-body').map((c) => c.closed));
+    const heldWhileMeasuring = SLOW - closedSoFar;
+    const held = await measure(port);
+    const heldAfterVisits = SLOW - closedSoFar;
     const closed = await Promise.all(flood.map(async (c) => ({ kind: c.kind, ...(await c.closed), openedAt: c.openedAt })));
     const allClosedMs = Math.max(...closed.map((c) => c.at)) - floodStarted;
 
-    console.log('visitor          idle p50 / p99          under the flood p50 / p99     p99 ratio');
-    for (const urlPath of ['/', '/api/plots']) {
-      const a = idle[urlPath]!;
-      const b = under[urlPath]!;
+    const row = (label: string, a: { p50: number; p99: number }, b: { p50: number; p99: number }) =>
       console.log(
-        `${urlPath.padEnd(16)} ${`${ms(a.p50)} / ${ms(a.p99)}`.padEnd(23)} ${`${ms(b.p50)} / ${ms(b.p99)}`.padEnd(29)} ${(b.p99 / a.p99).toFixed(2)}×`,
+        `${label.padEnd(28)} ${`${ms(a.p50)} / ${ms(a.p99)}`.padEnd(23)} ${`${ms(b.p50)} / ${ms(b.p99)}`.padEnd(25)} ${(b.p99 / a.p99).toFixed(2)}×`,
       );
-    }
-    console.log(
-      `\nflood: ${SLOW} connections opened in ${ms(opened)}; ${stillOpenAfterVisits} still open when the visitor's requests were done`,
-    );
+    console.log('visitor                      idle p50 / p99          flood p50 / p99           p99 ratio');
+    for (const urlPath of ['/', '/api/plots']) row(`${urlPath} (flood arriving)`, idle[urlPath]!, under[urlPath]!);
+    for (const urlPath of ['/', '/api/plots']) row(`${urlPath} (held)`, idle[urlPath]!, held[urlPath]!);
+    console.log(`\nflood: ${SLOW} connections opened in ${ms(opened)}; ${stillOpenAfterVisits} still open after the first measurement`);
+    console.log(`held: ${heldWhileMeasuring} slow connections open when the second measurement began, ${heldAfterVisits} when it ended`);
     console.log(`every slow connection closed ${(allClosedMs / 1000).toFixed(1)} s after the flood began`);
     for (const kind of SLOW_KINDS) {
       const mine = closed.filter((c) => c.kind === kind);
