@@ -134,6 +134,12 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
       const avatar = await world.plots.inject(response.json().plot.avatar_url);
       expect(await sharp(avatar.rawPayload).metadata()).toMatchObject({ format: 'png', width: 128, height: 128 });
       expect(avatar.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
+      // The large rendition (the map's, for big plots close up) is the stored one: here the picture's own 200×200.
+      const url = response.json().plot.avatar_url as string;
+      const large = await world.plots.inject(`${url}${url.includes('?') ? '&' : '?'}size=large`);
+      expect(large.headers['content-type']).toBe('image/png');
+      expect(await sharp(large.rawPayload).metadata()).toMatchObject({ format: 'png', width: 200, height: 200 });
+      expect(large.headers.etag).not.toBe(avatar.headers.etag);
     }
   });
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getPlot, getPlotAvatar } from '../domain/get-plot.ts';
+import { createSmallRenditionCache } from '../domain/process-avatar.ts';
 import { listUserPlots } from '../domain/list-user-plots.ts';
 import type { PlotListCache } from '../plot-list-cache.ts';
 import type { PrismaClient } from '../db.ts';
@@ -69,10 +70,13 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
     async (request) => getPlot({ db: opts.db, id: request.params.id }),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { v?: string | string[] } }>(
+  const smallRenditions = createSmallRenditionCache();
+  app.get<{ Params: { id: string }; Querystring: { v?: string | string[]; size?: string | string[] } }>(
     '/api/plots/:id/avatar',
     {
       schema: {
+        // ?size=large: the stored rendition, at most 512×512 (the map draws it for big plots close up). Outside the
+        // schema, as ?v= is: the public document keeps describing the default, small rendition.
         summary: "A plot's avatar: a square PNG of at most 128×128, cached for good (a replaced avatar gets a new URL: ?v=N)",
         operationId: 'getPlotAvatar',
         tags: ['plots'],
@@ -81,7 +85,9 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
       },
     },
     async (request, reply) => {
-      const { png, version } = await getPlotAvatar({ db: opts.db, id: request.params.id });
+      const stored = await getPlotAvatar({ db: opts.db, id: request.params.id });
+      const { version } = stored;
+      const png = request.query.size === 'large' ? stored.png : await smallRenditions.get(`${request.params.id}:${version}`, stored.png);
       // From the bytes: an owner may replace the avatar (its URL then carries a new ?v=, the ETag a new hash).
       const etag = `"avatar-${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
       const cacheControl = isCurrentAvatarVersion(request.query.v, version) ? AVATAR_CURRENT_CACHE : AVATAR_OTHER_CACHE;

@@ -1,5 +1,23 @@
-/** Spec section 5: the saved avatar is 100x100 px; the round cropper's circle has radius 50. */
-export const AVATAR_OUTPUT_PX = 100;
+import { AVATAR_MAX_BYTES } from '@pixel-atlas/contracts/plots';
+/**
+ * Spec section 5 saves a 100x100 avatar, which a Premium plot close up shows blurred: the saved avatar is the crop at
+ * its own resolution, at least 100 px and at most 512 px (the large rendition the server keeps), never enlarged past
+ * what the picture has; a crop whose PNG would pass the 1 MB limit is saved smaller.
+ */
+export const AVATAR_MIN_OUTPUT_PX = 100;
+export const AVATAR_MAX_OUTPUT_PX = 512;
+const OUTPUT_STEPS_PX = [AVATAR_MAX_OUTPUT_PX, 384, 256, 160, AVATAR_MIN_OUTPUT_PX];
+
+/** The side to save a crop `cropSidePx` wide at: its own, within 100..512. */
+export function avatarOutputSide(cropSidePx: number): number {
+  return Math.min(AVATAR_MAX_OUTPUT_PX, Math.max(AVATAR_MIN_OUTPUT_PX, Math.round(cropSidePx)));
+}
+
+/** Decoded bytes of a base64 data URL, from its length. */
+function dataUrlBytes(dataUrl: string): number {
+  const data = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  return Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+}
 export const AVATAR_START_ZOOM = 1.2;
 
 export type AvatarShape = 'round' | 'square';
@@ -62,26 +80,36 @@ function loadImage(src: string): Promise<HTMLImageElement> {
 }
 
 /**
- * Draws the chosen area into a 100x100 PNG data URL. The round shape is clipped to the circle
+ * Draws the chosen area into a square PNG data URL (avatarOutputSide). The round shape is clipped to the circle
  * (cropper libraries only draw the circle as an overlay); PNG keeps the corners transparent.
  */
 export async function cropAvatar(src: string, area: CropArea | null, shape: AvatarShape): Promise<string> {
   const image = await loadImage(src);
   const side = Math.min(image.naturalWidth, image.naturalHeight);
   const source = area ?? { x: (image.naturalWidth - side) / 2, y: (image.naturalHeight - side) / 2, width: side, height: side };
+  const first = avatarOutputSide(source.width);
+  let dataUrl = '';
+  for (const output of [first, ...OUTPUT_STEPS_PX.filter((step) => step < first)]) {
+    dataUrl = drawCrop(image, source, shape, output);
+    if (dataUrlBytes(dataUrl) <= AVATAR_MAX_BYTES) break;
+  }
+  return dataUrl;
+}
+
+function drawCrop(image: HTMLImageElement, source: CropArea, shape: AvatarShape, output: number): string {
   const canvas = document.createElement('canvas');
-  canvas.width = AVATAR_OUTPUT_PX;
-  canvas.height = AVATAR_OUTPUT_PX;
+  canvas.width = output;
+  canvas.height = output;
   const context = canvas.getContext('2d');
   if (!context) throw new Error('no 2d canvas');
   context.imageSmoothingQuality = 'high';
   if (shape === 'round') {
-    const radius = AVATAR_OUTPUT_PX / 2;
+    const radius = output / 2;
     context.beginPath();
     context.arc(radius, radius, radius, 0, Math.PI * 2);
     context.closePath();
     context.clip();
   }
-  context.drawImage(image, source.x, source.y, source.width, source.height, 0, 0, AVATAR_OUTPUT_PX, AVATAR_OUTPUT_PX);
+  context.drawImage(image, source.x, source.y, source.width, source.height, 0, 0, output, output);
   return canvas.toDataURL('image/png');
 }

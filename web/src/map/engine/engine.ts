@@ -24,6 +24,7 @@ import {
 import { browserCanvasFactory, type CanvasFactory } from './canvas-factory.ts';
 import { cameraAlongFlight, planFlight } from './fly-to.ts';
 import { browserFrameDeps, createFrameScheduler, type FrameSchedulerDeps } from './frame-scheduler.ts';
+import { LARGE_AVATARS_KEPT, renditionImageCache } from './avatar-rendition.ts';
 import { createImageCache, type ImageLoader } from './image-cache.ts';
 import { attachMapInput, type MapInputTarget } from './input.ts';
 import { layoutBox } from './layout-box.ts';
@@ -186,13 +187,14 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
 
   // Opaque: the layers cover every pixel, and the browser composites an opaque canvas without blending.
   const ctx = canvas.getContext('2d', { alpha: false });
-  const images = createImageCache({
-    load: options.loadImage,
-    onLoad: () => {
-      layers.imagesLoaded();
-      invalidateStatic();
-    },
-  });
+  const onImageLoad = () => {
+    layers.imagesLoaded();
+    invalidateStatic();
+  };
+  const images = renditionImageCache(
+    createImageCache({ load: options.loadImage, onLoad: onImageLoad }),
+    createImageCache({ load: options.loadImage, onLoad: onImageLoad, maxEntries: LARGE_AVATARS_KEPT }),
+  );
   const scheduler = createFrameScheduler(draw, frames);
 
   canvas.style.touchAction = 'none';

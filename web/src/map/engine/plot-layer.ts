@@ -1,6 +1,7 @@
 import { TIER_COLOR, TIERS, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { visibleTileRange, type Camera, type Viewport } from './camera.ts';
 import { footprintDeviceRect, strokeFootprintOutlines, type DeviceRect } from './footprints.ts';
+import { avatarRenditionUrl } from './avatar-rendition.ts';
 import type { ImageCache } from './image-cache.ts';
 import { shouldShowAvatar, shouldShowInitials, tileScreenSize } from './level-of-detail.ts';
 import { plotInitials, plotSize, type MapPlot } from './plot-index.ts';
@@ -67,7 +68,10 @@ export function drawPlots(
   let awaitingAvatar = false;
   for (const rect of rects) {
     if (!images || rect.width - frame * 2 <= 2 || !shouldShowAvatar(camera.zoom, rect.size)) continue;
-    rect.avatar = images.get(rect.plot.avatar_url);
+    // The rendition its box needs; while a large one loads, the small one (usually in already) stands in.
+    const url = rect.plot.avatar_url;
+    const wanted = avatarRenditionUrl(url, rect.width - frame * 2);
+    rect.avatar = images.get(wanted) ?? (wanted === url ? null : images.get(url));
     if (!rect.avatar && rect.plot.avatar_url && images.pendingCount() > 0) awaitingAvatar = true;
   }
 
