@@ -1,5 +1,6 @@
-// `npm run admin:create -- <args>`: creates an admin user through the gateway's own CLI
-// (services/gateway/src/cli/create-admin.ts), which owns the users table and password hashing.
+// `npm run admin:create -- <username> [--passkey]`: creates an admin user through the gateway's own CLI
+// (services/gateway/src/cli/create-admin.ts), which owns the users table and password hashing; with --passkey it prints
+// a one-time link (<PUBLIC_ORIGIN or http://localhost:8080>/admin#passkey=…) that adds a passkey to that admin.
 // DATABASE_URL defaults to what `npm start` uses (same PostgreSQL detection, database pixel_atlas), so it works on
 // the same machine with no setup; an embedded PostgreSQL started for the purpose is stopped afterwards.
 import { existsSync } from 'node:fs';

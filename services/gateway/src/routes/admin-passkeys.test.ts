@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { servicePerFile } from '@pixel-atlas/service-kit/service-per-file';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { createPasskeyLink } from '../domain/passkey-links.ts';
 import { relyingPartyOf } from '../domain/register-admin-passkey.ts';
 import { signInWithPasskey, startPasskeySignIn } from '../domain/sign-in-with-passkey.ts';
 import { loadEnv } from '../env.ts';
@@ -153,8 +155,15 @@ describe('admin passkeys', () => {
   });
 
   it('registers through a one-time link from admin:create, signs in with it, and refuses the link a second time', async () => {
-    const user = await db().adminUser.findUniqueOrThrow({ where: { username: ADMIN.username } });
-    const token = await createPasskeyLink({ db: db(), userId: user.id });
+    // The CLI as `npm run admin:create -- keeper --passkey` runs it: an existing admin keeps the password, gets a link.
+    const cli = path.resolve(import.meta.dirname, '../cli/create-admin.ts');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ADMIN.username, '--passkey'], {
+      env: { ...process.env, DATABASE_URL: gateway.env.DATABASE_URL, PUBLIC_ORIGIN: ORIGIN, ADMIN_PASSWORD: '' },
+    });
+    const link = /(\S+\/admin#passkey=(\S+))/.exec(stdout);
+    expect(stdout).toContain(`Open this link within 60 minutes to add a passkey for ${ADMIN.username} (it works once):`);
+    expect(link?.[1]).toMatch(new RegExp(`^${ORIGIN}/admin#passkey=`));
+    const token = link![2]!;
     const options = await call('POST', '/api/admin/passkey-links/options', { payload: { token } });
     expect(options.statusCode).toBe(200);
     expect(options.json().username).toBe(ADMIN.username);
@@ -170,5 +179,7 @@ describe('admin passkeys', () => {
     expect(again.statusCode).toBe(404);
     expect(again.json().error.message).toMatch(/expired or was already used/);
     expect((await passkeySignIn(authenticator)).answer.statusCode).toBe(200);
+    // The password was left as it was.
+    expect((await call('POST', '/api/admin/login', { payload: ADMIN })).statusCode).toBe(200);
   });
 });
