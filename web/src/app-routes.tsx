@@ -21,6 +21,7 @@ const DemoPage = lazyComponent(() => import('./pages/demo-page.tsx'), 'DemoPage'
 const FaqPage = lazyComponent(() => import('./pages/faq-page.tsx'), 'FaqPage');
 const ManagePage = lazyComponent(() => import('./pages/manage-page.tsx'), 'ManagePage');
 const NotFoundPage = lazyComponent(() => import('./pages/not-found-page.tsx'), 'NotFoundPage');
+const OwnerLinkPage = lazyComponent(() => import('./pages/owner-link-page.tsx'), 'OwnerLinkPage');
 const PlotPage = lazyComponent(() => import('./pages/plot-page.tsx'), 'PlotPage');
 const PrivacyPage = lazyComponent(() => import('./pages/privacy-page.tsx'), 'PrivacyPage');
 const TermsPage = lazyComponent(() => import('./pages/terms-page.tsx'), 'TermsPage');
@@ -35,6 +36,7 @@ const lazyParts: LazyComponent[] = [
   FaqPage,
   ManagePage,
   NotFoundPage,
+  OwnerLinkPage,
   PlotPage,
   PrivacyPage,
   TermsPage,
@@ -111,6 +113,7 @@ export const appRoutes: RouteObject[] = [
       { path: 'demo', element: <Screen of={DemoPage} /> },
       { path: 'admin', element: <Screen of={AdminPage} /> },
       { path: 'manage/:token', element: <Screen of={ManagePage} /> },
+      { path: 'owner-link', element: <Screen of={OwnerLinkPage} /> },
       { path: '*', element: <Screen of={NotFoundPage} /> },
     ],
   },

@@ -15,6 +15,7 @@ export const SPA_ROUTE_PATHS = [
   '/demo',
   '/admin',
   '/manage/:token',
+  '/owner-link',
 ] as const;
 
 function routeMatcher(pattern: string): RegExp {

@@ -108,6 +108,7 @@ describe('site footer', () => {
     expect(footer.getByRole('link', { name: 'FAQ' }).getAttribute('href')).toBe('/faq');
     expect(footer.getByRole('link', { name: 'Privacy' }).getAttribute('href')).toBe('/privacy');
     expect(footer.getByRole('link', { name: 'Terms' }).getAttribute('href')).toBe('/terms');
+    expect(footer.getByRole('link', { name: 'Lost your owner link?' }).getAttribute('href')).toBe('/owner-link');
     expect(footer.getByRole('link', { name: 'About' }).getAttribute('href')).toBe('#');
     expect(footer.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('#');
     expect(footer.getByText(`© ${new Date().getFullYear()} Pixel Atlas`)).toBeTruthy();

@@ -11,6 +11,7 @@ const FOOTER_LINKS: ReadonlyArray<{ label: string; to?: string }> = [
   { label: 'Contact' },
   { label: 'Privacy', to: '/privacy' },
   { label: 'Terms', to: '/terms' },
+  { label: 'Lost your owner link?', to: '/owner-link' },
 ];
 
 export function SiteFooter() {

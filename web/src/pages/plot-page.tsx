@@ -102,6 +102,12 @@ function PlotProfile({ plot }: { plot: Plot }) {
         </div>
       </article>
       <ClaimedOwnerLink />
+      <p className="mt-4 text-sm text-ink-muted">
+        Own this plot?{' '}
+        <Link to="/owner-link" className="text-sky underline">
+          Lost your owner link?
+        </Link>
+      </p>
       <LazyMapPreview
         x={plot.x}
         y={plot.y}

@@ -24,7 +24,9 @@ export function PrivacyPage() {
         </li>
         <li>
           <strong>Notification email</strong> (optional): only if you give it to us when your content is held for review, to tell you about
-          the outcome.
+          the outcome. The email address you give at checkout reaches us from the payment provider and is kept with your plot for as long as
+          it exists, only to send your receipt and owner link, to tell you about your plot, and to send new owner links when you ask for
+          them.
         </li>
         <li>
           <strong>Payment records</strong>: the payment session identifier, amount, currency, tier, status and time. Card payments are

@@ -15,8 +15,10 @@ export interface ClaimedPlotState {
 }
 
 /**
- * 'Plot Claimed!' with confetti for 4 s, then the plot's page after 4.5 s (spec section 4). Meanwhile the map flies
- * to the new plot and its pin bounces there (the flight and bounce fit in the 4.5 s), and a button goes on at once.
+ * 'Plot Claimed!' with confetti for 4 s while the map flies to the new plot and its pin bounces there. With the owner
+ * link (a new claim) the page stays until the buyer goes on: the link is the only key to edit the plot, so no timer
+ * takes it off the screen before it was copied or the buyer chose to continue. Without one (a claim replayed) the
+ * plot's page follows after 4.5 s (spec section 4), and a button goes on at once.
  */
 export function ClaimCelebration({ plot, underReview, manageToken }: { plot: Plot; underReview: boolean; manageToken?: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -28,14 +30,16 @@ export function ClaimCelebration({ plot, underReview, manageToken }: { plot: Plo
     const canvas = canvasRef.current;
     const stop = canvas ? celebrate(canvas) : () => {};
     const hide = window.setTimeout(() => canvas?.setAttribute('hidden', ''), CELEBRATION_MS);
-    const redirect = window.setTimeout(
-      () => void navigate(plotPath, { state: { claimedUnderReview: underReview, manageToken } satisfies ClaimedPlotState }),
-      REDIRECT_AFTER_MS,
-    );
+    const redirect = manageToken
+      ? undefined
+      : window.setTimeout(
+          () => void navigate(plotPath, { state: { claimedUnderReview: underReview } satisfies ClaimedPlotState }),
+          REDIRECT_AFTER_MS,
+        );
     return () => {
       stop();
       window.clearTimeout(hide);
-      window.clearTimeout(redirect);
+      if (redirect !== undefined) window.clearTimeout(redirect);
     };
   }, [navigate, plotPath, underReview, manageToken]);
 
@@ -48,13 +52,27 @@ export function ClaimCelebration({ plot, underReview, manageToken }: { plot: Plo
       </h1>
       <p className="mt-4 text-ink">Your {tierLabel(tier)} plot is now yours!</p>
       <LazyMapPreview x={plot.x} y={plot.y} tier={tier} arrive label={`Map: your new plot at (${plot.x}, ${plot.y})`} className="mt-5" />
-      <p className="mt-4 text-sm text-ink-muted">
-        {underReview ? 'It will appear on the map once our team has reviewed it. ' : ''}Taking you to your plot page…
-      </p>
-      <Link to={plotPath} state={plotState} className={buttonClassName('primary', 'md', 'mt-5')}>
-        View Your Plot
-      </Link>
-      {manageToken ? <OwnerLinkNotice token={manageToken} className="mt-6" /> : null}
+      {manageToken ? (
+        <>
+          <p className="mt-4 text-sm text-ink-muted">
+            {underReview ? 'It will appear on the map once our team has reviewed it. ' : ''}Save your owner link before you go on: it is the
+            only way to change your plot later.
+          </p>
+          <OwnerLinkNotice token={manageToken} className="mt-6" />
+          <Link to={plotPath} state={plotState} className={buttonClassName('primary', 'md', 'mt-5')}>
+            Continue to Your Plot
+          </Link>
+        </>
+      ) : (
+        <>
+          <p className="mt-4 text-sm text-ink-muted">
+            {underReview ? 'It will appear on the map once our team has reviewed it. ' : ''}Taking you to your plot page…
+          </p>
+          <Link to={plotPath} state={plotState} className={buttonClassName('primary', 'md', 'mt-5')}>
+            View Your Plot
+          </Link>
+        </>
+      )}
     </section>
   );
 }

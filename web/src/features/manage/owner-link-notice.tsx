@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { inputClassName } from '../../components/form-field.tsx';
 
@@ -6,6 +7,9 @@ import { inputClassName } from '../../components/form-field.tsx';
 export function manageUrlPath(token: string): string {
   return `/manage/${token}`;
 }
+
+/** The "Lost your owner link?" page (contracts' OWNER_LINK_RECOVERY_PATH; not imported, for the same reason). */
+export const OWNER_LINK_RECOVERY_PATH = '/owner-link';
 
 export function ownerLinkUrl(token: string): string {
   return `${window.location.origin}${manageUrlPath(token)}`;
@@ -34,7 +38,11 @@ export function OwnerLinkNotice({ token, onDismiss, className = '' }: { token: s
       </h2>
       <p className="mt-2 text-sm text-ink">
         Open it to change your message, link and avatar and to see your plot's visits. Keep it safe: anyone with this link can edit your
-        plot. We show it only now (and e-mail it to you if you left an address).
+        plot. We show it only now; it is also in the receipt we e-mail to the address you gave at checkout. Lost it later? Ask for a new one
+        on{' '}
+        <Link to={OWNER_LINK_RECOVERY_PATH} className="text-sky underline">
+          Lost your owner link?
+        </Link>
       </p>
       <label htmlFor={`${id}-url`} className="sr-only">
         Owner link

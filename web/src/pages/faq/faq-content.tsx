@@ -129,7 +129,9 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         answer: (
           <p>
             Partly. {PLOT_CHANGE_POLICY} The private link is shown when your plot is claimed. {CHECK_BEFORE_PAYING} The claim popup shows
-            them next to the PAY &amp; CLAIM button: after paying, your plot is placed straight away.
+            them next to the PAY &amp; CLAIM button: after paying, your plot is placed straight away. The link is also in the receipt we
+            e-mail to the address you give at checkout; if you lose it, <a href="/owner-link">Lost your owner link?</a> sends a new one
+            there.
           </p>
         ),
       },
