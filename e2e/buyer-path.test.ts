@@ -77,6 +77,7 @@ describe("the buyer's path, truthfully", () => {
     await buyer.waitForURL(/\/claim\?session_id=/);
     const sessionId = new URL(buyer.url()).searchParams.get('session_id')!;
     await expect.poll(() => buyer.getByRole('heading', { name: 'Plot Claimed!' }).count(), { timeout: 15_000 }).toBe(1);
+    await buyer.getByRole('link', { name: 'Continue to Your Plot' }).click();
     await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     const plotId = buyer.url().split('/plot/')[1];
     expect(await paymentOf(sessionId)).toMatchObject({ status: 'paid', amount: PRICES.basic });

@@ -32,6 +32,7 @@ describe('claiming a plot, end to end in a real browser', () => {
       link: 'https://pioneer.example/',
     });
     expect(await buyer.getByText('Your basic plot is now yours!').count()).toBe(1);
+    await buyer.getByRole('link', { name: 'Continue to Your Plot' }).click();
     await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     await expect.poll(() => buyer.getByRole('heading', { name: "Pixel Pioneer's Plot" }).count()).toBe(1);
     expect(await buyer.getByText(`Coordinates (${land.x}, ${land.y})`).count()).toBe(1);

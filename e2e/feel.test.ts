@@ -118,7 +118,7 @@ describe('what buyers see and feel', () => {
     await expect
       .poll(async () => Math.abs(Number(await previewCanvas.getAttribute('data-center-x')) - (tile.x + 0.5)), { timeout: 4_000 })
       .toBeLessThan(0.01);
-    const viewPlot = buyer.getByRole('link', { name: 'View Your Plot' });
+    const viewPlot = buyer.getByRole('link', { name: 'Continue to Your Plot' });
     const plotPath = await viewPlot.getAttribute('href');
     expect(plotPath).toMatch(/^\/plot\/[0-9a-f-]{36}$/);
     await viewPlot.click();

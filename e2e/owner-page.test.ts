@@ -32,6 +32,8 @@ describe("the owner's private page, end to end in real browsers", () => {
     // Shown on the celebration, and once more on the plot page of this browser.
     const ownerUrl = await buyer.getByTestId('owner-link').locator('input').inputValue();
     expect(ownerUrl).toMatch(new RegExp(`^${stack.url}/manage/[A-Za-z0-9_-]{43}$`));
+    // The celebration keeps the link on screen until the buyer goes on.
+    await buyer.getByRole('link', { name: 'Continue to Your Plot' }).click();
     await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     const plotId = buyer.url().split('/plot/')[1];
     await expect.poll(() => buyer.getByTestId('owner-link').locator('input').inputValue()).toBe(ownerUrl);

@@ -154,7 +154,8 @@ async function shootAll(siteUrl: string, browser: Browser) {
     await page.waitForTimeout(700);
     await save(page, name('claim'));
 
-    // The celebration hands over to the new plot's page.
+    // The celebration keeps the owner link on screen until the buyer goes on to the new plot's page.
+    await page.getByRole('link', { name: 'Continue to Your Plot' }).click();
     await page.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await waitFor(async () => (await page.getByRole('heading', { name: /'s Plot$/ }).count()) === 1, 'the plot page');
     await page.waitForTimeout(1500);
