@@ -18,9 +18,10 @@ export const HOLD_CEILING_MESSAGE =
   'Too much land is reserved for checkouts right now, so this spot cannot be held for you. Please try again in a few minutes.';
 
 /**
- * The first key of the transaction-scoped advisory lock every hold takes before it counts the held land: holds are
- * counted and taken one at a time, so two racing checkouts cannot both fit under the ceiling's last tiles. Claims and
- * releases never take it (they only ever lower the count). The second key is fixed.
+ * The first key of the transaction-scoped advisory lock every new hold takes to count the held land (its own row
+ * included) before it commits: the decisive counts are taken one at a time, so two racing checkouts cannot both fit
+ * under the ceiling's last tiles. Claims and releases never take it (they only ever lower the count). The second key
+ * is fixed.
  */
 const HOLD_CEILING_LOCK = [72707371, 0] as const;
 
@@ -95,24 +96,26 @@ export async function holdFootprint(options: HoldFootprintOptions): Promise<{ he
           await assertFree(tx, footprint);
           return { held: false };
         }
-        const full = async () => {
+        const full = async (own: number) => {
           const { plotTiles, heldTiles } = await landInUse(tx);
-          return heldTiles + footprint.size ** 2 > heldTilesCeiling(landTiles, plotTiles, options.maxHeldPercent);
+          return heldTiles + own > heldTilesCeiling(landTiles, plotTiles, options.maxHeldPercent);
         };
-        // A first look without the lock: past the ceiling (what a flood of checkouts meets) nothing waits in line. Only
-        // a hold that may fit takes the lock and counts again.
-        let over = await full();
-        if (!over) {
-          await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', ...HOLD_CEILING_LOCK);
-          await makeRoomFor(tx, footprint);
-          over = await full();
-        }
-        if (over) {
+        const unheld = async () => {
           if (mode === 'required') throw new AppError('CONFLICT', HOLD_CEILING_MESSAGE);
           await assertFree(tx, footprint);
           return { held: false };
-        }
+        };
+        // A first look without the lock: past the ceiling (what a flood of checkouts meets) nothing waits in line.
+        if (await full(footprint.size ** 2)) return unheld();
+        await makeRoomFor(tx, footprint);
         await tx.footprint.create({ data: { ...footprint, kind: 'hold', holdId, tier, expiresAt } });
+        // Then the count that decides, under the lock and with this hold already in (each statement sees what the
+        // holds before it committed): the lock is held only for this count and the commit, not the whole hold.
+        await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock($1::int, $2::int)', ...HOLD_CEILING_LOCK);
+        if (await full(0)) {
+          await tx.footprint.delete({ where: { holdId } });
+          return unheld();
+        }
         return { held: true };
       },
       { maxWait: 10_000, timeout: 10_000 },
