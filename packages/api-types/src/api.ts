@@ -444,6 +444,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/manage/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail new owner links for every plot bought with an address; the same answer whether or not it bought one */
+        post: operations["recoverOwnerLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/map-layout": {
         parameters: {
             query?: never;
@@ -1090,6 +1107,14 @@ export interface components {
             };
             /** @constant */
             currency: "usd";
+        };
+        RecoverOwnerLinksRequestInput: {
+            /** Format: email */
+            email: string;
+        };
+        RecoverOwnerLinksResponse: {
+            /** @constant */
+            message: "If that address bought a plot, its owner link is on its way.";
         };
         Region: {
             audience: string;
@@ -2725,6 +2750,48 @@ export interface operations {
             };
         };
     };
+    recoverOwnerLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverOwnerLinksRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoverOwnerLinksResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMapLayout: {
         parameters: {
             query?: never;
@@ -3132,7 +3199,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                };
+            };
+        };
         responses: {
             /** @description To /claim?session_id= */
             303: {
@@ -3141,13 +3214,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Default Response */
+            /** @description The e-mail address is not valid: the order page again, with the error */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/html": string;
                 };
             };
             /** @description No such session */
