@@ -94,7 +94,7 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
         <div className="flex items-start gap-4">
           <PlotAvatar src={plot.avatar_url} alt={`${plot.display_name}'s avatar`} className="size-20 shrink-0" />
           <div className="grid min-w-0 gap-2">
-            <h1 id="manage-heading" className="text-base break-words text-gold md:text-xl">
+            <h1 id="manage-heading" className="text-base wrap-anywhere text-gold md:text-xl">
               Manage {plot.display_name}'s Plot
             </h1>
             <p className="text-sm text-ink-muted">

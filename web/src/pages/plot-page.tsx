@@ -75,7 +75,7 @@ function PlotProfile({ plot }: { plot: Plot }) {
         <div className="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">
           <PlotAvatar src={plot.avatar_url} alt={`${plot.display_name}'s avatar`} className="size-28 shrink-0" />
           <div className="grid min-w-0 gap-2">
-            <h1 id="plot-heading" className="text-base break-words text-gold md:text-xl">
+            <h1 id="plot-heading" className="text-base wrap-anywhere text-gold md:text-xl">
               {plot.display_name}'s Plot
             </h1>
             <p className="text-sm text-ink-muted">
@@ -88,7 +88,7 @@ function PlotProfile({ plot }: { plot: Plot }) {
             <TierBadge tier={tier} className="mx-auto w-fit sm:mx-0" />
           </div>
         </div>
-        {plot.message ? <p className="mt-6 text-lg break-words text-ink">{plot.message}</p> : null}
+        {plot.message ? <p className="mt-6 text-lg wrap-anywhere text-ink">{plot.message}</p> : null}
         <div className="mt-8 flex flex-wrap justify-center gap-3 sm:justify-start">
           {link ? (
             <OutboundLink href={link} className={buttonClassName('primary')} countFor={plot.id}>

@@ -28,7 +28,7 @@ export function UserPage() {
         <span aria-hidden="true">←</span> Back to Atlas
       </Link>
       <header className="mt-4 mb-8">
-        <h1 className="text-base break-words text-gold md:text-2xl">{username}'s Atlas</h1>
+        <h1 className="text-base wrap-anywhere text-gold md:text-2xl">{username}'s Atlas</h1>
         {plots ? (
           <p className="mt-3 text-ink-muted">
             {plots.length} {plots.length === 1 ? 'plot' : 'plots'} claimed
@@ -88,9 +88,9 @@ function UserPlotCard({ plot }: { plot: Plot }) {
       <p className="mt-2 text-xs text-ink-muted">{zoneName(plot.zone)}</p>
       <div className="mt-4 flex items-center gap-3">
         <PlotAvatar src={plot.avatar_url} alt={`${plot.display_name}'s avatar`} className="size-14 shrink-0" />
-        <h2 className="min-w-0 font-sans text-lg font-semibold break-words text-ink">{plot.display_name}</h2>
+        <h2 className="min-w-0 font-sans text-lg font-semibold wrap-anywhere text-ink">{plot.display_name}</h2>
       </div>
-      {plot.message ? <p className="mt-3 line-clamp-3 break-words text-sm text-ink-muted">{plot.message}</p> : null}
+      {plot.message ? <p className="mt-3 line-clamp-3 wrap-anywhere text-sm text-ink-muted">{plot.message}</p> : null}
       <p className="mt-3 text-xs text-ink-muted">
         Claimed <time dateTime={plot.created_at}>{Number.isNaN(created.getTime()) ? plot.created_at : created.toLocaleDateString()}</time>
       </p>

@@ -192,11 +192,11 @@ export function plotPageMeta(plot: Plot, options: { origin: string; siteName: st
       `<article class="pixel-panel mt-4 p-6"><div class="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">` +
       `<img src="${escapeHtml(plot.avatar_url)}" alt="${escapeHtml(plot.display_name)}" width="128" height="128" class="size-28 shrink-0">` +
       `<div class="grid min-w-0 gap-2">` +
-      `<div class="text-base break-words text-gold md:text-xl"><h1>${escapeHtml(plot.display_name)}'s Plot</h1></div>` +
+      `<div class="text-base wrap-anywhere text-gold md:text-xl"><h1>${escapeHtml(plot.display_name)}'s Plot</h1></div>` +
       `<div class="text-sm text-ink-muted"><p>Coordinates (${plot.x}, ${plot.y})</p></div>` +
       `<div class="text-sm text-ink"><p>${escapeHtml(tierLabel)} in ${escapeHtml(zone)}${plot.region_name ? ` · ${escapeHtml(plot.region_name)}` : ''}</p></div>` +
       `</div></div>` +
-      (plot.message ? `<div class="mt-6 text-lg break-words text-ink"><p>${escapeHtml(plot.message)}</p></div>` : '') +
+      (plot.message ? `<div class="mt-6 text-lg wrap-anywhere text-ink"><p>${escapeHtml(plot.message)}</p></div>` : '') +
       `<div class="mt-8 grid gap-3 text-sm">` +
       link +
       `<p><a href="/user/${encodeURIComponent(plot.display_name)}">More from ${escapeHtml(plot.display_name)}</a> · <a href="/">Explore The Atlas</a></p>` +
@@ -220,8 +220,8 @@ export function userPageMeta(username: string, plots: Plot[], options: { origin:
         `<div class="flex flex-wrap items-center justify-between gap-2 text-xs text-ink-muted"><span>Position (${plot.x}, ${plot.y})</span>` +
         `<span>${escapeHtml(tierPlotLabel(plot.tier))}</span></div>` +
         `<div class="mt-4 flex items-center gap-3"><img src="${escapeHtml(plot.avatar_url)}" alt="" width="56" height="56" class="size-14 shrink-0">` +
-        `<h2 class="min-w-0 font-sans text-lg font-semibold break-words text-ink"><a href="/plot/${plot.id}">${escapeHtml(plot.display_name)}</a></h2></div>` +
-        (plot.message ? `<p class="mt-3 line-clamp-3 break-words text-sm text-ink-muted">${escapeHtml(plot.message)}</p>` : '') +
+        `<h2 class="min-w-0 font-sans text-lg font-semibold wrap-anywhere text-ink"><a href="/plot/${plot.id}">${escapeHtml(plot.display_name)}</a></h2></div>` +
+        (plot.message ? `<p class="mt-3 line-clamp-3 wrap-anywhere text-sm text-ink-muted">${escapeHtml(plot.message)}</p>` : '') +
         (plot.link
           ? `<p class="mt-3 text-sm"><a href="${escapeHtml(plot.link)}" rel="${escapeHtml(options.linkRel)}" class="text-sky underline">Visit</a></p>`
           : '') +
@@ -242,7 +242,7 @@ export function userPageMeta(username: string, plots: Plot[], options: { origin:
       siteHeaderHtml(options.siteName) +
       `<main id="main" class="flex-1"><div class="${USER_CONTAINER_CLASS}">` +
       `<p><a href="/" class="text-sky underline">Back to Atlas</a></p>` +
-      `<header class="mt-4 mb-8"><div class="text-base break-words text-gold md:text-2xl"><h1>${escapeHtml(username)}'s Atlas</h1></div>` +
+      `<header class="mt-4 mb-8"><div class="text-base wrap-anywhere text-gold md:text-2xl"><h1>${escapeHtml(username)}'s Atlas</h1></div>` +
       `<p class="mt-3 text-ink-muted">${count}</p></header>` +
       `<ul class="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">${items}</ul>` +
       `</div></main>`,
