@@ -38,13 +38,13 @@ async function eachLimited<T, R>(items: T[], concurrency: number, task: (item: T
 }
 
 /**
- * A basic checkout from `ip`, tried again after a 504: on a loaded machine the 3 s hold request between the services
- * can time out (payments then releases whatever plots may have held), which says nothing about the ceiling.
+ * A basic checkout from `ip`, tried again (on a fresh tile) after a 504: on a loaded machine the 3 s hold request
+ * between the services can time out, and plots may still take that hold, which says nothing about the ceiling.
  */
 async function checkoutRetryingTimeouts(spot: { x: number; y: number }, ip: string) {
   let response = await startCheckout(world, { tier: 'basic', ...spot }, ip);
   for (let attempt = 1; attempt < 5 && response.statusCode === 504; attempt++) {
-    response = await startCheckout(world, { tier: 'basic', ...spot }, ip);
+    response = await startCheckout(world, { tier: 'basic', ...nextTiles(1)[0]! }, ip);
   }
   return response;
 }
@@ -53,7 +53,7 @@ async function checkoutRetryingTimeouts(spot: { x: number; y: number }, ip: stri
 let tiles: Array<{ x: number; y: number }> | undefined;
 let tileIndex = 0;
 const nextTiles = (count: number) => {
-  tiles ??= landSpots(world, 1, 1_100);
+  tiles ??= landSpots(world, 1, 1_200);
   const out = tiles.slice(tileIndex, tileIndex + count);
   tileIndex += count;
   if (out.length < count) throw new Error('plan more land tiles');
