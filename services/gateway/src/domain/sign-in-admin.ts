@@ -124,6 +124,8 @@ const RESERVE_FOR_USERNAME = `
   WHERE t."window_start" <= $3::timestamptz OR t."failures" < $4::int
   RETURNING "failures"`;
 
+const RESERVATION_WAIT = { maxWait: 30_000, timeout: 30_000 };
+
 class Refused extends Error {
   constructor(readonly until: Date) {
     super(`sign-in attempts refused until ${until.toISOString()}`);
@@ -171,7 +173,9 @@ async function reserveAttempt(
         const [row] = await tx.$queryRawUnsafe<[{ window_start: Date }]>(`SELECT "window_start" FROM ${TABLE} WHERE "key" = $1`, keys.user);
         throw new Refused(new Date(row.window_start.getTime() + 3_600_000));
       }
-    });
+      // In a flood, attempts queue for a pooled connection and for the username's row lock: Prisma's defaults (2 s to get
+      // a connection, 5 s in all) would turn that queue into 500s, for the admin's own attempt too.
+    }, RESERVATION_WAIT);
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     throw new SignInThrottledError(Math.max(1, Math.ceil((error.until.getTime() - now.getTime()) / 1000)));
