@@ -122,6 +122,24 @@ const DIALOG_ENTRY_KEY = 'pixelAtlasDialog';
 let leavingPage = false;
 if (typeof window !== 'undefined') window.addEventListener('beforeunload', () => (leavingPage = true));
 const topEntryIs = (id: string) => (window.history.state as Record<string, unknown> | null)?.[DIALOG_ENTRY_KEY] === id;
+/**
+ * The URL of the step back a closing dialog takes over its own entry. That step is the dialog's business alone: the
+ * router must not hear it (it would restore the scroll position of that moment, stopping a smooth scroll the closing
+ * action started, e.g. "I'LL SELECT ON THE MAP"). Capture listeners at the window run before the router's.
+ */
+let ownStepBackTo: string | null = null;
+if (typeof window !== 'undefined') {
+  window.addEventListener(
+    'popstate',
+    (event) => {
+      if (ownStepBackTo === null) return;
+      const ours = ownStepBackTo === window.location.href;
+      ownStepBackTo = null;
+      if (ours) event.stopImmediatePropagation();
+    },
+    true,
+  );
+}
 
 /**
  * Back closes the dialog rather than leaving the page (and losing what was typed in it): while the dialog is open it has
@@ -136,15 +154,21 @@ function CloseOnBack({ closeRef }: { closeRef: RefObject<HTMLButtonElement | nul
     if (pendingBack.current !== null) window.clearTimeout(pendingBack.current);
     pendingBack.current = null;
     if (!topEntryIs(id)) window.history.pushState({ ...(window.history.state as object | null), [DIALOG_ENTRY_KEY]: id }, '');
-    const closeOnBack = () => {
-      if (!topEntryIs(id)) closeRef.current?.click();
+    const url = window.location.href;
+    const closeOnBack = (event: PopStateEvent) => {
+      if (topEntryIs(id)) return;
+      // Back to the same page: only this dialog closes, the router hears nothing (no scroll restored, nothing reloaded).
+      if (window.location.href === url) event.stopImmediatePropagation();
+      closeRef.current?.click();
     };
-    window.addEventListener('popstate', closeOnBack);
+    window.addEventListener('popstate', closeOnBack, true);
     return () => {
-      window.removeEventListener('popstate', closeOnBack);
+      window.removeEventListener('popstate', closeOnBack, true);
       pendingBack.current = window.setTimeout(() => {
         pendingBack.current = null;
-        if (topEntryIs(id) && !leavingPage) window.history.back();
+        if (!topEntryIs(id) || leavingPage) return;
+        ownStepBackTo = url;
+        window.history.back();
       }, 0);
     };
   }, [id, closeRef]);
