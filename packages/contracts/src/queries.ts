@@ -32,12 +32,6 @@ export const sessionEntitlementQuery = {
   }),
 };
 
-/** Payments asks plots to keep a footprint free for the life of a checkout session. */
-export const holdFootprintCommand = {
-  subject: 'command.plots.hold-footprint',
-  request: z.object({
-    holdId: z.string().min(1),
-    tier: tierSchema,
 /**
  * What a checkout asks of plots beyond the footprint check (grid, land, not taken or held): `required` (the default,
  * what older payments replicas send) holds it or refuses; `if-room` holds it while the unpaid holds of every client
@@ -47,9 +41,16 @@ export const holdFootprintCommand = {
 const holdModeSchema = z.enum(['required', 'if-room', 'none']);
 export type HoldMode = z.infer<typeof holdModeSchema>;
 
+/** Payments asks plots to keep a footprint free for the life of a checkout session. */
+export const holdFootprintCommand = {
+  subject: 'command.plots.hold-footprint',
+  request: z.object({
+    holdId: z.string().min(1),
+    tier: tierSchema,
     x: z.number().int(),
     y: z.number().int(),
     expiresAt: z.string(),
+    mode: holdModeSchema.optional(),
   }),
   /** held: false only when the request's mode allows it: the footprint was free, but nothing keeps it so. */
   reply: z.object({ held: z.boolean() }),
@@ -57,7 +58,6 @@ export type HoldMode = z.infer<typeof holdModeSchema>;
 
 /** Payments moves a hold from its provisional id to the checkout session id once the provider made one. */
 export const attachHoldCommand = {
-    mode: holdModeSchema.optional(),
   subject: 'command.plots.attach-hold',
   request: z.object({ holdId: z.string().min(1), sessionId: z.string().min(1) }),
   reply: z.object({ attached: z.boolean() }),
