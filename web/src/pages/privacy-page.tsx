@@ -115,7 +115,8 @@ export function PrivacyPage() {
           <strong>Plot content</strong>: for as long as the plot is on the map. Content of a removed plot is no longer published.
         </li>
         <li>
-          <strong>Notification emails</strong>: until the review they relate to is finished.
+          <strong>Email addresses</strong>: one given at checkout or with your plot, for as long as the plot exists, to send its receipt,
+          owner links and notices about it; one given only for a review notice, until that review is finished.
         </li>
         <li>
           <strong>Contact messages</strong>: for as long as needed to handle your request and any follow-up.
