@@ -3203,7 +3203,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email?: string;
-                };
+                } | null;
             };
         };
         responses: {

@@ -238,6 +238,13 @@ describe('test checkout page and pay flow', () => {
     expect(await sessionEvents(world, 'payments.checkout.expired', sessionId)).toHaveLength(1);
   });
 
+  it('pays a POST with no body at all (a script or an API client, no receipt address)', async () => {
+    const { url, sessionId } = (await startCheckout(world, { tier: 'basic', ...nextSpot() })).json();
+    const paid = await world.payments.inject({ method: 'POST', url: `${url}/pay` });
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toBe(`/claim?session_id=${sessionId}`);
+  });
+
   it('answers unknown sessions with 404 (JSON for verify, HTML for the page)', async () => {
     const verify = await world.payments.inject({ method: 'GET', url: '/api/verify-session/cs_test_nope' });
     expect(verify.statusCode).toBe(404);
