@@ -2905,7 +2905,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Counted, or ignored (a bot, an unknown plot) */
+            /** @description Counted, or ignored (a bot, an unknown plot, the plot's owner) */
             204: {
                 headers: {
                     [name: string]: unknown;

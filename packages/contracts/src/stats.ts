@@ -15,6 +15,13 @@ export type StatBeacon = z.infer<typeof statBeaconRequestSchema>;
 
 export const STATS_DAYS = 30;
 
+/**
+ * The signed HttpOnly cookie that lists the plots a browser proved it owns (a claim, the owner page): their views,
+ * profile opens and clicks from that browser are not counted. Set by plots; the gateway passes it on with the views
+ * it counts for pages it renders.
+ */
+export const OWNER_COOKIE = 'pa_owns';
+
 export const plotStatsDaySchema = z.object({
   /** UTC day, YYYY-MM-DD. */
   day: z.string(),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import cookie from '@fastify/cookie';
 import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
 import { inboxPlugin, type EventHandlers } from '@pixel-atlas/service-kit/inbox';
 import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
@@ -217,6 +218,9 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     ],
   });
 
+  // One cookie secret for the cookies plots signs: the visitor cookie (flags) and the owner cookie (stats).
+  await app.register(cookie, { secret: env.VISITOR_COOKIE_SECRET ?? defaultVisitorCookieSecret(env.INTERNAL_TOKEN) });
+  const secureCookie = env.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
   await app.register(plotRoutes, { db: app.db, cache: plotList });
   await app.register(claimStateRoutes, { db: app.db });
   await app.register(positionRoutes, { db: app.db, land: landMask });
@@ -239,6 +243,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     entitlementTimeoutMs: env.ENTITLEMENT_QUERY_TIMEOUT_MS,
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
+    secureCookie,
     onClaimed: ({ tier, screenedBy, held }) => {
       plotList.invalidate();
       reserved.invalidate();
@@ -249,8 +254,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   await app.register(flagRoutes, {
     db: app.db,
     rateLimit: { max: env.FLAG_RATE_LIMIT_MAX, timeWindow: env.FLAG_RATE_LIMIT_WINDOW_MS },
-    secureCookie: env.PUBLIC_ORIGIN?.startsWith('https://') ?? false,
-    cookieSecret: env.VISITOR_COOKIE_SECRET ?? defaultVisitorCookieSecret(env.INTERNAL_TOKEN),
+    secureCookie,
     onFlagged: (created) => {
       if (created) plotList.invalidate();
       metrics.flags.inc({ outcome: created ? 'new' : 'repeat' });
@@ -260,6 +264,7 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     db: app.db,
     rateLimit: { max: env.MANAGE_RATE_LIMIT_MAX, timeWindow: env.MANAGE_RATE_LIMIT_WINDOW_MS },
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
+    secureCookie,
     screenWords,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     decodeSlots,

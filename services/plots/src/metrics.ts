@@ -54,7 +54,7 @@ export function plotsMetrics(m: MetricFactory, db: PrismaClient) {
     }),
     statBeacons: m.counter({
       name: 'plots_stat_beacons_total',
-      help: 'Stat beacons by kind (view, profile_open, click) and outcome (counted, repeat: the visitor was counted today, bot, unknown-plot)',
+      help: "Stat beacons by kind (view, profile_open, click) and outcome (counted, repeat: the visitor was counted today, bot, unknown-plot, owner: from the owner's own browser)",
       labelNames: ['kind', 'outcome'],
     }),
   };

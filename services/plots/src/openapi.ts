@@ -38,10 +38,19 @@ export function describeApi(): Promise<OpenApiDocument> {
       maxInputPixels: 0,
       entitlementTimeoutMs: 0,
       screenTimeoutMs: 0,
+      secureCookie: false,
       onClaimed: unused,
     });
-    await app.register(flagRoutes, { db, rateLimit, secureCookie: false, cookieSecret: 'unused', onFlagged: unused });
-    await app.register(manageRoutes, { db, rateLimit, screenTimeoutMs: 0, maxInputPixels: 0, decodeSlots, onChanged: unused });
+    await app.register(flagRoutes, { db, rateLimit, secureCookie: false, onFlagged: unused });
+    await app.register(manageRoutes, {
+      db,
+      rateLimit,
+      screenTimeoutMs: 0,
+      secureCookie: false,
+      maxInputPixels: 0,
+      decodeSlots,
+      onChanged: unused,
+    });
     await app.register(plotStatsRoutes, { db, rateLimit, visitorSecret: '', onRecorded: unused });
     await app.register(ownerLinkRecoveryRoutes, { db, rateLimit, perAddress: rateLimit });
   });

@@ -6,6 +6,7 @@ import { DecoderBusyError, type AvatarDecodeSlots } from '../avatar-decode-slots
 import type { ClaimBatches } from '../domain/claim-batches.ts';
 import { claimPlot } from '../domain/claim-plot.ts';
 import { sendClaimReceipt } from '../domain/send-claim-receipt.ts';
+import { rememberOwnedPlot } from '../owner-cookie.ts';
 import type { PrismaClient } from '../db.ts';
 import type { LandSource } from '../domain/footprints.ts';
 import type { ScreenWordsSource } from '../domain/screen-claim-content.ts';
@@ -17,6 +18,8 @@ export interface ClaimRoutesOptions {
   entitlementTimeoutMs: number;
   screenTimeoutMs: number;
   maxAttemptsPerSession: number;
+  /** Served over https: the owner cookie is Secure. */
+  secureCookie: boolean;
   decodeSlots: AvatarDecodeSlots;
   /** This replica's batches of the claim's statements. */
   batches: ClaimBatches;
@@ -106,6 +109,8 @@ export async function claimRoutes(app: FastifyInstance, opts: ClaimRoutesOptions
         });
         app.outbox.kick();
       }
+      // The browser that receives the owner's token owns the plot: its own visits are not counted (owner-cookie.ts).
+      if (result.manageToken) rememberOwnedPlot(request, reply, { plotId: result.plot.id, secure: opts.secureCookie });
       const body = {
         plot: result.plot,
         ...(result.warning && { warning: result.warning }),

@@ -1,4 +1,3 @@
-import cookie from '@fastify/cookie';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
 import { flagPlotRequestSchema, flagPlotResponseSchema } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance } from 'fastify';
@@ -19,14 +18,11 @@ export interface FlagRoutesOptions {
   rateLimit: { max: number; timeWindow: number };
   /** Served over https: the visitor cookie is Secure. */
   secureCookie: boolean;
-  /** Signs the visitor cookie: a cookie we did not sign is no visitor at all (the client address counts instead). */
-  cookieSecret: string;
   /** After a new flag was written: drop the list cache (the plot is now flagged), count it. */
   onFlagged: (created: boolean) => void;
 }
 
 export async function flagRoutes(app: FastifyInstance, opts: FlagRoutesOptions) {
-  await app.register(cookie, { secret: opts.cookieSecret });
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/flag-plot',
     {

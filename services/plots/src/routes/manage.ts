@@ -21,6 +21,7 @@ import { replacePlotAvatar } from '../domain/replace-plot-avatar.ts';
 import { revokeManageToken } from '../domain/revoke-manage-token.ts';
 import { rotateManageToken } from '../domain/rotate-manage-token.ts';
 import type { PrismaClient } from '../db.ts';
+import { rememberOwnedPlot } from '../owner-cookie.ts';
 import type { ScreenWordsSource } from '../domain/screen-claim-content.ts';
 
 export interface ManageRoutesOptions {
@@ -29,6 +30,8 @@ export interface ManageRoutesOptions {
   /** Owner-link requests per client address per window: a token cannot be guessed (256 bits), and cannot be tried fast either. */
   rateLimit: { max: number; timeWindow: number };
   screenTimeoutMs: number;
+  /** Served over https: the owner cookie is Secure. */
+  secureCookie: boolean;
   /** This replica's copy of moderation's word list. */
   screenWords?: ScreenWordsSource;
   maxInputPixels: number;
@@ -64,7 +67,12 @@ export async function manageRoutes(app: FastifyInstance, opts: ManageRoutesOptio
         response: { 200: managePageResponseSchema, ...refused },
       },
     },
-    async (request) => getManagePage({ db: opts.db, token: request.params.token }),
+    async (request, reply) => {
+      const page = await getManagePage({ db: opts.db, token: request.params.token });
+      // Whoever opens the owner page owns the plot: this browser's own visits are not counted (owner-cookie.ts).
+      rememberOwnedPlot(request, reply, { plotId: page.plot.id, secure: opts.secureCookie });
+      return page;
+    },
   );
 
   routes.patch(

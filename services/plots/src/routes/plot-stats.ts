@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { listTopPlots } from '../domain/list-top-plots.ts';
 import { recordPlotStat, type RecordStatOutcome } from '../domain/record-plot-stat.ts';
 import type { PrismaClient } from '../db.ts';
+import { ownedPlots } from '../owner-cookie.ts';
 
 /** A beacon is a few dozen bytes of JSON. */
 const BEACON_BODY_LIMIT = 1024;
@@ -25,7 +26,7 @@ export interface PlotStatsRoutesOptions {
    */
   visitorSecret: string;
   /** Every beacon answered, with what became of it. */
-  onRecorded: (beacon: { kind: StatKind; outcome: RecordStatOutcome }) => void;
+  onRecorded: (beacon: { kind: StatKind; outcome: RecordStatOutcome | 'owner' }) => void;
 }
 
 export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoutesOptions) {
@@ -50,10 +51,19 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
         operationId: 'recordPlotStat',
         tags: ['stats'],
         body: statBeaconRequestSchema,
-        response: { 204: z.null().describe('Counted, or ignored (a bot, an unknown plot)'), 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          204: z.null().describe("Counted, or ignored (a bot, an unknown plot, the plot's owner)"),
+          400: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
+      // The owner's own visits are not their plot's audience (the owner cookie, set where they proved ownership).
+      if (ownedPlots(request).includes(request.body.plotId.toLowerCase())) {
+        opts.onRecorded({ kind: request.body.kind, outcome: 'owner' });
+        return reply.status(204).send(null);
+      }
       const outcome = await recordPlotStat({
         db: opts.db,
         plotId: request.body.plotId,
