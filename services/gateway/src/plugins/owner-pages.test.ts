@@ -120,4 +120,28 @@ describe('an owner edit through the gateway', () => {
     });
     expect(today).toMatchObject({ views: 1, profileOpens: 0, clicks: 1 });
   });
+
+  it("does not count the owner's own view of a server-rendered page (the owner cookie from the owner page), counts another browser's", async () => {
+    const { plotId, token } = await claimedPlot();
+    const page = await fetch(`${base}/api/manage/${token}`);
+    expect(page.status).toBe(200);
+    const setCookie = page.headers.getSetCookie().find((line) => line.startsWith('pa_owns='));
+    expect(setCookie).toMatch(/; Path=\/; HttpOnly; SameSite=Lax$/);
+    const ownerCookie = setCookie!.split(';')[0]!;
+    const ownerBeacons = async () =>
+      Number(
+        /plots_stat_beacons_total\{kind="view",outcome="owner",service="plots"\} (\d+)/.exec(await world.plots.metrics.metrics())?.[1] ?? 0,
+      );
+    const before = await ownerBeacons();
+
+    // Another browser (another user agent, so not a repeat of the owner's visit) and the owner's.
+    await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER, cookie: `other=1; ${ownerCookie}` } });
+    await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': `${BROWSER} Edg/131.0` } });
+    await eventually(async () => (await ownerBeacons()) === before + 1);
+    const today = await eventually(async () => {
+      const { stats } = (await (await fetch(`${base}/api/manage/${token}`)).json()) as { stats: { days: Array<{ views: number }> } };
+      return stats.days.at(-1)?.views === 1 ? stats.days.at(-1) : null;
+    });
+    expect(today).toMatchObject({ views: 1 });
+  });
 });
