@@ -12,8 +12,10 @@ beforeAll(async () => {
   // Request logs on (info), so the test can check that no log line carries the owner's token.
   stack = await startStack({ MAP_SEED: 'pixel-atlas', LOG_LEVEL: 'info' });
   buyer = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
-  // Another browser (its own cookies and storage), with the map open all along.
-  watcher = await (await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  // Another browser (its own cookies and storage, and its own user agent: another visitor from the same address), with
+  // the map open all along.
+  const otherAgent = `${await buyer.evaluate(() => navigator.userAgent)} Watcher/1.0`;
+  watcher = await (await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: otherAgent })).newPage();
 });
 
 afterAll(async () => {
@@ -73,19 +75,26 @@ describe("the owner's private page, end to end in real browsers", () => {
     expect(await profile.getByText('Edited from the owner page').count()).toBe(1);
     expect(await profile.getByText('I hate Mondays').count()).toBe(0);
 
-    // The watcher's profile open and the buyer's visit of the plot page were counted.
-    await gotoLive(buyer, ownerUrl);
-    await expect
-      .poll(async () => {
-        const totals = (await buyer.getByTestId('stats-totals').textContent()) ?? '';
-        const [, views, opens] = /(\d+) page views, (\d+) profile opens/.exec(totals) ?? [];
-        return Number(views) >= 1 && Number(opens) >= 1;
-      })
-      .toBe(true);
-
-    // The token never reached a log line (the gateway's and every service's request logs redact it).
+    // The watcher's profile open and visit of the plot page were counted; the owner's own visits (the plot page after
+    // the claim, and again now) were not: this browser proved it owns the plot (the owner cookie).
+    await gotoLive(buyer, `${stack.url}/plot/${plotId}`);
     const token = ownerUrl.split('/manage/')[1];
     assert(token, 'the owner link is /manage/<token>');
+    await expect
+      .poll(async () => {
+        const { stats } = (await (await buyer.request.get(`${stack.url}/api/manage/${token}`)).json()) as {
+          stats: { days: Array<{ views: number; profileOpens: number }> };
+        };
+        return stats.days.reduce((sum, day) => ({ views: sum.views + day.views, opens: sum.opens + day.profileOpens }), {
+          views: 0,
+          opens: 0,
+        });
+      })
+      .toEqual({ views: 1, opens: 1 });
+    await gotoLive(buyer, ownerUrl);
+    await expect.poll(() => buyer.getByTestId('stats-totals').textContent()).toContain('1 page views, 1 profile opens');
+
+    // The token never reached a log line (the gateway's and every service's request logs redact it).
     for (const service of stack.processes()) {
       const leaks = service
         .output()
