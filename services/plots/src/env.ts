@@ -85,7 +85,8 @@ export const envSchema = z
     /** The address people use (e.g. https://atlas.example.com): https makes the visitor cookie Secure. Optional. */
     PUBLIC_ORIGIN: envField.emptyAsUnset(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     /**
-     * Signs the pa_visitor cookie (flags count once per visitor: an unsigned cookie is no visitor). Required in
+     * Signs the pa_visitor cookie (flags count once per visitor: an unsigned cookie is no visitor) and the pa_owns
+     * cookie (the plots a browser owns: its own visits are not counted). Required in
      * production; in development and test it defaults to a value derived from INTERNAL_TOKEN.
      */
     VISITOR_COOKIE_SECRET: envField.emptyAsUnset(
