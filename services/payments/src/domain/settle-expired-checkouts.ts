@@ -49,7 +49,8 @@ export async function settleExpiredCheckouts(options: SettleExpiredCheckoutsOpti
       // The transaction only holds the lock: fulfilment runs its own transactions beside it.
       return sweep(options, Date.now() + budgetMs);
     },
-    { timeout: budgetMs + IN_FLIGHT_SLACK_MS },
+    // maxWait: Prisma's 2 s for a pooled connection is too short on a busy machine (replicas sweep every 15 s).
+    { timeout: budgetMs + IN_FLIGHT_SLACK_MS, maxWait: 10_000 },
   );
 }
 
