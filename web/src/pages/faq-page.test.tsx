@@ -55,7 +55,8 @@ describe('FAQ page', () => {
       'Click an empty land tile',
       'Fill in your profile',
       'Upload an avatar',
-      'Pay',
+      // Details are checked before paying: the normal path places the plot at once and shows no confirmation screen.
+      'Check your details and pay',
     ]);
     expect(screen.getByText(/click and drag to explore, scroll to zoom, and click tiles/)).toBeTruthy();
     expect(screen.getByText(/pinch to zoom, drag to explore, and tap tiles/)).toBeTruthy();
