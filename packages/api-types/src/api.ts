@@ -573,7 +573,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A plot's avatar: a square PNG of at most 128×128, cached for good (a replaced avatar gets a new URL: ?v=N) */
+        /**
+         * A plot's avatar: a square PNG of at most 128×128, cached for good (a replaced avatar gets a new URL: ?v=N)
+         * @description The map also asks for bigger renditions of big plots close up: `size=medium` (at most 512×512) and `size=large` (the stored avatar, at most 1152×1152), both image/webp, or image/png for avatars stored before WebP.
+         */
         get: operations["getPlotAvatar"];
         put?: never;
         post?: never;

@@ -214,7 +214,7 @@ async function claimCountedAttempt(
     if (winner) return replayOrRefuse(winner, claim);
     throw new AppError('TILE_UNAVAILABLE', TILE_UNAVAILABLE_MESSAGE);
   }
-  const png = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels, slots: options.decodeSlots });
+  const avatar = await processAvatar({ dataUrl: claim.avatar_url, maxInputPixels: options.maxInputPixels, slots: options.decodeSlots });
   // Screened before the transaction: a hit still creates the plot (the buyer paid), hidden until approved.
   const screening = await screenClaimContent({
     bus: options.bus,
@@ -273,7 +273,7 @@ async function claimCountedAttempt(
       sessionId: claim.stripeSessionId,
       notificationEmail,
       createdAt: plot.createdAt,
-      avatar: png,
+      avatar,
       manageTokenHash: manage.tokenHash,
       eventId: event.id,
       eventType: event.type,

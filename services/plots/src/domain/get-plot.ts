@@ -13,10 +13,11 @@ export async function getPlot({ db, id }: { db: PrismaClient; id: string }): Pro
 }
 
 /**
- * The stored square PNG (at most 128×128) of a visible plot (a removed plot's avatar is deleted anyway), and its
- * version (0 as claimed, +1 per replacement: the `?v=` of the plot's `avatar_url`).
+ * The stored square avatar of a visible plot (a removed plot's avatar is deleted anyway): a WebP of at most 1152 px, or
+ * a PNG of at most 512 stored before WebP (the column kept its name, `png`). And its version (0 as claimed, +1 per
+ * replacement: the `?v=` of the plot's `avatar_url`).
  */
-export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }): Promise<{ png: Buffer; version: number }> {
+export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }): Promise<{ image: Buffer; version: number }> {
   const row = isUuid(id)
     ? await db.plotAvatar.findFirst({
         where: { plotId: id, plot: PUBLIC_PLOT_WHERE },
@@ -24,5 +25,5 @@ export async function getPlotAvatar({ db, id }: { db: PrismaClient; id: string }
       })
     : null;
   if (!row) throw new AppError('PLOT_NOT_FOUND', PLOT_NOT_FOUND_MESSAGE);
-  return { png: Buffer.from(row.png), version: row.plot.avatarVersion };
+  return { image: Buffer.from(row.png), version: row.plot.avatarVersion };
 }

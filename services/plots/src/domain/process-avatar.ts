@@ -8,19 +8,29 @@ import type { AvatarDecodeSlots } from '../avatar-decode-slots.ts';
 sharp.concurrency(1);
 
 /**
- * Avatars are stored as square PNGs, at most this wide (the large rendition): re-encoding drops metadata and anything
- * smuggled in the file. A Premium plot is 4 tiles × 48 px; at zoom 1.5 on a 2× phone that is 576 device px, and
- * 128 px looked blurry there. 512 keeps it sharp to about zoom 1.3 on a 2× screen and 2.7 on a 1× one, and stays a
- * PNG (the round crop's transparent corners) the 1 MB upload limit can carry: 1152 px (zoom 3 on a 2× screen) would
- * be a 2 to 4 MB PNG for a photo. A smaller image keeps its size: enlarging it would add no detail.
+ * Avatars are stored as square WebPs (lossy, alpha lossless: the round crop's transparent corners), at most this wide:
+ * re-encoding drops metadata and anything smuggled in the file. The largest tier is 4 tiles × 48 px; at the phone's
+ * highest zoom (3) on a 2× screen that is 4 × 48 × 3 × 2 = 1152 device px. A PNG that big is 1.5 to 2.5 MB for a
+ * photo (over the 1 MB upload limit); the WebP is 60 to 70 KB. A smaller image keeps its size: enlarging it would add
+ * no detail. Avatars stored before this are PNGs of at most 512 px, and are served as they are.
  */
-export const AVATAR_SIZE_PX = 512;
+export const AVATAR_SIZE_PX = 1152;
+/** The medium rendition (`?size=medium`): big plots at mid zoom, derived from the stored one and kept in memory. */
+export const AVATAR_MEDIUM_PX = 512;
 /** The small rendition: what plots show at low zoom and in lists (`?size=small`, the default of the avatar URL). */
 export const AVATAR_SMALL_PX = 128;
+/**
+ * The stored avatar's encoding. Measured with sharp 0.35 (libwebp 1.6, one libvips thread) on the 2-core machine under
+ * load, re-encoding a 1152² round-cropped photo sent as the browser's WebP: PNG (zlib level 6) 1.5–1.8 MB in
+ * 120–150 ms of CPU; WebP q82 effort 4 61–66 KB in 150–190 ms; effort 2 64–68 KB in 80–86 ms; effort 6 47–60 KB in
+ * 245–255 ms. Effort 2: half the CPU of 4 for 5 % more bytes (a claim's decode slot is held for it).
+ */
+const WEBP = { quality: 82, alphaQuality: 100, effort: 2 } as const;
 
 const NOT_BASE64 = 'Avatar data is not valid base64.';
 const TOO_MANY_PIXELS = 'Avatar image has too many pixels. Please upload a smaller image.';
-const ALLOWED = ['jpeg', 'png', 'gif'] as const;
+/** JPG, PNG and GIF are what people pick (spec); WebP is how the browser sends the crop where it can encode it. */
+const ALLOWED = ['jpeg', 'png', 'gif', 'webp'] as const;
 type AllowedFormat = (typeof ALLOWED)[number];
 
 function invalid(message: string): AppError {
@@ -32,6 +42,9 @@ export function sniffImageFormat(bytes: Buffer): AllowedFormat | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'gif';
+  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
+    return 'webp';
+  }
   return null;
 }
 
@@ -52,10 +65,10 @@ export function decodeAvatarDataUrl(dataUrl: string): Buffer {
 }
 
 /**
- * Validates an avatar (JPG, PNG or GIF by magic bytes and by the decoder, ≤ 1 MiB decoded, bounded pixel
- * count; SVG, WebP and everything else refused) and re-encodes it to a square PNG of at most 512×512 (cropped to
- * the centre, never enlarged). Broken or truncated
- * images become a clean 400, never a 500.
+ * Validates an avatar (JPG, PNG, GIF or WebP by magic bytes and by the decoder, ≤ 1 MiB decoded, bounded pixel
+ * count; SVG and everything else refused; an animated GIF or WebP keeps its first frame) and re-encodes it to a square
+ * WebP of at most AVATAR_SIZE_PX (cropped to the centre, never enlarged). Broken or truncated images become a clean
+ * 400, never a 500.
  */
 export async function processAvatar({
   dataUrl,
@@ -86,15 +99,14 @@ async function decodeAndReencode(bytes: Buffer, sniffed: AllowedFormat, maxInput
   if (!format || !(ALLOWED as readonly string[]).includes(format) || format !== sniffed || !width || !height) {
     throw invalid('Avatar must be a JPG, PNG or GIF image.');
   }
+  // An animated image is read as its first frame (sharp's default), and `height` is that frame's.
   // The shorter side, capped: the same whichever way EXIF turns the image.
   const side = Math.min(width, height, AVATAR_SIZE_PX);
   try {
     return await sharp(bytes, { limitInputPixels: maxInputPixels, failOn: 'error' })
       .rotate()
       .resize(side, side, { fit: 'cover', position: 'centre' })
-      // zlib's default level: level 9 with adaptive filtering cost ~6 ms of CPU per 128×128 avatar where this costs
-      // ~4 (and ~2.5 with one libvips thread, above), for files the same size within 10 %.
-      .png({ compressionLevel: 6 })
+      .webp(WEBP)
       .toBuffer();
   } catch (error) {
     const message = String((error as Error)?.message ?? '');
@@ -103,29 +115,43 @@ async function decodeAndReencode(bytes: Buffer, sniffed: AllowedFormat, maxInput
   }
 }
 
-/**
- * The small rendition of a stored avatar: at most AVATAR_SMALL_PX wide (a smaller one is served as stored). Derived
- * from the stored PNG rather than stored beside it: no migration, and the route keeps the few thousand it serves in
- * memory (about 3 ms each on the 2-core machine, once per avatar version and process; browsers cache it for good).
- */
-export async function smallAvatarRendition(png: Buffer): Promise<Buffer> {
-  const { width = 0 } = await sharp(png).metadata();
-  if (width <= AVATAR_SMALL_PX) return png;
-  return sharp(png).resize(AVATAR_SMALL_PX, AVATAR_SMALL_PX, { fit: 'cover' }).png({ compressionLevel: 6 }).toBuffer();
+export type AvatarRendition = 'small' | 'medium';
+
+/** What a stored (or derived) avatar is, from its bytes: PNGs stored before WebP, WebPs since. */
+export function avatarContentType(bytes: Buffer): 'image/png' | 'image/webp' {
+  return sniffImageFormat(bytes) === 'webp' ? 'image/webp' : 'image/png';
 }
 
-/** Small renditions by plot id and avatar version, the least recently used dropped first past `max` entries. */
-export function createSmallRenditionCache(max = 4096) {
-  const entries = new Map<string, Promise<Buffer>>();
+/**
+ * A rendition of a stored avatar, or null when the stored bytes already are it (no wider than the rendition, and for
+ * the small one a PNG). Derived rather than stored beside it: no migration, and the route keeps them in memory. The
+ * small one is always a PNG (the default avatar URL is documented as one; share cards and any client read it); the
+ * medium one a WebP. Costs, on the 2-core machine under load: small from a 1152 px WebP 14–16 ms of CPU (from a
+ * 512 px PNG 9–10), medium 34–45 ms (21 KB); once per avatar version and process, and browsers cache them for good.
+ */
+export async function avatarRendition(stored: Buffer, rendition: AvatarRendition): Promise<Buffer | null> {
+  const { width = 0, format } = await sharp(stored).metadata();
+  const side = rendition === 'small' ? AVATAR_SMALL_PX : AVATAR_MEDIUM_PX;
+  if (width <= side && (rendition === 'medium' || format === 'png')) return null;
+  const resized = sharp(stored).resize(Math.min(width, side), Math.min(width, side), { fit: 'cover' });
+  return (rendition === 'small' ? resized.png({ compressionLevel: 6 }) : resized.webp(WEBP)).toBuffer();
+}
+
+/**
+ * Renditions by plot id and avatar version, the least recently used dropped first past `max` entries. Each entry is
+ * small (a 128 px PNG is 20–45 KB for a photo, a 512 px WebP about 20 KB; null where the stored bytes serve).
+ */
+export function createRenditionCache(rendition: AvatarRendition, max: number) {
+  const entries = new Map<string, Promise<Buffer | null>>();
   return {
-    get(key: string, png: Buffer): Promise<Buffer> {
+    get(key: string, stored: Buffer): Promise<Buffer | null> {
       const hit = entries.get(key);
       if (hit) {
         entries.delete(key);
         entries.set(key, hit);
         return hit;
       }
-      const made = smallAvatarRendition(png);
+      const made = avatarRendition(stored, rendition);
       made.catch(() => entries.delete(key));
       entries.set(key, made);
       for (const oldest of entries.keys()) {

@@ -24,13 +24,17 @@ export async function replacePlotAvatar(options: {
   const { db } = options;
   const current = await plotForManageToken({ db, token: options.token });
   if (!current.visible) throw new AppError('CONFLICT', PLOT_UNDER_REVIEW_MESSAGE);
-  const png = await processAvatar({ dataUrl: options.avatarDataUrl, maxInputPixels: options.maxInputPixels, slots: options.decodeSlots });
+  const avatar = await processAvatar({
+    dataUrl: options.avatarDataUrl,
+    maxInputPixels: options.maxInputPixels,
+    slots: options.decodeSlots,
+  });
   const plot = await db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SELECT 1 FROM "${SCHEMA}"."plots" WHERE "id" = $1::uuid FOR UPDATE`, current.id);
     await tx.plotAvatar.upsert({
       where: { plotId: current.id },
-      create: { plotId: current.id, png: new Uint8Array(png) },
-      update: { png: new Uint8Array(png), createdAt: new Date() },
+      create: { plotId: current.id, png: new Uint8Array(avatar) },
+      update: { png: new Uint8Array(avatar), createdAt: new Date() },
     });
     return updatePlotContent({
       tx,

@@ -134,11 +134,11 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
       const avatar = await world.plots.inject(response.json().plot.avatar_url);
       expect(await sharp(avatar.rawPayload).metadata()).toMatchObject({ format: 'png', width: 128, height: 128 });
       expect(avatar.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
-      // The large rendition (the map's, for big plots close up) is the stored one: here the picture's own 200×200.
+      // The large rendition (the map's, for big plots close up) is the stored WebP: here the picture's own 200×200.
       const url = response.json().plot.avatar_url as string;
       const large = await world.plots.inject(`${url}${url.includes('?') ? '&' : '?'}size=large`);
-      expect(large.headers['content-type']).toBe('image/png');
-      expect(await sharp(large.rawPayload).metadata()).toMatchObject({ format: 'png', width: 200, height: 200 });
+      expect(large.headers['content-type']).toBe('image/webp');
+      expect(await sharp(large.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 200, height: 200 });
       expect(large.headers.etag).not.toBe(avatar.headers.etag);
     }
   });
@@ -254,11 +254,21 @@ describe('refusals: clear 4xx and nothing written', () => {
     await refused({ avatar_url: avatar() }, 400, 'VALIDATION_FAILED', message);
   });
 
-  it('a WebP avatar (not on the allow-list)', async () => {
-    const webp = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#123' } })
+  it('a WebP bomb (the crop travels as WebP where the browser can encode it: the same pixel bound)', async () => {
+    const bomb = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#000' } })
       .webp()
       .toBuffer();
-    await refused({ avatar_url: dataUrl('image/webp', webp) }, 400, 'VALIDATION_FAILED', /must be a JPG, PNG or GIF image/);
+    await refused(
+      { avatar_url: dataUrl('image/webp', bomb) },
+      400,
+      'VALIDATION_FAILED',
+      'avatar_url: Avatar image has too many pixels. Please upload a smaller image.',
+    );
+  });
+
+  it('a BMP (not on the allow-list)', async () => {
+    const bmp = Buffer.concat([Buffer.from('BM'), Buffer.alloc(60, 0)]);
+    await refused({ avatar_url: dataUrl('image/bmp', bmp) }, 400, 'VALIDATION_FAILED', /must be a JPG, PNG or GIF image/);
   });
 
   it('an avatar over 1 MiB decoded', async () => {

@@ -5,6 +5,7 @@ import { decodePlotListCompact, PLOT_LIST_COMPACT_VERSION } from '@pixel-atlas/c
 import { plotListResponseSchema } from '@pixel-atlas/contracts/plots';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buyAndClaim, buyAndPay, claim, claimBody, startCheckout, viaGateway, waterTile } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
@@ -113,6 +114,65 @@ describe('GET /api/plots/:id and the avatar', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json().error).toEqual({ code: 'PLOT_NOT_FOUND', message: 'Plot not found' });
       expect((await world.plots.inject(`/api/plots/${id}/avatar`)).statusCode).toBe(404);
+    }
+  });
+
+  it('serves the small rendition as a PNG by default, ?size=medium and ?size=large as WebP, each its own size', async () => {
+    const side = 1300;
+    const grain = await sharp({
+      create: {
+        width: side,
+        height: side,
+        channels: 3,
+        background: { r: 90, g: 140, b: 200 },
+        noise: { type: 'gaussian', mean: 128, sigma: 20 },
+      },
+    })
+      .blur(1.5)
+      .raw()
+      .toBuffer();
+    // The crop as a browser that encodes WebP sends it: photo-like, well under 1 MB.
+    const photo = await sharp(grain, { raw: { width: side, height: side, channels: 3 } })
+      .webp({ quality: 90 })
+      .toBuffer();
+    const spot = nextSpot();
+    const avatar_url = `data:image/webp;base64,${photo.toString('base64')}`;
+    const { response } = await buyAndClaim(world, { tier: 'basic', ...spot }, { display_name: 'Webp Owner', avatar_url });
+    expect(response.statusCode, response.body).toBe(201);
+    const url = response.json().plot.avatar_url as string;
+    const renditions = [
+      ['', 'image/png', 'png', 128],
+      ['?size=small', 'image/png', 'png', 128],
+      ['?size=bogus', 'image/png', 'png', 128],
+      ['?size=medium', 'image/webp', 'webp', 512],
+      ['?size=large', 'image/webp', 'webp', 1152],
+    ] as const;
+    const etags = new Set<string>();
+    for (const [query, contentType, format, width] of renditions) {
+      const answer = await world.plots.inject(`${url}${query}`);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-type'], query).toBe(contentType);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(await sharp(answer.rawPayload).metadata(), query).toMatchObject({ format, width, height: width });
+      etags.add(answer.headers.etag as string);
+    }
+    expect(etags.size).toBe(3);
+  });
+
+  it('serves an avatar stored as a PNG before WebP as a PNG: large and medium as stored, small made from it', async () => {
+    const plot = await claimed('Png Keeper');
+    const oldPng = await sharp({ create: { width: 512, height: 512, channels: 4, background: '#3a6' } })
+      .png()
+      .toBuffer();
+    await world.db.query(`UPDATE plots.plot_avatars SET png = $1 WHERE plot_id = $2`, [oldPng, plot.id]);
+    for (const [query, width] of [
+      ['?size=large', 512],
+      ['?size=medium', 512],
+      ['', 128],
+    ] as const) {
+      const answer = await world.plots.inject(`${plot.avatar_url}${query}`);
+      expect(answer.headers['content-type'], query).toBe('image/png');
+      expect(await sharp(answer.rawPayload).metadata(), query).toMatchObject({ format: 'png', width });
     }
   });
 });

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getPlot, getPlotAvatar } from '../domain/get-plot.ts';
-import { createSmallRenditionCache } from '../domain/process-avatar.ts';
+import { avatarContentType, createRenditionCache } from '../domain/process-avatar.ts';
 import { listUserPlots } from '../domain/list-user-plots.ts';
 import type { PlotListCache } from '../plot-list-cache.ts';
 import type { PrismaClient } from '../db.ts';
@@ -70,14 +70,20 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
     async (request) => getPlot({ db: opts.db, id: request.params.id }),
   );
 
-  const smallRenditions = createSmallRenditionCache();
+  // Every plot's small one fits (the grid holds at most 8100); medium ones are asked for only close up.
+  const renditions = { small: createRenditionCache('small', 4096), medium: createRenditionCache('medium', 1024) };
   app.get<{ Params: { id: string }; Querystring: { v?: string | string[]; size?: string | string[] } }>(
     '/api/plots/:id/avatar',
     {
       schema: {
-        // ?size=large: the stored rendition, at most 512×512 (the map draws it for big plots close up). Outside the
-        // schema, as ?v= is: the public document keeps describing the default, small rendition.
+        // ?size=medium: at most 512×512; ?size=large: the stored one, at most 1152×1152 (a Premium plot at the phone's
+        // highest zoom on a 2× screen). Both WebP (image/webp), or PNG for avatars stored before WebP; the map picks
+        // the smallest that its box does not enlarge much. Outside the schema, as ?v= is: the public document keeps
+        // describing the default, small rendition.
         summary: "A plot's avatar: a square PNG of at most 128×128, cached for good (a replaced avatar gets a new URL: ?v=N)",
+        description:
+          'The map also asks for bigger renditions of big plots close up: `size=medium` (at most 512×512) and `size=large` ' +
+          '(the stored avatar, at most 1152×1152), both image/webp, or image/png for avatars stored before WebP.',
         operationId: 'getPlotAvatar',
         tags: ['plots'],
         params: idParams,
@@ -85,15 +91,17 @@ export async function plotRoutes(app: FastifyInstance, opts: { db: PrismaClient;
       },
     },
     async (request, reply) => {
-      const stored = await getPlotAvatar({ db: opts.db, id: request.params.id });
-      const { version } = stored;
-      const png = request.query.size === 'large' ? stored.png : await smallRenditions.get(`${request.params.id}:${version}`, stored.png);
+      const { id } = request.params;
+      const { image: stored, version } = await getPlotAvatar({ db: opts.db, id });
+      const { size } = request.query;
+      const rendition = size === 'large' ? null : size === 'medium' ? 'medium' : 'small';
+      const image = rendition ? ((await renditions[rendition].get(`${id}:${version}`, stored)) ?? stored) : stored;
       // From the bytes: an owner may replace the avatar (its URL then carries a new ?v=, the ETag a new hash).
-      const etag = `"avatar-${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
+      const etag = `"avatar-${createHash('sha256').update(image).digest('base64url').slice(0, 22)}"`;
       const cacheControl = isCurrentAvatarVersion(request.query.v, version) ? AVATAR_CURRENT_CACHE : AVATAR_OTHER_CACHE;
       reply.header('etag', etag).header('cache-control', cacheControl).header('x-content-type-options', 'nosniff');
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
-      return reply.header('content-type', 'image/png').send(png);
+      return reply.header('content-type', avatarContentType(image)).send(image);
     },
   );
 
