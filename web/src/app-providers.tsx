@@ -4,14 +4,6 @@ import { useToast } from './hooks/use-toast.ts';
 import { lazyComponent } from './lib/lazy-component.tsx';
 import { whenIdle } from './lib/when-idle.ts';
 
-/**
- * Spec section 9: tooltips open after a 700 ms hover delay. No screen shows a Radix tooltip today, so no
- * TooltipProvider is mounted here: it would put @radix-ui/react-tooltip and floating-ui into the first paint of
- * every page. A screen that adds tooltips wraps them in `<Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS}>`
- * inside its own (lazy) chunk.
- */
-export const TOOLTIP_DELAY_MS = 700;
-
 /** The toaster is not part of the first screen: its chunk loads when the browser is idle. */
 const Toaster = lazyComponent(() => import('./components/toaster.tsx'), 'Toaster');
 

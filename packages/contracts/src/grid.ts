@@ -28,7 +28,3 @@ export function footprintsOverlap(a: Footprint, b: Footprint): boolean {
 export function footprintInsideGrid(f: Footprint): boolean {
   return f.x >= 0 && f.y >= 0 && f.x + f.size <= GRID_SIZE && f.y + f.size <= GRID_SIZE;
 }
-
-export function footprintContains(f: Footprint, x: number, y: number): boolean {
-  return x >= f.x && x < f.x + f.size && y >= f.y && y < f.y + f.size;
-}
