@@ -1,14 +1,19 @@
 import { AVATAR_MAX_BYTES } from '@pixel-atlas/contracts/plots';
 /**
  * Spec section 5 saves a 100x100 avatar, which a Premium plot close up shows blurred: the saved avatar is the crop at
- * its own resolution, at least 100 px and at most 512 px (the large rendition the server keeps), never enlarged past
- * what the picture has; a crop whose PNG would pass the 1 MB limit is saved smaller.
+ * its own resolution, at least 100 px and at most 1152 px (what the server keeps: a 4×4 plot at the phone's highest
+ * zoom, 3, on a 2× screen is 4 × 48 × 3 × 2 px), never enlarged past what the picture has. The crop travels as WebP
+ * where the browser encodes it (60–140 KB for a 1152 px photo, transparent corners kept); elsewhere (Safari) an opaque
+ * crop as JPEG and a round one as PNG, a photo's PNG being 1.5–2.5 MB at 1152 px. Whatever passes the 1 MB limit is
+ * saved at a lower quality, then smaller.
  */
 export const AVATAR_MIN_OUTPUT_PX = 100;
-export const AVATAR_MAX_OUTPUT_PX = 512;
-const OUTPUT_STEPS_PX = [AVATAR_MAX_OUTPUT_PX, 384, 256, 160, AVATAR_MIN_OUTPUT_PX];
+export const AVATAR_MAX_OUTPUT_PX = 1152;
+const OUTPUT_STEPS_PX = [AVATAR_MAX_OUTPUT_PX, 896, 768, 640, 512, 384, 256, 160, AVATAR_MIN_OUTPUT_PX];
+/** Lossy qualities tried at each size before the next smaller size. */
+const LOSSY_QUALITIES = [0.9, 0.8, 0.7];
 
-/** The side to save a crop `cropSidePx` wide at: its own, within 100..512. */
+/** The side to save a crop `cropSidePx` wide at: its own, within 100..1152. */
 export function avatarOutputSide(cropSidePx: number): number {
   return Math.min(AVATAR_MAX_OUTPUT_PX, Math.max(AVATAR_MIN_OUTPUT_PX, Math.round(cropSidePx)));
 }
@@ -79,24 +84,63 @@ function loadImage(src: string): Promise<HTMLImageElement> {
   });
 }
 
+/** The crop drawn at one size: encoded as the browser can, and whether it has no transparent pixel. */
+export interface DrawnCrop {
+  /** `canvas.toDataURL`: a browser that cannot encode `type` returns a PNG (the data URL's prefix says which). */
+  toDataUrl(type: string, quality?: number): string;
+  opaque(): boolean;
+}
+
 /**
- * Draws the chosen area into a square PNG data URL (avatarOutputSide). The round shape is clipped to the circle
- * (cropper libraries only draw the circle as an overlay); PNG keeps the corners transparent.
+ * The crop's data URL: at `firstSide`, else at each smaller step, the first encoding within AVATAR_MAX_BYTES. WebP
+ * (alpha kept) while the browser encodes it; without it, JPEG for an opaque crop, PNG for one with transparency (the
+ * round crop's corners, a logo's background). At the smallest size the last attempt is returned even if too big: the
+ * server then says why.
  */
-export async function cropAvatar(src: string, area: CropArea | null, shape: AvatarShape): Promise<string> {
-  const image = await loadImage(src);
-  const side = Math.min(image.naturalWidth, image.naturalHeight);
-  const source = area ?? { x: (image.naturalWidth - side) / 2, y: (image.naturalHeight - side) / 2, width: side, height: side };
-  const first = avatarOutputSide(source.width);
+export function encodeCrop(firstSide: number, draw: (side: number) => DrawnCrop): string {
+  let webp = true;
   let dataUrl = '';
-  for (const output of [first, ...OUTPUT_STEPS_PX.filter((step) => step < first)]) {
-    dataUrl = drawCrop(image, source, shape, output);
-    if (dataUrlBytes(dataUrl) <= AVATAR_MAX_BYTES) break;
+  const fits = () => dataUrlBytes(dataUrl) <= AVATAR_MAX_BYTES;
+  for (const side of [firstSide, ...OUTPUT_STEPS_PX.filter((step) => step < firstSide)]) {
+    const crop = draw(side);
+    /** A browser answers a type it cannot encode with a PNG: the WebP attempt may have made this size's PNG already. */
+    let png: string | null = null;
+    if (webp) {
+      for (const quality of LOSSY_QUALITIES) {
+        dataUrl = crop.toDataUrl('image/webp', quality);
+        if (!dataUrl.startsWith('data:image/webp')) {
+          webp = false;
+          if (dataUrl.startsWith('data:image/png')) png = dataUrl;
+          break;
+        }
+        if (fits()) return dataUrl;
+      }
+      if (webp) continue;
+    }
+    if (crop.opaque()) {
+      for (const quality of LOSSY_QUALITIES) {
+        dataUrl = crop.toDataUrl('image/jpeg', quality);
+        if (dataUrl.startsWith('data:image/jpeg') && fits()) return dataUrl;
+      }
+      // Its PNG would be bigger still.
+      if (dataUrl.startsWith('data:image/jpeg')) continue;
+    }
+    dataUrl = png ?? crop.toDataUrl('image/png');
+    if (fits()) return dataUrl;
   }
   return dataUrl;
 }
 
-function drawCrop(image: HTMLImageElement, source: CropArea, shape: AvatarShape, output: number): string {
+/** Draws the chosen area into a square data URL (avatarOutputSide, encodeCrop). */
+export async function cropAvatar(src: string, area: CropArea | null, shape: AvatarShape): Promise<string> {
+  const image = await loadImage(src);
+  const side = Math.min(image.naturalWidth, image.naturalHeight);
+  const source = area ?? { x: (image.naturalWidth - side) / 2, y: (image.naturalHeight - side) / 2, width: side, height: side };
+  return encodeCrop(avatarOutputSide(source.width), (output) => drawCrop(image, source, shape, output));
+}
+
+/** The round shape is clipped to the circle (cropper libraries only draw the circle as an overlay). */
+function drawCrop(image: HTMLImageElement, source: CropArea, shape: AvatarShape, output: number): DrawnCrop {
   const canvas = document.createElement('canvas');
   canvas.width = output;
   canvas.height = output;
@@ -111,5 +155,13 @@ function drawCrop(image: HTMLImageElement, source: CropArea, shape: AvatarShape,
     context.clip();
   }
   context.drawImage(image, source.x, source.y, source.width, source.height, 0, 0, output, output);
-  return canvas.toDataURL('image/png');
+  return {
+    toDataUrl: (type, quality) => canvas.toDataURL(type, quality),
+    opaque() {
+      if (shape === 'round') return false;
+      const { data } = context.getImageData(0, 0, output, output);
+      for (let alpha = 3; alpha < data.length; alpha += 4) if (data[alpha] !== 255) return false;
+      return true;
+    },
+  };
 }
