@@ -19,12 +19,13 @@ import {
   type Camera,
   type ScreenPoint,
   type ScreenRect,
+  type Viewport,
   type ZoomLimits,
 } from './camera.ts';
 import { browserCanvasFactory, type CanvasFactory } from './canvas-factory.ts';
 import { cameraAlongFlight, planFlight } from './fly-to.ts';
 import { browserFrameDeps, createFrameScheduler, type FrameSchedulerDeps } from './frame-scheduler.ts';
-import { LARGE_AVATARS_KEPT, renditionImageCache } from './avatar-rendition.ts';
+import { LARGE_AVATARS_KEPT, MEDIUM_AVATARS_KEPT, renditionImageCache, type RenditionCaps } from './avatar-rendition.ts';
 import { createImageCache, type ImageLoader } from './image-cache.ts';
 import { attachMapInput, type MapInputTarget } from './input.ts';
 import { layoutBox } from './layout-box.ts';
@@ -32,6 +33,7 @@ import { chooseRenderZoom, createLayerCache, TILE_DEVICE_PX, TILES_BUILT_PER_PAN
 import { chooseLevelOfDetail, tileScreenSize, type LevelOfDetail } from './level-of-detail.ts';
 import { pinRadius } from './map-pin.ts';
 import { createOverlayLayer, overlayHasContent, paintOverlay, type OverlayState } from './overlay.ts';
+import { avatarRenditionCaps } from './plot-layer.ts';
 import { createPlotIndex, type MapPlot } from './plot-index.ts';
 import { keepLabelsOffPlots } from './label-clearance.ts';
 import { LABEL_FONT_FAMILY, labelAt, layoutRegionLabels } from './region-labels.ts';
@@ -193,8 +195,11 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   };
   const images = renditionImageCache(
     createImageCache({ load: options.loadImage, onLoad: onImageLoad }),
+    createImageCache({ load: options.loadImage, onLoad: onImageLoad, maxEntries: MEDIUM_AVATARS_KEPT }),
     createImageCache({ load: options.loadImage, onLoad: onImageLoad, maxEntries: LARGE_AVATARS_KEPT }),
   );
+  /** The avatar renditions the view's plots may draw at, for the camera and plots they were counted for. */
+  let avatarCaps: { key: string; plots: readonly MapPlot[]; caps: RenditionCaps } | null = null;
   const scheduler = createFrameScheduler(draw, frames);
 
   canvas.style.touchAction = 'none';
@@ -235,9 +240,21 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
           farComposite: () =>
             (farComposite ??= renderFarComposite(scene.layout!.terrain, scene.plots.plots, createSurface, scene.reserved.footprints)),
           images,
+          avatarCaps: () => avatarCaps?.caps ?? (() => 'large'),
         }
       : null;
     invalidateStatic();
+  }
+
+  /**
+   * Counts the plots around the view once per render zoom and view position (in half layer tiles), not every frame:
+   * the caps only keep a view from wanting more big renditions than the image caches hold.
+   */
+  function countAvatarCaps(plots: readonly MapPlot[], camera: Camera, viewport: Viewport, dpr: number): void {
+    const step = TILE_DEVICE_PX / 2 / (camera.zoom * dpr);
+    const key = `${camera.zoom}|${dpr}|${viewport.width}x${viewport.height}|${Math.round(camera.centerX / step)}|${Math.round(camera.centerY / step)}`;
+    if (avatarCaps?.key === key && avatarCaps.plots === plots) return;
+    avatarCaps = { key, plots, caps: avatarRenditionCaps(plots, camera, viewport, dpr, TILE_DEVICE_PX / 2 / dpr) };
   }
 
   function measureText(text: string, fontPx: number): number {
@@ -448,6 +465,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       renderZoom = wantedZoom;
       staticDirty = false;
       const target = { ctx, camera: drawnCamera, viewport, dpr, width, height };
+      if (world) countAvatarCaps(world.plots, drawnCamera, viewport, dpr);
       tilesPending = !layers.drawWorld(target, world, renderZoom, mayBuild);
       if (world && !tilesPending) painting = true;
       // Tiles left for later frames: the next frame builds more.

@@ -30,6 +30,18 @@ describe('image cache', () => {
     expect(cache.get('/a.png')).toEqual(image('a'));
   });
 
+  it('peeks at an image already loaded without starting a load for one that is not', async () => {
+    const { load, pending } = deferredLoader();
+    const cache = createImageCache({ load });
+    expect(cache.peek('/a.png?size=large')).toBeNull();
+    expect(load).not.toHaveBeenCalled();
+    cache.get('/a.png?size=large');
+    expect(cache.peek('/a.png?size=large')).toBeNull();
+    pending.get('/a.png?size=large')!.resolve(image('a'));
+    await vi.waitFor(() => expect(cache.peek('/a.png?size=large')).toEqual(image('a')));
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
   it('does not retry a failed image (the initials stay instead)', async () => {
     const { load, pending } = deferredLoader();
     const cache = createImageCache({ load });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { cameraOnTile, zoomLimitsFor } from './camera.ts';
 import type { ImageCache } from './image-cache.ts';
-import { LARGE_AVATARS_KEPT, avatarRenditionUrl, renditionImageCache } from './avatar-rendition.ts';
+import type { RenditionCaps } from './avatar-rendition.ts';
 import { drawPlots } from './plot-layer.ts';
 import type { MapPlot } from './plot-index.ts';
 import { recordingContext } from './test-doubles.ts';
@@ -10,8 +10,13 @@ const basic: MapPlot = { id: 'b', x: 20, y: 20, tier: 'basic', display_name: 'Be
 const premium: MapPlot = { id: 'p', x: 24, y: 20, tier: 'premium', display_name: 'Pam', avatar_url: '/p.png' };
 const avatar = { width: 128, height: 128 } as unknown as CanvasImageSource;
 
-function imagesWith(ready: Record<string, CanvasImageSource>): ImageCache & { get: ReturnType<typeof vi.fn> } {
-  return { get: vi.fn((url: string) => ready[url] ?? null), pendingCount: () => 0, clear: () => {} };
+function imagesWith(ready: Record<string, CanvasImageSource>, pending = 0): ImageCache & { get: ReturnType<typeof vi.fn> } {
+  return {
+    get: vi.fn((url: string) => ready[url] ?? null),
+    peek: (url) => ready[url] ?? null,
+    pendingCount: () => pending,
+    clear: () => {},
+  };
 }
 
 const draw = (zoom: number, images: ImageCache) => {
@@ -41,47 +46,53 @@ describe('plots on the map', () => {
 
 describe('avatar renditions on the map', () => {
   const monument: MapPlot = { ...premium, avatar_url: '/api/plots/p/avatar?v=0' };
+  const SMALL = '/api/plots/p/avatar?v=0';
+  const MEDIUM = '/api/plots/p/avatar?v=0&size=medium';
+  const LARGE = '/api/plots/p/avatar?v=0&size=large';
   const small = { width: 128, height: 128 } as unknown as CanvasImageSource;
-  const large = { width: 512, height: 512 } as unknown as CanvasImageSource;
-  const drawMonument = (zoom: number, dpr: number, images: ImageCache) => {
+  const medium = { width: 512, height: 512 } as unknown as CanvasImageSource;
+  const large = { width: 1152, height: 1152 } as unknown as CanvasImageSource;
+  const drawMonument = (zoom: number, dpr: number, images: ImageCache, caps?: RenditionCaps) => {
     const ctx = recordingContext();
-    drawPlots(ctx, [monument], cameraOnTile(26, 22, zoom, zoomLimitsFor(true)), { width: 390, height: 844 }, dpr, images);
-    return ctx.calls.filter((call) => call.name === 'drawImage').map((call) => call.args[0]);
+    const awaiting = drawPlots(
+      ctx,
+      [monument],
+      cameraOnTile(26, 22, zoom, zoomLimitsFor(true)),
+      { width: 390, height: 844 },
+      dpr,
+      images,
+      caps,
+    );
+    return { drawn: ctx.calls.filter((call) => call.name === 'drawImage').map((call) => call.args[0]), awaiting };
   };
 
-  it('picks the small rendition while it is big enough, the large one past a quarter of enlargement, only for our avatar URLs', () => {
-    expect(avatarRenditionUrl('/api/plots/p/avatar?v=0', 128)).toBe('/api/plots/p/avatar?v=0');
-    expect(avatarRenditionUrl('/api/plots/p/avatar?v=0', 160)).toBe('/api/plots/p/avatar?v=0');
-    expect(avatarRenditionUrl('/api/plots/p/avatar?v=0', 161)).toBe('/api/plots/p/avatar?v=0&size=large');
-    expect(avatarRenditionUrl('/api/plots/p/avatar', 576)).toBe('/api/plots/p/avatar?size=large');
-    expect(avatarRenditionUrl('data:image/png;base64,AA', 576)).toBe('data:image/png;base64,AA');
-  });
-
-  it('draws a Premium plot far out from the small rendition and close up on a 2× phone from the large one', () => {
-    const images = imagesWith({ '/api/plots/p/avatar?v=0': small, '/api/plots/p/avatar?v=0&size=large': large });
+  it('draws a Premium plot far out from the small rendition, at zoom 1.5 from the medium one, at zoom 3 on a 2× phone from the large one', () => {
+    expect(zoomLimitsFor(true).max).toBe(3);
+    const images = imagesWith({ [SMALL]: small, [MEDIUM]: medium, [LARGE]: large });
     // Zoom 0.3 (the phone's first view): 4 × 48 × 0.3 = 58 CSS px, 115 device px on a 2× screen.
-    expect(drawMonument(0.3, 2, images)).toEqual([small]);
-    expect(images.get).not.toHaveBeenCalledWith('/api/plots/p/avatar?v=0&size=large');
-    // Zoom 1.5 (the issue's blurry case): 288 CSS px, 576 device px.
-    expect(drawMonument(1.5, 2, images)).toEqual([large]);
-    expect(drawMonument(3, 2, images)).toEqual([large]);
+    expect(drawMonument(0.3, 2, images).drawn).toEqual([small]);
+    expect(images.get).not.toHaveBeenCalledWith(MEDIUM);
+    // Zoom 1.5: 288 CSS px, 576 device px (the 512 px one enlarged 1.1×).
+    expect(drawMonument(1.5, 2, images).drawn).toEqual([medium]);
+    expect(images.get).not.toHaveBeenCalledWith(LARGE);
+    // Zoom 3, the phone's highest: 1152 device px.
+    expect(drawMonument(3, 2, images).drawn).toEqual([large]);
+    // Capped (a view with more big plots than the caches keep): the medium one.
+    expect(drawMonument(3, 2, images, () => 'medium').drawn).toEqual([medium]);
   });
 
-  it('shows the small rendition while the large one is loading, rather than initials', () => {
-    const images = imagesWith({ '/api/plots/p/avatar?v=0': small });
-    expect(drawMonument(1.5, 2, images)).toEqual([small]);
-    expect(images.get).toHaveBeenCalledWith('/api/plots/p/avatar?v=0&size=large');
-  });
-
-  it('keeps large renditions in a cache of their own, so a far view of many plots never holds many of them', () => {
-    const smallCache = imagesWith({});
-    const largeCache = imagesWith({});
-    const both = renditionImageCache(smallCache, largeCache);
-    both.get('/api/plots/p/avatar?v=0&size=large');
-    both.get('/api/plots/p/avatar?v=0');
-    expect(largeCache.get).toHaveBeenCalledWith('/api/plots/p/avatar?v=0&size=large');
-    expect(smallCache.get).toHaveBeenCalledWith('/api/plots/p/avatar?v=0');
-    expect(largeCache.get).toHaveBeenCalledTimes(1);
-    expect(LARGE_AVATARS_KEPT).toBeLessThanOrEqual(64);
+  it('while the wanted rendition loads, draws one decoded already (the biggest), else the small one, and says it waits', () => {
+    const onlySmall = imagesWith({ [SMALL]: small }, 1);
+    const first = drawMonument(3, 2, onlySmall);
+    expect(first.drawn).toEqual([small]);
+    expect(onlySmall.get).toHaveBeenCalledWith(LARGE);
+    // The tile is drawn again when the large one arrives (it used to keep the stand-in until the zoom changed).
+    expect(first.awaiting).toBe(true);
+    const mediumIn = imagesWith({ [MEDIUM]: medium }, 1);
+    expect(drawMonument(3, 2, mediumIn).drawn).toEqual([medium]);
+    expect(mediumIn.get).not.toHaveBeenCalledWith(SMALL);
+    // Zooming out: the large one stands in for the medium one.
+    expect(drawMonument(1.5, 2, imagesWith({ [LARGE]: large }, 1)).drawn).toEqual([large]);
+    expect(drawMonument(3, 2, imagesWith({ [LARGE]: large }, 1)).awaiting).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { TIER_COLOR, TIERS, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { visibleTileRange, type Camera, type Viewport } from './camera.ts';
 import { footprintDeviceRect, strokeFootprintOutlines, type DeviceRect } from './footprints.ts';
-import { avatarRenditionUrl } from './avatar-rendition.ts';
+import { RENDITIONS, avatarRenditionUrl, renditionCaps, renditionFor, renditionUrl, type RenditionCaps } from './avatar-rendition.ts';
 import type { ImageCache } from './image-cache.ts';
 import { shouldShowAvatar, shouldShowInitials, tileScreenSize } from './level-of-detail.ts';
 import { plotInitials, plotSize, type MapPlot } from './plot-index.ts';
@@ -56,6 +56,7 @@ export function drawPlots(
   viewport: Viewport,
   dpr: number,
   images: ImageCache | null,
+  caps: RenditionCaps = () => 'large',
 ): boolean {
   const tilePx = tileScreenSize(camera.zoom);
   const rects: PlotRect[] = visiblePlots(plots, camera, viewport, glowMarginTiles(tilePx)).map((plot) => {
@@ -68,11 +69,12 @@ export function drawPlots(
   let awaitingAvatar = false;
   for (const rect of rects) {
     if (!images || rect.width - frame * 2 <= 2 || !shouldShowAvatar(camera.zoom, rect.size)) continue;
-    // The rendition its box needs; while a large one loads, the small one (usually in already) stands in.
+    // The rendition its box needs; while it loads, another one stands in, and the tile is drawn again when it arrives.
     const url = rect.plot.avatar_url;
-    const wanted = avatarRenditionUrl(url, rect.width - frame * 2);
-    rect.avatar = images.get(wanted) ?? (wanted === url ? null : images.get(url));
-    if (!rect.avatar && rect.plot.avatar_url && images.pendingCount() > 0) awaitingAvatar = true;
+    const wanted = avatarRenditionUrl(url, rect.width - frame * 2, caps(rect.size));
+    const ready = images.get(wanted);
+    rect.avatar = ready ?? standIn(images, url, wanted);
+    if (!ready && url && images.pendingCount() > 0) awaitingAvatar = true;
   }
 
   ctx.save();
@@ -144,6 +146,43 @@ export function drawPlots(
   }
   ctx.restore();
   return awaitingAvatar;
+}
+
+/**
+ * What to draw while the wanted rendition loads: another one decoded already, the biggest first (zooming in, the
+ * medium one until the large one is in; zooming out, the large one), else the small one (usually in already).
+ */
+function standIn(images: ImageCache, url: string, wanted: string): CanvasImageSource | null {
+  for (const rendition of [...RENDITIONS].reverse()) {
+    const other = renditionUrl(url, rendition);
+    const image = other === wanted ? null : images.peek(other);
+    if (image) return image;
+  }
+  return wanted === url ? null : images.get(url);
+}
+
+/**
+ * The caps (renditionCaps) for a view: the plots of each size around it, counted over the view grown by `marginCssPx`
+ * (the map tiles it draws reach past its edges). Far out, where no plot wants more than the small rendition, nothing
+ * is counted.
+ */
+export function avatarRenditionCaps(
+  plots: readonly MapPlot[],
+  camera: Camera,
+  viewport: Viewport,
+  dpr: number,
+  marginCssPx: number,
+): RenditionCaps {
+  const tilePx = tileScreenSize(camera.zoom);
+  const boxOf = (size: number) => (size * tilePx - frameWidth(tilePx) * 2) * dpr;
+  if (renditionFor(boxOf(4)) === 'small') return () => 'large';
+  const grown = { width: viewport.width + marginCssPx * 2, height: viewport.height + marginCssPx * 2 };
+  const plotsBySize = new Map<number, number>();
+  for (const plot of visiblePlots(plots, camera, grown)) {
+    const size = plotSize(plot);
+    plotsBySize.set(size, (plotsBySize.get(size) ?? 0) + 1);
+  }
+  return renditionCaps(plotsBySize, boxOf);
 }
 
 interface Box {

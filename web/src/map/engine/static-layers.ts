@@ -6,6 +6,7 @@
 import type { Camera, Viewport } from './camera.ts';
 import { WORLD_SIZE_PX } from './camera.ts';
 import type { CanvasFactory, Surface } from './canvas-factory.ts';
+import type { RenditionCaps } from './avatar-rendition.ts';
 import type { ImageCache } from './image-cache.ts';
 import { chooseLevelOfDetail } from './level-of-detail.ts';
 import type { MapPlot } from './plot-index.ts';
@@ -26,6 +27,8 @@ export interface StaticWorld {
   /** The far-zoom bitmap (terrain overview + reserved land + plot markers); built on first use. */
   farComposite: () => SurfaceImage;
   images: ImageCache | null;
+  /** The biggest avatar rendition each plot size may draw at in the current view (avatarRenditionCaps). */
+  avatarCaps?: () => RenditionCaps;
 }
 
 /**
@@ -83,7 +86,7 @@ export function renderWorldTile(ctx: CanvasRenderingContext2D, world: StaticWorl
   const { camera, viewport } = tileView(area);
   world.terrain.drawChunks(ctx, camera, viewport, area.dpr);
   drawReservedFootprints(ctx, world.reserved, camera, viewport, area.dpr, world.hatch);
-  return drawPlots(ctx, world.plots, camera, viewport, area.dpr, world.images);
+  return drawPlots(ctx, world.plots, camera, viewport, area.dpr, world.images, world.avatarCaps?.());
 }
 
 /** The far-zoom bitmap: the terrain overview with the reserved land and a marker per plot baked in. */
