@@ -72,21 +72,29 @@ beforeAll(async () => {
     });
     plots.push({ name, ...claimed, ...spot });
   }
-  // A Premium plot (4×4) with a 600×600 avatar, in the south-west.
+  // A Premium plot (4×4) with a 1200×1200 avatar (more than the 1152 px the server keeps), in the south-west, sent as
+  // the crop editor sends it from a browser that encodes WebP.
   const fits = (x: number, y: number) => [0, 1, 2, 3].every((dx) => [0, 1, 2, 3].every((dy) => isLand(x + dx, y + dy)));
   const monument = layout.tiles.find((t) => t.x >= 10 && t.x <= 40 && t.y >= 60 && fits(t.x, t.y));
   assert(monument, 'a 4×4 square of land for the Premium plot');
   const page = await setup.newPage();
   const avatar = await page.evaluate(() => {
+    const side = 1200;
     const canvas = document.createElement('canvas');
-    canvas.width = canvas.height = 600;
+    canvas.width = canvas.height = side;
     const ctx = canvas.getContext('2d')!;
-    for (let i = 0; i < 600; i += 20) {
+    for (let i = 0; i < side; i += 20) {
       ctx.fillStyle = i % 40 === 0 ? '#ef4444' : '#f2c14e';
-      ctx.fillRect(i, 0, 20, 600);
+      ctx.fillRect(i, 0, 20, side);
     }
-    return canvas.toDataURL('image/png');
+    const shade = ctx.createLinearGradient(0, 0, 0, side);
+    shade.addColorStop(0, 'rgba(30, 58, 138, 0)');
+    shade.addColorStop(1, 'rgba(30, 58, 138, 0.6)');
+    ctx.fillStyle = shade;
+    ctx.fillRect(0, 0, side, side);
+    return canvas.toDataURL('image/webp', 0.9);
   });
+  expect(avatar.startsWith('data:image/webp;base64,')).toBe(true);
   const premium = await claimPlot(
     setup.request,
     monument,
@@ -166,21 +174,22 @@ describe('row 4: any allowed name on any page, no page wider than the screen', (
 });
 
 describe('row 5: a Premium plot close up draws its large avatar', () => {
-  it('on a 2× phone at zoom 1.5 the map loads the 512 px rendition of a 4×4 plot (it had only 128 px)', async () => {
+  it("on a 2× phone at the map's highest zoom (3) the map loads the 1152 px rendition of a 4×4 plot (4 × 48 × 3 × 2 px)", async () => {
     const page = await newPage({ ...PHONE, deviceScaleFactor: 2 });
     const avatars: string[] = [];
     page.on('requestfinished', (request) => {
       if (/\/api\/plots\/[^/]+\/avatar/.test(request.url())) avatars.push(request.url());
     });
     const monument = plotOf('Monument Maker');
-    await homeAt(page, monument.x + 2, monument.y + 2, 'a plot', 1.5);
-    await expect.poll(() => avatars.filter((url) => url.includes(monument.plotId) && url.includes('size=large')).length).toBeGreaterThan(0);
-    const large = avatars.find((url) => url.includes(monument.plotId) && url.includes('size=large'))!;
-    const size = await page.evaluate(async (url) => {
-      const bitmap = await createImageBitmap(await (await fetch(url)).blob());
-      return [bitmap.width, bitmap.height];
-    }, large);
-    expect(size).toEqual([512, 512]);
+    await homeAt(page, monument.x + 2, monument.y + 2, 'a plot', 3);
+    const largeOfMonument = () => avatars.filter((url) => url.includes(monument.plotId) && url.includes('size=large'));
+    await expect.poll(() => largeOfMonument().length).toBeGreaterThan(0);
+    const image = await page.evaluate(async (url) => {
+      const blob = await (await fetch(url)).blob();
+      const bitmap = await createImageBitmap(blob);
+      return { type: blob.type, size: [bitmap.width, bitmap.height] };
+    }, largeOfMonument()[0]!);
+    expect(image).toEqual({ type: 'image/webp', size: [1152, 1152] });
   });
 });
 
@@ -230,13 +239,13 @@ async function settled(page: Page): Promise<void> {
   }
 }
 
-/** The home map on a live page, flown (as the regions menu flies) to tile (x, y) at zoom 1.2, and settled there. */
+/** The home map on a live page, flown (as the regions menu flies) to tile (x, y) at `zoom` (1.2), and settled there. */
 async function homeAt(page: Page, x: number, y: number, regionName: string, zoom = 1.2): Promise<void> {
   await gotoLive(page, stack.url);
   await expect.poll(async () => (await mapView(page)).zoom, { timeout: 20_000 }).toBeGreaterThan(0);
   await settled(page);
-  await page.evaluate((detail) => window.dispatchEvent(new CustomEvent('navigateToRegion', { detail })), { x, y, zoom: 1.2, regionName });
-  await expect.poll(async () => (await mapView(page)).zoom).toBeCloseTo(1.2, 5);
+  await page.evaluate((detail) => window.dispatchEvent(new CustomEvent('navigateToRegion', { detail })), { x, y, zoom, regionName });
+  await expect.poll(async () => (await mapView(page)).zoom).toBeCloseTo(zoom, 5);
   await settled(page);
 }
 
