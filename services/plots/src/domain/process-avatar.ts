@@ -10,8 +10,8 @@ sharp.concurrency(1);
 /**
  * Avatars are stored as square WebPs (lossy, alpha lossless: the round crop's transparent corners), at most this wide:
  * re-encoding drops metadata and anything smuggled in the file. The largest tier is 4 tiles × 48 px; at the phone's
- * highest zoom (3) on a 2× screen that is 4 × 48 × 3 × 2 = 1152 device px. A PNG that big is 1.5 to 2.5 MB for a
- * photo (over the 1 MB upload limit); the WebP is 60 to 70 KB. A smaller image keeps its size: enlarging it would add
+ * highest zoom (3) on a 2× screen that is 4 × 48 × 3 × 2 = 1152 device px. A PNG that big is 1.8 to 3.2 MB for a
+ * photo (over the 1 MB upload limit); the WebP is 60 to 230 KB. A smaller image keeps its size: enlarging it would add
  * no detail. Avatars stored before this are PNGs of at most 512 px, and are served as they are.
  */
 export const AVATAR_SIZE_PX = 1152;
@@ -21,9 +21,10 @@ export const AVATAR_MEDIUM_PX = 512;
 export const AVATAR_SMALL_PX = 128;
 /**
  * The stored avatar's encoding. Measured with sharp 0.35 (libwebp 1.6, one libvips thread) on the 2-core machine under
- * load, re-encoding a 1152² round-cropped photo sent as the browser's WebP: PNG (zlib level 6) 1.5–1.8 MB in
- * 120–150 ms of CPU; WebP q82 effort 4 61–66 KB in 150–190 ms; effort 2 64–68 KB in 80–86 ms; effort 6 47–60 KB in
- * 245–255 ms. Effort 2: half the CPU of 4 for 5 % more bytes (a claim's decode slot is held for it).
+ * load (load average 10 to 17), re-encoding a 1152² round-cropped photo sent as the browser's WebP, a smooth one / a
+ * grainy one: PNG (zlib level 6) 1.8 / 3.2 MB in 90–150 / 135 ms of CPU; WebP q82 effort 4 61 / 221 KB in 150–190 /
+ * 220 ms; effort 2 64 / 224 KB in 80–90 / 130 ms; effort 6 60 / 195 KB in 245 / 530 ms. Effort 2: 40 % less CPU than
+ * effort 4 for 1 to 5 % more bytes (a claim holds a decode slot for it).
  */
 const WEBP = { quality: 82, alphaQuality: 100, effort: 2 } as const;
 
@@ -126,8 +127,8 @@ export function avatarContentType(bytes: Buffer): 'image/png' | 'image/webp' {
  * A rendition of a stored avatar, or null when the stored bytes already are it (no wider than the rendition, and for
  * the small one a PNG). Derived rather than stored beside it: no migration, and the route keeps them in memory. The
  * small one is always a PNG (the default avatar URL is documented as one; share cards and any client read it); the
- * medium one a WebP. Costs, on the 2-core machine under load: small from a 1152 px WebP 14–16 ms of CPU (from a
- * 512 px PNG 9–10), medium 34–45 ms (21 KB); once per avatar version and process, and browsers cache them for good.
+ * medium one a WebP. Costs, on the 2-core machine under load: small from a 1152 px WebP 15–28 ms of CPU (from a
+ * 512 px PNG 9–10), medium 35–60 ms (21–27 KB); once per avatar version and process, and browsers cache them for good.
  */
 export async function avatarRendition(stored: Buffer, rendition: AvatarRendition): Promise<Buffer | null> {
   const { width = 0, format } = await sharp(stored).metadata();

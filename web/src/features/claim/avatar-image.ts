@@ -3,9 +3,9 @@ import { AVATAR_MAX_BYTES } from '@pixel-atlas/contracts/plots';
  * Spec section 5 saves a 100x100 avatar, which a Premium plot close up shows blurred: the saved avatar is the crop at
  * its own resolution, at least 100 px and at most 1152 px (what the server keeps: a 4×4 plot at the phone's highest
  * zoom, 3, on a 2× screen is 4 × 48 × 3 × 2 px), never enlarged past what the picture has. The crop travels as WebP
- * where the browser encodes it (60–140 KB for a 1152 px photo, transparent corners kept); elsewhere (Safari) an opaque
- * crop as JPEG and a round one as PNG, a photo's PNG being 1.5–2.5 MB at 1152 px. Whatever passes the 1 MB limit is
- * saved at a lower quality, then smaller.
+ * where the browser encodes it (90–360 KB for a 1152 px photo at quality 0.9, transparent corners kept); elsewhere
+ * (Safari) an opaque crop as JPEG and a round one as PNG, a photo's PNG being 1.8–3.2 MB at 1152 px. Whatever passes
+ * the 1 MB limit is saved at a lower quality, then smaller.
  */
 export const AVATAR_MIN_OUTPUT_PX = 100;
 export const AVATAR_MAX_OUTPUT_PX = 1152;
