@@ -11,7 +11,8 @@ import { processAvatar } from './process-avatar.ts';
 /**
  * PUT /api/manage/:token/avatar. The token is checked before anything is decoded; the image then goes through
  * the claim's own checks and re-encode (magic bytes, decoder, size and pixel bounds, the process's decode slots)
- * and replaces the stored PNG. The avatar version goes up, so its URL changes and no cache keeps the old one.
+ * and replaces the stored avatar (a WebP). The avatar version goes up, so its URL changes and no cache keeps the old
+ * one.
  */
 export async function replacePlotAvatar(options: {
   db: PrismaClient;
