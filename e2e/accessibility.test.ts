@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from 'vitest';
 import { gotoLive, signInAdmin, startStack, type Stack } from './support/stack.ts';
 import { ONE_PIXEL_PNG_BYTES, claimThroughApi, paidCheckout } from './support/claim.ts';
-import { mapCanvas, screenPointOfTile } from './support/map.ts';
+import { cameraAtRest, mapCanvas, scrolledUpAndStill, mapView, screenPointOfTile } from './support/map.ts';
 
 /*
  * axe-core on every route and every dialog, at the two sizes buyers use (a 390×844 phone and a 1366×768
@@ -213,9 +213,10 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     await page.getByRole('button', { name: 'Select Basic Plot' }).click();
     await expect.poll(() => page.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);
     await expectAccessible(page, `tier guidance at ${size.name}`);
+    const atCards = await page.evaluate(() => window.scrollY);
     await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await page.waitForTimeout(600); // the page scrolls back up to the map
+    await expect.poll(() => scrolledUpAndStill(page, atCards)).toBe(true); // the page scrolls back up to the map
 
     // The claim popup on a land tile, then with the cropper open, then the content review dialog.
     const tile = await freeTileNearCentre(page);
@@ -270,8 +271,9 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     await expect.poll(() => find.count()).toBe(0);
     await expect.poll(() => findButton.evaluate((button) => button === document.activeElement)).toBe(true);
     await findButton.click();
+    const beforeFlight = await mapView(page);
     await find.getByRole('link', { name: new RegExp(PLOT_NAME) }).click();
-    await page.waitForTimeout(1500); // the map flies to the plot
+    await cameraAtRest(page, { awayFrom: beforeFlight }); // the map flies to the plot
 
     // The profile popup, from the plot on the map; its share menu; then a flag.
     const box = (await mapCanvas(page).boundingBox())!;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
 import { fillAndConfirmClaim, startCheckoutInPage } from './support/claim.ts';
-import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
+import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile, selectTierOnMap } from './support/map.ts';
 
 // Prices that are not the built-in defaults: what the browser shows and what is charged must both be these.
 const PRICES = { basic: 3100, featured: 5000, prime: 7500, premium: 20000 };
@@ -30,9 +30,7 @@ async function openHome(page: Page) {
 
 /** Clicks the tile and fills the claim popup up to the pay button (the basic tier from the card). */
 async function fillPopup(page: Page, tile: { x: number; y: number }, name: string) {
-  await page.getByRole('button', { name: 'Select Basic Plot' }).click();
-  await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
-  await page.waitForTimeout(600); // the page scrolls back up to the map
+  await selectTierOnMap(page);
   const point = await screenPointOfTile(page, tile.x, tile.y);
   await page.mouse.click(point.x, point.y);
   const popup = page.getByRole('dialog', { name: 'Claim This Tile' });
@@ -88,7 +86,17 @@ describe("the buyer's path, truthfully", () => {
     await buyer.waitForURL(/\/claim\?session_id=/);
     // Back may be a fresh load of /claim (the test checkout's redirect made that entry): the app boots and asks payments
     // again, which on a CI machine running the fault suites beside it took longer than 10 s once.
-    await expect.poll(() => buyer.getByText('This payment already claimed Honest Prices').count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => buyer.getByText('This payment already claimed Honest Prices').count(), { timeout: 20_000 })
+      .toBe(1)
+      .catch(async (error: Error) => {
+        // What the page said instead (this failed once in CI, and never here): the next reader needs it.
+        const shown = await buyer
+          .locator('main')
+          .innerText()
+          .catch(() => '(no main)');
+        throw new Error(`${error.message}\n/claim after Back showed: ${shown.slice(0, 600)}`);
+      });
     expect(await buyer.getByText('Payment Successful! Claim Your Plot').count()).toBe(0);
     const link = buyer.getByRole('link', { name: "View Honest Prices's Plot" });
     expect(await link.getAttribute('href')).toBe(`/plot/${plotId}`);

@@ -141,7 +141,11 @@ describe('what buyers see and feel', () => {
     const reader = await newPage(PHONE);
     await gotoLive(reader, `${stack.url}${plotPath}`);
     await expect.poll(() => reader.getByRole('img', { name: /^Map of Felt Right's plot/ }).count(), { timeout: 15_000 }).toBe(1);
-    await reader.waitForTimeout(500);
+    // Whatever could still move the layout has arrived: the fonts and every image on the page, decoded.
+    await reader.evaluate(async () => {
+      await document.fonts.ready;
+      await Promise.all(Array.from(document.images).map((image) => image.decode().catch(() => undefined)));
+    });
     const plotCls = await layoutShiftTotal(reader);
     console.log(`[feel] /plot/:id at 390x844: layout shift total ${plotCls.toFixed(4)}`);
     expect(plotCls).toBeLessThanOrEqual(0.05);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
+import { cameraAtRest, mapCanvas, mapView } from './support/map.ts';
 
 let stack: Stack;
 let page: Page;
@@ -15,42 +16,17 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const canvas = () => page.locator('canvas[aria-roledescription="map"]');
-
-async function view(): Promise<{ zoom: number; x: number; y: number }> {
-  const el = canvas();
-  return {
-    zoom: Number(await el.getAttribute('data-zoom')),
-    x: Number(await el.getAttribute('data-center-x')),
-    y: Number(await el.getAttribute('data-center-y')),
-  };
-}
+const canvas = () => mapCanvas(page);
+const view = () => mapView(page);
 
 async function openHome(): Promise<void> {
   await gotoLive(page, stack.url);
   await expect.poll(async () => (await view()).zoom, { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
-/**
- * After an action that moves the camera: waits for it to start moving (a busy page may start an animation later than
- * one sampling interval), then for it to settle. Sampling alone took a move that had not begun for a settled camera.
- */
-async function movedFrom(before: { zoom: number; x: number; y: number }): Promise<{ zoom: number; x: number; y: number }> {
-  await expect.poll(async () => JSON.stringify(await view()), { timeout: 10_000 }).not.toBe(JSON.stringify(before));
-  return settled();
-}
-
-async function settled(): Promise<{ zoom: number; x: number; y: number }> {
-  // Camera moves animate; wait until two readings agree.
-  let last = await view();
-  for (let i = 0; i < 40; i++) {
-    await page.waitForTimeout(100);
-    const next = await view();
-    if (JSON.stringify(next) === JSON.stringify(last)) return next;
-    last = next;
-  }
-  return last;
-}
+/** After an action that moves the camera: the camera at rest somewhere else (a busy page may start the move late). */
+const movedFrom = (before: { zoom: number; x: number; y: number }) => cameraAtRest(page, { awayFrom: before });
+const settled = () => cameraAtRest(page);
 
 describe('the map in a real browser', () => {
   it('renders the generated world at the desktop zoom and shows the desktop hint', async () => {
@@ -58,7 +34,6 @@ describe('the map in a real browser', () => {
     expect((await settled()).zoom).toBeCloseTo(0.45, 2);
     await expect.poll(() => page.getByText('Click and drag to explore • Scroll to zoom').count()).toBe(1);
     await expect.poll(() => page.getByText('ATLAS REGIONS').count()).toBe(1);
-    await page.waitForTimeout(500);
     await page.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/map.png') });
     // The canvas really has the world on it: pixels differ across the view (not one flat colour).
     const distinct = await canvas().evaluate((el: HTMLCanvasElement) => {
@@ -124,7 +99,8 @@ describe('the map in a real browser', () => {
     await page.getByRole('button', { name: 'Reset view' }).click();
     expect((await movedFrom(zoomedOut)).zoom).toBeCloseTo(0.45, 2);
     await page.getByRole('button', { name: 'Fit all' }).click();
-    await page.waitForTimeout(300); // fit-all zooms out twice, 100 ms and 150 ms after the reset
+    // Fit all zooms out twice, 100 ms and 150 ms after the reset: the camera may rest between the two.
+    await expect.poll(async () => (await view()).zoom).toBeLessThan(0.45);
     expect((await settled()).zoom).toBeLessThan(0.45);
   });
 

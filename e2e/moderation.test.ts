@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, signInAdmin, startStack, type Stack, gotoLive } from './support/stack.ts';
 import { ONE_PIXEL_PNG_BYTES, claimThroughApi } from './support/claim.ts';
-import { mapCanvas } from './support/map.ts';
+import { cameraAtRest, mapCanvas, mapView } from './support/map.ts';
 
 let stack: Stack;
 let buyer: Page;
@@ -85,11 +85,12 @@ describe('moderation, end to end in a real browser', () => {
 
     // A visitor opens the plot's profile card from the map and flags it.
     await watcher.getByRole('button', { name: 'Find Plots (2)' }).click();
+    const beforeFlight = await mapView(watcher);
     await watcher
       .getByRole('dialog')
       .getByRole('link', { name: /Shady Shop/ })
       .click();
-    await watcher.waitForTimeout(1500); // the map flies to the plot
+    await cameraAtRest(watcher, { awayFrom: beforeFlight }); // the map flies to the plot
     const box = (await mapCanvas(watcher).boundingBox())!;
     await watcher.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const card = watcher.getByRole('dialog', { name: 'Shady Shop' });

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
 import { claimThroughApi } from './support/claim.ts';
-import { mapCanvas, mapView } from './support/map.ts';
+import { cameraAtRest, mapCanvas, mapView } from './support/map.ts';
 
 /**
  * The buyer's first screens: a 390×844 phone sees the map, not panels over it, and
@@ -53,24 +53,25 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Camera moves animate: waits until two readings 150 ms apart agree. */
-async function settled(page: Page): Promise<{ zoom: number; x: number; y: number }> {
-  let last = await mapView(page);
-  for (let i = 0; i < 40; i++) {
-    await page.waitForTimeout(150);
-    const next = await mapView(page);
-    if (JSON.stringify(next) === JSON.stringify(last)) return next;
-    last = next;
-  }
-  return last;
-}
+const settled = (page: Page) => cameraAtRest(page);
 
-/** The claim popup (or sheet) a tap or click on a tile opened, once it has come in and the map has panned clear of it. */
-async function claimPopupSettled(page: Page) {
+/**
+ * The claim popup (or sheet) a tap or click on `tile` opened, once it has come in (no animation running) and the map
+ * has panned the tile clear of it and come to rest.
+ */
+async function claimPopupSettled(page: Page, tile: { x: number; y: number }) {
   const popup = page.getByRole('dialog', { name: 'Claim This Tile' });
   await expect.poll(() => popup.count()).toBe(1);
-  await page.waitForTimeout(500);
-  await settled(page);
+  await expect
+    .poll(async () => {
+      const still = await popup.evaluate((el) => el.getAnimations({ subtree: true }).every((a) => a.playState !== 'running'));
+      const box = await popup.boundingBox();
+      if (!still || !box) return false;
+      await settled(page);
+      const sheet = { left: box.x, top: box.y, right: box.x + box.width, bottom: box.y + box.height };
+      return !overlaps(await footprintRect(page, tile.x, tile.y), sheet);
+    })
+    .toBe(true);
   return popup;
 }
 
@@ -224,10 +225,10 @@ describe('the home screen on a 390×844 phone', () => {
     for (let step = 1; step <= 6; step++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(-step * 15) });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await cdp.detach();
-    expect((await settled(phone)).x).toBeGreaterThan(before.x);
+    expect((await cameraAtRest(phone, { awayFrom: before })).x).toBeGreaterThan(before.x);
     await expect.poll(() => phone.getByText('Touch Controls').count()).toBe(0);
+    // The guide's choice is made as the map mounts, which openHome has waited for (the live map's camera).
     await openHome(phone);
-    await phone.waitForTimeout(300);
     expect(await phone.getByText('Touch Controls').count()).toBe(0);
   });
 
@@ -263,7 +264,7 @@ describe('the home screen on a 390×844 phone', () => {
     await openHome(phone);
     const tile = await landTileNear(phone, { x: 195, y: 600 });
     await phone.touchscreen.tap(tile.point.x, tile.point.y);
-    const sheet = await claimPopupSettled(phone);
+    const sheet = await claimPopupSettled(phone, tile);
     const sheetBox = (await sheet.boundingBox())!;
     const tileRect = await footprintRect(phone, tile.x, tile.y);
     expect(tileRect.bottom).toBeLessThanOrEqual(sheetBox.y);
@@ -292,15 +293,27 @@ describe('the home screen at 1366×768', () => {
     expect(await page.getByRole('button', { name: /ATLAS REGIONS/ }).getAttribute('aria-expanded')).toBe('true');
     const before = await mapView(page);
     const tile = await landTileNear(page, { x: 683, y: 420 });
+    // When each dialog opened from here on (a popup the double-click opened and closed again counts too).
+    await page.evaluate(() => {
+      const openedAt: number[] = [];
+      Object.assign(window, { dialogsOpenedAt: openedAt });
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of Array.from(record.addedNodes))
+            if (node instanceof Element && (node.matches('[role="dialog"]') || node.querySelector('[role="dialog"]')))
+              openedAt.push(performance.now());
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const dialogsOpenedAt = () => page.evaluate(() => (window as unknown as { dialogsOpenedAt: number[] }).dialogsOpenedAt);
     await page.mouse.dblclick(tile.point.x, tile.point.y);
-    const after = await settled(page);
+    const after = await cameraAtRest(page, { awayFrom: before });
     expect(after.zoom).toBeGreaterThan(before.zoom * 1.4);
-    await page.waitForTimeout(500);
-    expect(await page.getByRole('dialog').count()).toBe(0);
-    // A single click still opens the popup (once no second click follows).
+    // A single click still opens the popup (once no second click follows); the double-click opened none before it.
     const single = await landTileNear(page, { x: 683, y: 420 });
+    const clickedAt = await page.evaluate(() => performance.now());
     await page.mouse.click(single.point.x, single.point.y);
     await expect.poll(() => page.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
+    expect((await dialogsOpenedAt()).filter((at) => at < clickedAt)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
@@ -310,7 +323,7 @@ describe('the home screen at 1366×768', () => {
     // A tile right of the centre: where a dialog would sit.
     const tile = await landTileNear(page, { x: 950, y: 420 });
     await page.mouse.click(tile.point.x, tile.point.y);
-    const dialog = await claimPopupSettled(page);
+    const dialog = await claimPopupSettled(page, tile);
 
     const pay = (await dialog.getByRole('button', { name: /PAY & CLAIM/ }).boundingBox())!;
     expect(pay.y).toBeGreaterThanOrEqual(0);

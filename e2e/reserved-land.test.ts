@@ -28,11 +28,13 @@ async function openHome(page: Page) {
   if (land.length === 0) land = await landNearCentre(page, stack.url, 2);
 }
 
-/** Clicks a map tile and waits out the double-click window (a single click acts only after it). */
+/**
+ * Clicks a map tile. A single click acts only once the double-click window has passed; every caller then waits for
+ * what the click shows (a notice or the popup), so two clicks never fall in one window.
+ */
 async function clickTile(page: Page, tile: { x: number; y: number }) {
   const point = await screenPointOfTile(page, tile.x, tile.y);
   await page.mouse.click(point.x, point.y);
-  await page.waitForTimeout(450);
 }
 
 /** Two tiles apart at least, so one test's footprint never touches another's. */

@@ -2,7 +2,7 @@ import { NOT_HELD_NOTICE } from '@pixel-atlas/contracts/payments';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckoutInPage } from './support/claim.ts';
-import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
+import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile, selectTierOnMap } from './support/map.ts';
 import { gotoLive, startStack, type Stack } from './support/stack.ts';
 
 // Two people behind one address (every browser here comes from 127.0.0.1), and a checkout past the ceiling on held
@@ -30,10 +30,7 @@ async function buyerPage(): Promise<Page> {
 
 /** As a person does it: Basic, the tile clicked on the map, the popup filled, an avatar saved, PAY & CLAIM. */
 async function fillPopupAndPay(buyer: Page, tile: { x: number; y: number }, name: string): Promise<void> {
-  await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
-  await expect.poll(() => buyer.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);
-  await buyer.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
-  await buyer.waitForTimeout(600); // the page scrolls back up to the map
+  await selectTierOnMap(buyer);
   const point = await screenPointOfTile(buyer, tile.x, tile.y);
   await buyer.mouse.click(point.x, point.y);
   const popup = buyer.getByRole('dialog', { name: 'Claim This Tile' });

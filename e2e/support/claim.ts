@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './map.ts';
+import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile, selectTierOnMap } from './map.ts';
 
 /** The smallest avatar a claim accepts, as a data URL. */
 export const ONE_PIXEL_PNG =
@@ -86,10 +86,7 @@ export async function claimThroughPopup(buyer: Page, siteUrl: string, profile: B
   const [land] = await landNearCentre(buyer, siteUrl);
   if (!land) throw new Error('no land on the map');
 
-  await buyer.getByRole('button', { name: 'Select Basic Plot' }).click();
-  await expect.poll(() => buyer.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);
-  await buyer.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
-  await buyer.waitForTimeout(600); // the page scrolls back up to the map
+  await selectTierOnMap(buyer);
   const point = await screenPointOfTile(buyer, land.x, land.y);
   await buyer.mouse.click(point.x, point.y);
   await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);

@@ -4,6 +4,7 @@
  */
 import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
 
@@ -67,4 +68,78 @@ export async function avatarFile(page: Page, picture: { fill: string; width?: nu
     { fill: picture.fill, width: picture.width ?? 48, height: picture.height ?? 48, square: picture.square ?? null },
   );
   return { name: 'me.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+/**
+ * True when the camera the canvas publishes is the same before and after the browser has drawn four more frames: no
+ * flight, wheel zoom or pan is moving it (four: an eased flight's first frames move less than the published two
+ * decimals). Frames, not a clock: a busy machine draws them later, and the answer holds.
+ */
+async function cameraStill(page: Page): Promise<boolean> {
+  return page.evaluate(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const canvas = document.querySelector<HTMLCanvasElement>('canvas[aria-roledescription="map"]');
+        if (!canvas) return resolve(false);
+        const read = () => `${canvas.dataset.zoom},${canvas.dataset.centerX},${canvas.dataset.centerY}`;
+        const before = read();
+        const after = (frames: number) => (frames === 0 ? resolve(read() === before) : requestAnimationFrame(() => after(frames - 1)));
+        after(4);
+      }),
+  );
+}
+
+/**
+ * Waits until the camera rests and returns where. A camera resting before its move started does not count: with
+ * `over`, the move ends with that tile under the middle of the view (within `tolerance` tiles, 1 unless told); with
+ * `awayFrom`, anywhere but that view (a flight whose end depends on the panels).
+ */
+export async function cameraAtRest(
+  page: Page,
+  expected: { over?: { x: number; y: number; tolerance?: number }; awayFrom?: { zoom: number; x: number; y: number } } = {},
+): Promise<{ zoom: number; x: number; y: number }> {
+  const { over, awayFrom } = expected;
+  await expect
+    .poll(async () => {
+      if (!(await cameraStill(page))) return false;
+      const view = await mapView(page);
+      if (awayFrom && view.x === awayFrom.x && view.y === awayFrom.y && view.zoom === awayFrom.zoom) return false;
+      if (!over) return true;
+      const tolerance = over.tolerance ?? 1;
+      return Math.abs(view.x - over.x) <= tolerance && Math.abs(view.y - over.y) <= tolerance;
+    })
+    .toBe(true);
+  return mapView(page);
+}
+
+/**
+ * From a tier card on the home page to the map, as a buyer does: "Select <tier> Plot", then "I'LL SELECT ON THE MAP",
+ * which closes the guidance and scrolls the page back up to the map; returns once that scroll has ended.
+ */
+export async function selectTierOnMap(page: Page, tier: 'Basic' | 'Featured' | 'Prime' | 'Premium' = 'Basic'): Promise<void> {
+  await page.getByRole('button', { name: `Select ${tier} Plot` }).click();
+  await expect.poll(() => page.getByRole('dialog', { name: `${tier} Tier Selected!` }).count()).toBe(1);
+  const atCards = await page.evaluate(() => window.scrollY);
+  await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
+  await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  await expect.poll(() => scrolledUpAndStill(page, atCards)).toBe(true);
+}
+
+/**
+ * The page has scrolled up from `from` (or was at the top already) and is not scrolling: the same scroll position
+ * four frames apart. Frames, not a clock: a busy machine draws them later, and the answer holds.
+ */
+export function scrolledUpAndStill(page: Page, from: number): Promise<boolean> {
+  return page.evaluate(
+    (from) =>
+      new Promise<boolean>((resolve) => {
+        const before = window.scrollY;
+        const after = (frames: number) => {
+          if (frames > 0) return requestAnimationFrame(() => after(frames - 1));
+          resolve(window.scrollY === before && (before < from || from === 0));
+        };
+        after(4);
+      }),
+    from,
+  );
 }
