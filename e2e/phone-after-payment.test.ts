@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { APIRequestContext, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_PIXEL_PNG } from './support/claim.ts';
-import { mapCanvas, mapView, screenPointOfTile } from './support/map.ts';
+import { cameraAtRest, mapCanvas, mapView, screenPointOfTile } from './support/map.ts';
 import { gotoLive, startStack, type Stack } from './support/stack.ts';
 
 /**
@@ -228,16 +228,7 @@ describe('row 9: the first screen works before the script has run', () => {
   });
 });
 
-/** Camera moves animate: waits until two readings 150 ms apart agree. */
-async function settled(page: Page): Promise<void> {
-  let last = JSON.stringify(await mapView(page));
-  for (let i = 0; i < 40; i++) {
-    await page.waitForTimeout(150);
-    const next = JSON.stringify(await mapView(page));
-    if (next === last) return;
-    last = next;
-  }
-}
+const settled = (page: Page) => cameraAtRest(page);
 
 /** The home map on a live page, flown (as the regions menu flies) to tile (x, y) at `zoom` (1.2), and settled there. */
 async function homeAt(page: Page, x: number, y: number, regionName: string, zoom = 1.2): Promise<void> {
