@@ -309,6 +309,19 @@ export async function sessionEvents(world: World, type: string, sessionId: strin
   return (await streamEvents(world, type)).filter((event) => event.data.sessionId === sessionId);
 }
 
+/**
+ * The events of one type a service wrote to its outbox (published yet or not), oldest first: everything it will ever
+ * publish of that type, as of rows committed so far. Once the change that would have written an event committed, an
+ * absent row proves the event is not coming, where reading the stream would have to wait for the relay.
+ */
+export async function outboxEvents(world: World, service: 'plots' | 'payments' | 'moderation', type: string): Promise<StreamedEvent[]> {
+  const rows = await world.db.query<{ payload: StreamedEvent }>(
+    `SELECT payload FROM "${service}"."outbox_events" WHERE subject = $1 ORDER BY created_at, id`,
+    [type],
+  );
+  return rows.map((row) => row.payload);
+}
+
 /** Publishes an event envelope as its producer's outbox relay would (for producers not built yet). */
 export async function publishEvent(world: World, type: string, data: unknown): Promise<void> {
   const nc = await connect(world.stream.connectOptions());
