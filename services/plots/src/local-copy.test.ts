@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LocalCopy } from './local-copy.ts';
 
 /** A load the test finishes by hand. */
@@ -28,8 +28,8 @@ describe('LocalCopy', () => {
     // The owner changed while our load was on its way: what it brings back may be the old data.
     copy.invalidate();
     pending[0]!.resolve('before the change');
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(pending).toHaveLength(2);
+    // The reader does not take it: it starts another load.
+    await vi.waitFor(() => expect(pending).toHaveLength(2), { interval: 1 });
     pending[1]!.resolve('after the change');
     expect(await reader).toBe('after the change');
     expect(await copy.get()).toBe('after the change');

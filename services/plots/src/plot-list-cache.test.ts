@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import type { Plot } from '@pixel-atlas/contracts/plots';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PlotListCache } from './plot-list-cache.ts';
 
 const plot = (n: number) => ({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` }) as unknown as Plot;
@@ -56,7 +56,7 @@ describe('PlotListCache', () => {
       return [plot(seen)];
     }, 0);
     const slow = cache.get();
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(release).toBeTypeOf('function'), { interval: 1 }); // the first load is on its way
     version = 2;
     cache.invalidate();
     const fresh = await cache.get();
@@ -67,13 +67,20 @@ describe('PlotListCache', () => {
   });
 
   it('past its max age it serves the old body while rebuilding in the background', async () => {
-    let loads = 0;
-    const cache = new PlotListCache(async () => [plot(++loads)], 1);
-    const first = await cache.get();
-    await new Promise((r) => setTimeout(r, 5));
-    expect(await cache.get()).toBe(first);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(loads).toBe(2);
-    expect((await cache.get()).identity.toString()).toContain(plot(2).id);
+    // The cache reads Date.now(): step it past the max age instead of waiting for it (vi.waitFor moves it on by its
+    // polling interval too, far short of another minute).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      let loads = 0;
+      const cache = new PlotListCache(async () => [plot(++loads)], 60_000);
+      const first = await cache.get();
+      vi.setSystemTime(Date.now() + 60_001);
+      expect(await cache.get()).toBe(first);
+      expect(loads).toBe(2); // the rebuild began
+      await vi.waitFor(async () => expect((await cache.get()).identity.toString()).toContain(plot(2).id));
+      expect(loads).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

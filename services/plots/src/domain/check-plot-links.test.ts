@@ -421,19 +421,47 @@ describe('two replicas of the service', () => {
         async () => (await plots.app.db.linkCheck.count({ where: { plotId: { in: ids }, lastCheckedAt: { not: null } } })) === ids.length,
         15_000,
       );
-      // A few more rounds of both: nothing is due again for 6 hours.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const checkedBy = () =>
+        Promise.all(
+          replicas.map(async (replica) => {
+            const text = await replica.metrics.getSingleMetricAsString('plots_link_checks_total');
+            return Number(/status="failing"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
+          }),
+        );
+      // Each check is counted once its result committed.
+      await eventually(
+        async () => {
+          const [one, two] = await checkedBy();
+          return one! + two! >= ids.length;
+        },
+        15_000,
+        10,
+      );
+      // More rounds of both: a link added now is checked by the first replica to run a round; another one, by the
+      // first to run the next; until each replica has checked one. A round leases due links oldest first, so any of
+      // the 40 due again would have been taken before these; and each replica's rounds run one after another, so its
+      // earlier ones are over.
+      const heardFrom = [false, false];
+      let sentinels = 0;
+      while (!heardFrom.every(Boolean)) {
+        const before = await checkedBy();
+        await plotLinkingTo(`https://sentinel-${sentinels++}.invalid/`);
+        const after = await eventually(
+          async () => {
+            const now = await checkedBy();
+            return now[0]! + now[1]! > before[0]! + before[1]! && now;
+          },
+          15_000,
+          10,
+        );
+        for (const index of [0, 1]) if (after[index]! > before[index]!) heardFrom[index] = true;
+      }
       const rows = await plots.app.db.linkCheck.findMany({ where: { plotId: { in: ids } } });
       expect(rows.map((row) => row.consecutiveFailures)).toEqual(ids.map(() => 1));
       // A resolver on a loaded machine may time out instead of answering that the name does not exist.
       for (const row of rows) expect(row.lastError).toMatch(/^(the name does not resolve|timed out after \d+ s)$/);
-      const checkedBy = await Promise.all(
-        replicas.map(async (replica) => {
-          const text = await replica.metrics.getSingleMetricAsString('plots_link_checks_total');
-          return Number(/status="failing"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
-        }),
-      );
-      expect(checkedBy[0]! + checkedBy[1]!).toBe(ids.length);
+      const [one, two] = await checkedBy();
+      expect(one! + two!).toBe(ids.length + sentinels);
     } finally {
       await Promise.all(replicas.map((replica) => replica.close()));
     }

@@ -4,7 +4,7 @@
 import { startSmtpServer, type TestSmtpServer } from '@pixel-atlas/moderation-service/testing/moderation-world';
 import { TEST_INTERNAL_TOKEN, eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buyAndClaim } from '@pixel-atlas/test-stack/world';
+import { buyAndClaim, outboxEvents } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { getLinkHealth } from './get-link-health.ts';
@@ -55,10 +55,18 @@ it('tells the owner once by e-mail when the link is unreachable, and shows it to
     headers: { 'x-internal-token': TEST_INTERNAL_TOKEN, 'x-admin-user': 'warden' },
   });
   expect(listed.json().links).toEqual([expect.objectContaining({ plotId, displayName: 'Lost Link', status: 'unreachable' })]);
-  // More failed rounds keep the mark without another e-mail.
+  // More failed rounds keep the mark without another e-mail: a later round is recorded in the transaction that would
+  // have written another plots.link.unreachable, so the outbox holds every notice there will be.
   const checkedAt = (await getLinkHealth({ db: world.plots.db, plotId })).lastCheckedAt;
   await eventually(async () => (await getLinkHealth({ db: world.plots.db, plotId })).lastCheckedAt !== checkedAt, 10_000);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect((await outboxEvents(world, 'plots', 'plots.link.unreachable')).filter((e) => e.data.plotId === plotId)).toHaveLength(1);
+  const notices = await eventually(async () => {
+    const rows = await world.db.query(`SELECT status FROM moderation.notifications WHERE plot_id = $1 AND kind = 'link-unreachable'`, [
+      plotId,
+    ]);
+    return rows.every((row) => row.status === 'sent') && rows;
+  });
+  expect(notices).toEqual([{ status: 'sent' }]);
   expect(linkNotices()).toHaveLength(1);
   // The public plot keeps its link.
   expect((await world.plots.inject(`/api/plots/${plotId}`)).json().link).toBe('https://lost-link.invalid/home');

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { assert, beforeAll, describe, expect, it } from 'vitest';
-import { buyAndClaim, claim, claimBody, decide, flaggedPlots, flagPlot, publishEvent, streamEvents } from '@pixel-atlas/test-stack/world';
+import {
+  buyAndClaim,
+  claim,
+  claimBody,
+  decide,
+  flaggedPlots,
+  flagPlot,
+  outboxEvents,
+  publishEvent,
+  streamEvents,
+} from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import { UNDER_REVIEW_WARNING } from './screen-claim-content.ts';
@@ -31,7 +41,19 @@ async function claimed(overrides: Record<string, unknown> = {}, tier: 'basic' | 
 const ids = async (app: FastifyInstance = world.plots) =>
   (await app.inject('/api/plots')).json().map((p: { id: string }) => p.id) as string[];
 const eventsFor = async (type: string, plotId: string) => (await streamEvents(world, type)).filter((e) => e.data.plotId === plotId);
+const outboxedFor = async (type: string, plotId: string) =>
+  (await outboxEvents(world, 'plots', type)).filter((e) => e.data.plotId === plotId);
 const queued = async (plotId: string) => (await flaggedPlots(world)).find((p) => p.id === plotId);
+/** A metric summed over both replicas (they share the durable consumer, so each event is counted by one of them). */
+async function metric(pattern: string): Promise<number> {
+  let total = 0;
+  for (const app of [world.plots, replica]) {
+    const match = (await app.inject('/metrics')).body.match(new RegExp(`${pattern} (\\d+)`));
+    total += match ? Number(match[1]) : 0;
+  }
+  return total;
+}
+const DUPLICATES = 'events_handled_total\\{consumer="plots",outcome="duplicate",service="plots"\\}';
 async function plotRow(plotId: string) {
   const [row] = await world.db.query<Record<string, any>>(
     `SELECT visible, flagged, reviewed, removed_at, region_name FROM plots.plots WHERE id = $1`,
@@ -142,8 +164,11 @@ describe('moderation.plot.approved', () => {
     expect((await decide(world, 'approve', plot.id)).statusCode).toBe(409);
     const approval = (await streamEvents(world, 'moderation.plot.approved')).find((e) => e.data.plotId === plot.id);
     assert(approval, 'moderation published the approval');
+    const duplicates = await metric(DUPLICATES);
     await redeliver(approval);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Handled (its transaction committed) as a duplicate: whatever it wrote is in the outbox by now.
+    await eventually(async () => (await metric(DUPLICATES)) > duplicates);
+    expect(await outboxedFor('plots.plot.published', plot.id)).toHaveLength(1);
     expect(await eventsFor('plots.plot.published', plot.id)).toHaveLength(1);
   });
 
@@ -244,15 +269,6 @@ describe('moderation.plot.rejected', () => {
     expect(await ids()).toContain(newClaim.json().plot.id);
 
     // Duplicate and late events change nothing: a redelivered rejection, then an approval of the removed plot.
-    // The two replicas share the durable consumer, so their metrics are added up.
-    const metric = async (pattern: string) => {
-      let total = 0;
-      for (const app of [world.plots, replica]) {
-        const match = (await app.inject('/metrics')).body.match(new RegExp(`${pattern} (\\d+)`));
-        total += match ? Number(match[1]) : 0;
-      }
-      return total;
-    };
     const rejection = (await streamEvents(world, 'moderation.plot.rejected')).find((e) => e.data.plotId === plot.id);
     assert(rejection, 'moderation published the rejection');
     await redeliver(rejection);
@@ -262,11 +278,18 @@ describe('moderation.plot.rejected', () => {
       decidedAt: new Date().toISOString(),
     });
     // Both handled: the inbox recognised the redelivered decisions (the approval above, the rejection here)...
-    await eventually(async () => (await metric('events_handled_total\\{consumer="plots",outcome="duplicate",service="plots"\\}')) === 2);
-    // ...and the late approval found the plot removed.
+    await eventually(async () => (await metric(DUPLICATES)) === 2);
+    // ...and the late approval found the plot removed, and its transaction committed (its inbox row is there).
     await eventually(async () => (await metric('plots_moderation_decisions_total\\{outcome="ignored-removed",service="plots"\\}')) === 1);
     expect(await metric('plots_moderation_decisions_total\\{outcome="removed",service="plots"\\}')).toBe(1);
-    await new Promise((r) => setTimeout(r, 500)); // let the outbox relay anything it (wrongly) wrote
+    const late = (await streamEvents(world, 'moderation.plot.approved')).find(
+      (e) => e.data.plotId === plot.id && e.data.decidedBy === 'late-admin',
+    );
+    assert(late, 'the late approval is on the stream');
+    await eventually(async () => (await world.db.count(`plots.inbox_events WHERE event_id = $1::uuid`, [late.id])) === 1);
+    // All three committed: anything they (wrongly) emitted is in the outbox, whether the relay sent it yet or not.
+    expect(await outboxedFor('plots.plot.removed', plot.id)).toHaveLength(1);
+    expect(await outboxedFor('plots.plot.published', plot.id)).toHaveLength(0);
     expect(await eventsFor('plots.plot.removed', plot.id)).toHaveLength(1);
     expect(await eventsFor('plots.plot.published', plot.id)).toHaveLength(0);
     expect((await plotRow(plot.id)).visible).toBe(false);
