@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import { ensureStream } from '@pixel-atlas/service-kit/nats';
+import { consumerName } from '@pixel-atlas/service-kit/nats-auth';
 import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import { startServiceProcess, type ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { eventually } from '@pixel-atlas/service-kit/testing';
@@ -96,7 +97,14 @@ it('loses nothing and doubles nothing when killed mid-stream', async () => {
   const before = await inboxCount();
   const flags = Array.from({ length: 40 }, (_, i) => flaggedEvent(plot, i + 1, `reason ${i % 4}`));
   await Promise.all(flags.map((f) => publish(bed.bus, f)));
-  await new Promise((r) => setTimeout(r, 30));
+  // Killed while it holds some: delivered to it and not yet acknowledged (or, should it be quicker than the look,
+  // once it applied them all).
+  const durable = consumerName('moderation', 'plots.plot.flagged');
+  await eventually(
+    async () => (await bed.bus.jsm.consumers.info(bed.stream.stream, durable)).num_ack_pending > 0 || (await inboxCount()) === before + 40,
+    10_000,
+    5,
+  );
   await moderation!.stop('SIGKILL');
   moderation = await startServiceProcess('moderation', bed.env);
   // Events the killed process had received but not acknowledged come back after the consumer's ack wait (30 s).

@@ -16,6 +16,13 @@ beforeAll(async () => {
 });
 afterAll(async () => smtp?.close());
 const service = mailingModerationPerFile(() => smtp.port, {}, 'moderation-link-test');
+/** Events the inbox recognised as already applied (counted once their transaction committed). */
+const duplicates = async () =>
+  Number(
+    /events_handled_total\{consumer="moderation",outcome="duplicate",service="moderation"\} (\d+)/.exec(
+      await service.app.metrics.metrics(),
+    )?.[1] ?? 0,
+  );
 
 function unreachable(plot: ReturnType<typeof plotSnapshot>) {
   return envelope('plots.link.unreachable', {
@@ -36,6 +43,7 @@ describe('plots.link.unreachable', () => {
     await publish(service.bus, claimedEvent(plot, { notificationEmail: 'grace@example.com' }));
     await eventually(async () => service.app.db.plotContact.findUnique({ where: { plotId: plot.plotId } }), 15_000);
     const event = unreachable(plot);
+    const dropped = await duplicates();
     await publish(service.bus, event);
     // The same event again under another message id (a relay retry past the dedup window): the inbox drops it.
     await publish(service.bus, event, `${event.id}-again`);
@@ -53,7 +61,9 @@ describe('plots.link.unreachable', () => {
       return found.length === 1 && found[0]!.status === 'sent' ? found : null;
     });
     expect(rows[0]).toMatchObject({ kind: 'link-unreachable', auditId: null, email: 'grace@example.com' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The copy was handled too (dropped as a duplicate): no second notice was queued, so none will be sent.
+    await eventually(async () => (await duplicates()) > dropped, 15_000);
+    expect(await service.app.db.notification.count({ where: { plotId: plot.plotId } })).toBe(1);
     expect(smtp.messages.filter((m) => m.to.includes('grace@example.com'))).toHaveLength(1);
   });
 

@@ -210,7 +210,12 @@ describe('approve and reject', () => {
       expect(again.statusCode).toBe(409);
       expect(again.json().error).toEqual({ code: 'ALREADY_DECIDED', message: 'This plot has already been reviewed.' });
     }
-    await new Promise((r) => setTimeout(r, 500));
+    // A decision's event is written in its own transaction, before its answer: the refused ones wrote none.
+    const outboxed = await service.app.db.$queryRawUnsafe<Array<{ subject: string }>>(
+      `SELECT subject FROM moderation.outbox_events WHERE payload->'data'->>'plotId' = $1`,
+      plot.plotId,
+    );
+    expect(outboxed).toEqual([{ subject: 'moderation.plot.approved' }]);
     expect((await streamEvents(service.bus, 'moderation.')).filter((e) => e.data.plotId === plot.plotId)).toHaveLength(1);
     expect(await service.app.db.moderationAudit.count({ where: { plotId: plot.plotId } })).toBe(1);
     expect(await service.app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({
