@@ -1,7 +1,7 @@
 import { DEFAULT_TIER_PRICE_CENTS } from '@pixel-atlas/contracts/tiers';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { STRIPE_WEBHOOK_SECRET } from '@pixel-atlas/test-stack/fake-stripe';
-import { claim, claimBody, sessionEvents, startCheckout, waterTile } from '@pixel-atlas/test-stack/world';
+import { claim, claimBody, outboxEvents, sessionEvents, startCheckout, waterTile } from '@pixel-atlas/test-stack/world';
 import { worldPerFile } from '@pixel-atlas/test-stack/world-per-file';
 import { spotSupply } from '@pixel-atlas/test-stack/spot-supply';
 import Stripe from 'stripe';
@@ -164,8 +164,10 @@ describe('Stripe webhook (signed)', () => {
     ]);
     expect(again.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect((await payment(sessionId)).paidAt).toEqual(paidAt);
+    // Each notice is answered after its transaction committed, the event with it: the outbox holds all they caused.
+    const outboxed = (await outboxEvents(world, 'payments', 'payments.payment.verified')).filter((e) => e.data.sessionId === sessionId);
+    expect(outboxed).toHaveLength(1);
     await eventually(async () => (await verifiedEvents(sessionId)).length === 1);
-    await new Promise((r) => setTimeout(r, 500));
     expect(await verifiedEvents(sessionId)).toHaveLength(1);
   });
 
