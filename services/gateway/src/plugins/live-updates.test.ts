@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ensureStream } from '@pixel-atlas/service-kit/nats';
 import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { openLiveStream, type LiveStream } from '../testing/live-stream.ts';
@@ -176,9 +176,15 @@ describe('a browser that stops reading', () => {
     let stalledClosed = false;
     stalled.on('close', () => (stalledClosed = true));
     stalled.on('error', () => undefined);
+    // Its first bytes (the head, then `ready`) are written once the replica counts it among its clients.
+    const answered = new Promise<void>((resolve) =>
+      stalled.once('data', () => {
+        stalled.pause();
+        resolve();
+      }),
+    );
     stalled.write('GET /api/live HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n');
-    stalled.once('data', () => stalled.pause());
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await answered;
 
     // Far more than the socket buffers between the two hold (~4 MB here), so the replica's own buffer fills.
     const padding = 'x'.repeat(20_000);
@@ -189,9 +195,9 @@ describe('a browser that stops reading', () => {
     const metrics = await (gateways.at(-1)!.metrics as { metrics(): Promise<string> }).metrics();
     expect(metrics).toMatch(/live_update_slow_clients_dropped_total\{[^}]*\} 1\b/);
     expect(metrics).toMatch(/live_update_clients\{[^}]*\} 1\b/);
+    // Reading again, it drains what the socket buffers held and then finds the connection closed.
     stalled.resume();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(stalledClosed).toBe(true);
+    await vi.waitFor(() => expect(stalledClosed).toBe(true), { timeout: 10_000 });
     reader.close();
   });
 });
