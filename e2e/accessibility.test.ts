@@ -178,6 +178,7 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
       ['/about', 200, 'How it works'],
       ['/faq', 200, 'Still have questions?'],
       ['/contact', 200, 'Contact Us'],
+      ['/owner-link', 200, 'Lost your owner link?'],
       ['/terms', 200, '99.9%'],
       ['/privacy', 200, '7 years'],
       ['/demo', 200, 'Confirm your plot details'],
