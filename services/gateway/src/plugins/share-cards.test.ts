@@ -104,7 +104,9 @@ describe('share cards', () => {
     for (const channel of stats.channels.slice(0, 3)) expect(channel.stdev).toBeGreaterThan(20);
     // The avatar's frame in the plot's tier colour, and the avatar inside it.
     expect(await pixelAt(first.png, AVATAR_FRAME.x + 2, AVATAR_FRAME.y + 2)).toEqual(hexRgb(TIER_COLOR.prime.hex));
-    expect(await pixelAt(first.png, AVATAR_FRAME.x + AVATAR_FRAME.size / 2, AVATAR_FRAME.y + AVATAR_FRAME.size / 2)).toEqual([20, 200, 90]);
+    // The avatar is stored as a lossy WebP: its colour comes back within a few levels of what was uploaded.
+    const avatarCentre = await pixelAt(first.png, AVATAR_FRAME.x + AVATAR_FRAME.size / 2, AVATAR_FRAME.y + AVATAR_FRAME.size / 2);
+    [20, 200, 90].forEach((level, channel) => expect(Math.abs(avatarCentre[channel]! - level)).toBeLessThanOrEqual(4));
 
     // The user page shows the same card.
     const userPage = await pageOf(`/user/${encodeURIComponent('Card Sharp')}`);
