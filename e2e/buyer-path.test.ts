@@ -78,6 +78,9 @@ describe("the buyer's path, truthfully", () => {
     await buyer.getByRole('link', { name: 'Continue to Your Plot' }).click();
     await buyer.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 10_000 });
     const plotId = buyer.url().split('/plot/')[1];
+    // The URL changes at once; the page follows once its screen has loaded (until then the celebration stays, and Back
+    // would return to it, still mounted).
+    await expect.poll(() => buyer.getByRole('heading', { name: "Honest Prices's Plot" }).count(), { timeout: 15_000 }).toBe(1);
     expect(await paymentOf(sessionId)).toMatchObject({ status: 'paid', amount: PRICES.basic });
 
     // Back: the claim page again, which now tells the truth instead of offering an empty form.

@@ -89,7 +89,17 @@ export async function claimThroughPopup(buyer: Page, siteUrl: string, profile: B
   await selectTierOnMap(buyer);
   const point = await screenPointOfTile(buyer, land.x, land.y);
   await buyer.mouse.click(point.x, point.y);
-  await expect.poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(1);
+  await expect
+    .poll(() => buyer.getByRole('dialog', { name: 'Claim This Tile' }).count())
+    .toBe(1)
+    .catch(async (error: Error) => {
+      // Where the click went and what the page showed: for the next reader if this fails again.
+      const view = await buyer.evaluate(() => ({
+        y: window.scrollY,
+        dialogs: Array.from(document.querySelectorAll('[role="dialog"]')).map((d) => d.textContent?.slice(0, 80)),
+      }));
+      throw new Error(`${error.message} clicked ${JSON.stringify(point)} for ${JSON.stringify(land)}: ${JSON.stringify(view)}`);
+    });
 
   await buyer.getByLabel('Display name').fill(profile.name);
   await buyer.getByLabel('Message').fill(profile.message);

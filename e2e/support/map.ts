@@ -123,6 +123,8 @@ export async function selectTierOnMap(page: Page, tier: 'Basic' | 'Featured' | '
   await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
   await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   await expect.poll(() => scrolledUpAndStill(page, atCards)).toBe(true);
+  // The map's camera too: a tile's place on screen is read from it next.
+  await cameraAtRest(page);
 }
 
 /**
