@@ -3,7 +3,7 @@ import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
+import { freePort } from '@pixel-atlas/service-kit/free-port';
 import pg from 'pg';
 
 const run = promisify(execFile);

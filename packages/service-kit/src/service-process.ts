@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { freePort } from './test-nats-server.ts';
+import { freePort } from './free-port.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 

@@ -1,62 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConnectionOptions } from '@nats-io/nats-core';
+import { freePort } from './free-port.ts';
 import { EVENTS_ADMIN_USER, natsInboxPrefix, serviceUsers, writeNatsServerConfig, type NatsUserName } from './nats-auth.ts';
-
-/** Whether 127.0.0.1:port can be listened on right now. */
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A port from the kernel (bind to port 0): inside its ephemeral range. */
-function ephemeralPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
-function ephemeralFloor(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > 0 ? low : 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-
-const SERVER_PORTS_FROM = 10_000;
-
-/**
- * A free port for a server a test starts (a service, a nats-server, a PostgreSQL) and may stop and start again on the
- * same port. Chosen below the kernel's ephemeral range: a port from the kernel could be handed, while its server is
- * down, to any other listener started meanwhile (another service's operations port) and the requests meant for the
- * server would reach that stranger (a gateway's claim answered 405 by a metrics port in a fault test).
- */
-export async function freePort(): Promise<number> {
-  const ceiling = ephemeralFloor();
-  if (ceiling - SERVER_PORTS_FROM >= 1_000) {
-    for (let tries = 0; tries < 64; tries++) {
-      const port = SERVER_PORTS_FROM + randomInt(ceiling - SERVER_PORTS_FROM);
-      if (await canListen(port)) return port;
-    }
-  }
-  return ephemeralPort();
-}
 
 async function waitForPort(port: number, failed: () => string | null, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,5 @@
 import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from '@pixel-atlas/service-kit/service-process';
-import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
+import { freePort } from '@pixel-atlas/service-kit/free-port';
 
 export type BackendName = 'map' | 'plots' | 'payments' | 'moderation' | 'contact';
 export type ServiceName = BackendName | 'gateway';

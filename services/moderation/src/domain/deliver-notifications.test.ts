@@ -1,4 +1,4 @@
-import { freePort } from '@pixel-atlas/service-kit/test-nats-server';
+import { freePort } from '@pixel-atlas/service-kit/free-port';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
