@@ -81,3 +81,32 @@ it('a GET that times out on a replica is answered by another (the timed-out try 
     await withStuck.close();
   }
 });
+
+it('closes a kept-alive connection to a service before the service would (its Keep-Alive hint less a second)', async () => {
+  // The service closes idle connections after 2.5 s and says so (Keep-Alive: timeout=2); a request the gateway wrote
+  // on a connection just as the service closed it would fail with 'socket hang up'.
+  const service = Fastify({ keepAliveTimeout: 2_500 });
+  service.get('/readyz', async () => ({ status: 'ready' }));
+  service.get('/api/map-layout', async () => ({ servedBy: 'service' }));
+  const closed = new Promise<{ byGateway: boolean }>((resolve) => {
+    // Only the connection the proxied request came on: health checks have their own.
+    service.addHook('onRequest', async (request) => {
+      if (!request.url.includes('proxied')) return;
+      let byGateway = false;
+      request.raw.socket.on('end', () => (byGateway = true));
+      request.raw.socket.on('close', () => resolve({ byGateway }));
+    });
+  });
+  await service.listen({ port: 0, host: '127.0.0.1' });
+  replicas.push(service);
+  const withService = await buildApp(loadEnv({ ...bed.env, CONTACT_URL: urlOf(service), MAP_URL: urlOf(service), WEB_DIST_DIR: webDir }));
+  try {
+    await withService.ready();
+    // Health checks use their own connections; this request goes through the proxy's.
+    const response = await withService.inject('/api/map-layout?proxied=1');
+    expect(response.statusCode).toBe(200);
+    expect(await closed).toEqual({ byGateway: true });
+  } finally {
+    await withService.close();
+  }
+});

@@ -55,6 +55,14 @@ function isConnectionFailure(error: Error): boolean {
   return (code !== undefined && CONNECTION_FAILURES.has(code)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(String(error.message));
 }
 
+/**
+ * How long a kept-alive connection to a service may sit unused before the gateway closes it. Without an agent timeout
+ * Node ignores the service's `Keep-Alive: timeout=5` hint, keeps the socket, and a request written as the service closes
+ * it fails with 'socket hang up': a buyer's checkout answered 502. With one, the smaller of it and the hint less 1 s
+ * applies; this is below the services' 5 s default (HTTP_KEEP_ALIVE_TIMEOUT_MS) by more than a busy event loop's lag.
+ */
+const IDLE_UPSTREAM_SOCKET_MS = 2_000;
+
 /** Room for a request's other fields and JSON escaping beside its largest field. */
 const ENVELOPE_BYTES = 64 * 1024;
 /**
@@ -237,7 +245,7 @@ export const proxyPlugin = fp(
             // API request comes this way. writesOwnHead: answers from memory carry the security headers in their prebuilt
             // head; every other answer of these routes gets them as Fastify sends it (see the security plugin).
             config: { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: cached },
-            http: { requestOptions: { timeout: opts.timeoutMs } },
+            http: { requestOptions: { timeout: opts.timeoutMs }, agentOptions: { timeout: IDLE_UPSTREAM_SOCKET_MS } },
             replyOptions,
           });
         });
