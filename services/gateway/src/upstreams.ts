@@ -25,6 +25,15 @@ export const ROUTE_TABLE = {
 } as const;
 export type ServiceName = keyof typeof ROUTE_TABLE;
 
+/**
+ * How long a kept-alive connection to a service may sit unused before the gateway closes it. Without an agent timeout
+ * Node ignores the service's `Keep-Alive: timeout=5` hint, keeps the socket, and a request written as the service closes
+ * it fails with 'socket hang up': a buyer's checkout answered 502. Every
+ * node:http agent the gateway keeps for services uses it. With one, the smaller of it and the hint less 1 s
+ * applies; this is below the services' 5 s default (HTTP_KEEP_ALIVE_TIMEOUT_MS) by more than a busy event loop's lag.
+ */
+export const IDLE_UPSTREAM_SOCKET_MS = 2_000;
+
 const CHECK_INTERVAL_MS = 2000;
 const CHECK_TIMEOUT_MS = 1500;
 

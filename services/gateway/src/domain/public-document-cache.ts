@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { ContentEncoding } from '@pixel-atlas/service-kit/cached-json';
+import { IDLE_UPSTREAM_SOCKET_MS } from '../upstreams.ts';
 
 /**
  * The public documents every visitor loads (`GET /api/map-layout`, `GET /api/plots`, `GET /api/plots?format=compact`).
@@ -59,7 +60,7 @@ export class PublicDocumentCache {
   /** A service that gave no cacheable copy (an error, no ETag) is proxied to directly for a while, not asked twice per request. */
   private readonly bypass = new Map<CachedDocument, { until: number; generation: number }>();
   private generation = 0;
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_UPSTREAM_SOCKET_MS });
   private readonly now: () => number;
 
   constructor(private readonly options: PublicDocumentCacheOptions) {

@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookH
 import fp from 'fastify-plugin';
 import { PublicDocumentCache, type CachedAnswer } from '../domain/public-document-cache.ts';
 import { answerHead, buildAnswerHeads, negotiateEncodingMemo, notModifiedSince, type AnswerHeads } from './cached-answer-head.ts';
-import { ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
+import { IDLE_UPSTREAM_SOCKET_MS, ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,14 +54,6 @@ function isConnectionFailure(error: Error): boolean {
   const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code;
   return (code !== undefined && CONNECTION_FAILURES.has(code)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(String(error.message));
 }
-
-/**
- * How long a kept-alive connection to a service may sit unused before the gateway closes it. Without an agent timeout
- * Node ignores the service's `Keep-Alive: timeout=5` hint, keeps the socket, and a request written as the service closes
- * it fails with 'socket hang up': a buyer's checkout answered 502. With one, the smaller of it and the hint less 1 s
- * applies; this is below the services' 5 s default (HTTP_KEEP_ALIVE_TIMEOUT_MS) by more than a busy event loop's lag.
- */
-const IDLE_UPSTREAM_SOCKET_MS = 2_000;
 
 /** Room for a request's other fields and JSON escaping beside its largest field. */
 const ENVELOPE_BYTES = 64 * 1024;
