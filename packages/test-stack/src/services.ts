@@ -70,6 +70,24 @@ async function startWithRetry(name: ServiceName, env: Record<string, string>, op
   }
 }
 
+/** Resolves once the gateway's last health check of every replica in `replicas` found it ready (its metrics say so). */
+async function gatewaySeesReady(gateway: ServiceProcess, replicas: string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    signal?.throwIfAborted();
+    const text = await fetch(`${gateway.metricsUrl}/metrics`).then((r) => r.text());
+    const ready = new Set(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('gateway_upstream_replica_ready{') && line.endsWith(' 1'))
+        .map((line) => /replica="([^"]+)"/.exec(line)?.[1]),
+    );
+    if (replicas.every((r) => ready.has(r))) return;
+    if (Date.now() > deadline) throw new Error(`the gateway did not see ${replicas.filter((r) => !ready.has(r)).join(', ')} ready`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Every backend replica as its own process (`src/server.ts`, as production runs it) and the gateway in front with
  * comma-separated upstream lists. Every process starts at once (ports are chosen first, so the gateway's upstream
@@ -115,8 +133,13 @@ export async function startServices(options: ServicesOptions): Promise<Services>
     if (frontStarted?.status === 'fulfilled') gateway = frontStarted.value;
     const failed = [...started, frontStarted].find((r): r is PromiseRejectedResult => r?.status === 'rejected');
     if (failed) throw failed.reason;
-    // The gateway booted beside its upstreams and checks their /readyz every 2 s: let it see every replica ready.
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // The gateway booted beside its upstreams and checks their /readyz every 2 s: wait until it has seen each ready.
+    await gatewaySeesReady(
+      gateway!,
+      planned.map(({ port }) => `http://127.0.0.1:${port}`),
+      options.readyTimeoutMs ?? 90_000,
+      options.signal,
+    );
   } catch (error) {
     // A cancelled start is stopped as gracefully as it was asked for; a failed one is torn down.
     await Promise.allSettled(processes().map((s) => s.stop(options.signal?.aborted ? 'SIGTERM' : 'SIGKILL')));

@@ -87,6 +87,11 @@ export class UpstreamPool {
     return this.healthy.get(replica) !== false;
   }
 
+  /** Each replica's answer to its last health check; replicas not checked yet are left out. */
+  lastChecks(): Array<{ replica: string; ready: boolean }> {
+    return this.replicas.filter((r) => this.healthy.has(r)).map((replica) => ({ replica, ready: this.healthy.get(replica)! }));
+  }
+
   markUnhealthy(replica: string): void {
     this.healthy.set(replica, false);
   }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
+import { eventually } from '@pixel-atlas/service-kit/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -37,6 +38,7 @@ afterAll(async () => {
 });
 
 it('spreads reads over replicas, and a replica going away costs no failed GET', async () => {
+  const [a, b, c] = replicas.slice(0, 3).map(urlOf);
   const servedBy = new Set<string>();
   for (let i = 0; i < 9; i++) servedBy.add((await gateway.inject('/api/map-layout')).json().servedBy);
   expect(servedBy).toEqual(new Set(['a', 'b', 'c']));
@@ -51,6 +53,16 @@ it('spreads reads over replicas, and a replica going away costs no failed GET', 
   }
   expect(statuses.every((s) => s === 200)).toBe(true);
   expect(after).toEqual(new Set(['a', 'c']));
+
+  // Operators (and the test stacks) see which replicas the gateway's health checks found ready.
+  const readiness = async () => {
+    const text = await gateway.metrics.metrics();
+    return Object.fromEntries(
+      [...text.matchAll(/^gateway_upstream_replica_ready\{[^}]*replica="([^"]+)"[^}]*\} (\d)$/gm)].map((m) => [m[1], Number(m[2])]),
+    );
+  };
+  await eventually(async () => (await readiness())[b!] === 0, 10_000);
+  expect(await readiness()).toMatchObject({ [a!]: 1, [b!]: 0, [c!]: 1 });
 });
 
 it('a GET that times out on a replica is answered by another (the timed-out try fails once, not twice)', async () => {

@@ -3,6 +3,7 @@ import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import { claimPlotRequestSchema } from '@pixel-atlas/contracts/plots';
 import { AppError } from '@pixel-atlas/service-kit/errors';
+import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -96,6 +97,19 @@ export const proxyPlugin = fp(
       if (bases?.length) pools.set(service, new UpstreamPool(service, bases));
     }
     app.decorate('upstreams', pools);
+    defineMetrics(app.metrics, (m) => ({
+      replicaReady: m.gauge({
+        name: 'gateway_upstream_replica_ready',
+        help: "1 when a service replica answered the gateway's last health check ready, 0 when not (unchecked replicas absent)",
+        labelNames: ['upstream', 'replica'] as const,
+        collect() {
+          this.reset();
+          for (const [upstream, pool] of pools) {
+            for (const { replica, ready } of pool.lastChecks()) this.set({ upstream, replica }, ready ? 1 : 0);
+          }
+        },
+      }),
+    }));
 
     /** Byte length of each request body read (and bounded) here, sent on as a plain Content-Length. */
     const bodyLength = new WeakMap<FastifyRequest, number>();
@@ -252,5 +266,5 @@ export const proxyPlugin = fp(
       documents.close();
     });
   },
-  { name: 'gateway-proxy', dependencies: ['gateway-admin-auth', 'gateway-security', 'pixel-atlas-nats'] },
+  { name: 'gateway-proxy', dependencies: ['gateway-admin-auth', 'gateway-security', 'pixel-atlas-nats', 'pixel-atlas-metrics'] },
 );
