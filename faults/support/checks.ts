@@ -194,8 +194,6 @@ export async function expectFlagsQueued(
   return pending;
 }
 
-export const SCHEMAS = ['plots', 'payments', 'moderation', 'map', 'contact', 'gateway'] as const;
-
 /** Outbox rows not yet acknowledged by JetStream, per schema that has an outbox. */
 export async function unpublished(db: TestDatabase): Promise<Record<string, number>> {
   const tables = await db.query<{ schema: string }>(

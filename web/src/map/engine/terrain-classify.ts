@@ -11,7 +11,6 @@ export const TERRAIN = {
   hills: 6,
   landmark: 7,
 } as const;
-export type TerrainKind = (typeof TERRAIN)[keyof typeof TERRAIN];
 
 /** Side bits: which neighbours differ (region border on land, land next to a water tile). */
 export const SIDE = { north: 1, east: 2, south: 4, west: 8 } as const;
