@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AckPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { sessionEntitlementQuery } from '@pixel-atlas/contracts/queries';
+import { EVENT_DOMAINS } from '@pixel-atlas/contracts/services';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { composeNatsServerConfig, consumerName, natsPermissions } from './nats-auth.ts';
 import { connectBus, ensureStream, type EventBus } from './nats.ts';
@@ -196,7 +197,7 @@ describe('natsPermissions', () => {
 
   it('grants each service its own events by exact subject and nobody else', () => {
     for (const { user, permissions } of users) {
-      const events = permissions.publish.allow.filter((s) => /^(contact|payments|plots|moderation|map)\./.test(s));
+      const events = permissions.publish.allow.filter((s) => EVENT_DOMAINS.some((domain) => s.startsWith(`${domain}.`)));
       expect(
         events.every((s) => s.startsWith(`${user}.`)),
         `${user}: ${events.join(', ')}`,

@@ -1,6 +1,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { EVENTS, type EventType } from '@pixel-atlas/contracts/events';
 import * as queries from '@pixel-atlas/contracts/queries';
+import { SERVICES, type ServiceName } from '@pixel-atlas/contracts/services';
 
 /**
  * Who may say and hear what on NATS. Without this any process that reaches the broker could read every event
@@ -44,8 +45,9 @@ interface BusUse {
 }
 
 /**
- * What each service does on the bus, read off its code (`inboxPlugin` consumers, `nc.subscribe`, `query()` calls).
- * What it publishes and answers is not listed: a service publishes the events named after it in
+ * What each service does on the bus, read off its code (`inboxPlugin` consumers, `nc.subscribe`, `query()` calls):
+ * one line per service of @pixel-atlas/contracts/services, in the order of deploy/nats-server.conf.
+ * What it publishes and answers is not listed: a service publishes the events of its `eventDomain` in
  * `@pixel-atlas/contracts/events` and answers the queries named after it in `@pixel-atlas/contracts/queries`.
  * A service that starts using the bus in a new way needs its line here, or the broker refuses it (and its tests fail).
  */
@@ -90,7 +92,7 @@ export const NATS_SERVICE_BUS_USE = {
   },
   map: { listens: ['map.layout.>'], declaresStream: true },
   contact: { declaresStream: true },
-} satisfies Record<string, BusUse>;
+} satisfies Record<ServiceName, BusUse>;
 
 export type NatsServiceName = keyof typeof NATS_SERVICE_BUS_USE;
 export const NATS_SERVICE_NAMES = Object.keys(NATS_SERVICE_BUS_USE) as NatsServiceName[];
@@ -164,7 +166,8 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
   const durableCreates = durableConsumers().map(({ name }) => `$JS.API.CONSUMER.CREATE.${stream}.${name}.>`);
   const services = NATS_SERVICE_NAMES.map((user) => {
     const use: BusUse = NATS_SERVICE_BUS_USE[user];
-    const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === user);
+    const domain: string | null = SERVICES[user].eventDomain;
+    const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === domain);
     const answers = QUERY_NAMES.filter((name) => name.split('.')[1] === user);
     const consumers = (use.consumes?.events ?? []).map((type) => ({
       name: consumerName(use.consumes!.durable, type),

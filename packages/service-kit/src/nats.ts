@@ -14,12 +14,11 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { EVENT_DOMAINS } from '@pixel-atlas/contracts/services';
 // app.addReadinessCheck is declared with the health plugin; programs that load only this file need it too.
 import type {} from './health.ts';
 import { durableConsumers, natsInboxPrefix } from './nats-auth.ts';
 
-/** Event subjects begin with the producing service; one stream holds them all. */
-export const EVENT_DOMAINS = ['contact', 'payments', 'plots', 'moderation', 'map'] as const;
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** JetStream's JSStreamNameExistErr: a stream of that name exists (with another configuration). */
@@ -97,7 +96,8 @@ export async function connectBus(settings: NatsSettings): Promise<EventBus> {
 }
 
 /**
- * The shared event stream as it must be: every domain's events, deduplicated on Nats-Msg-Id, kept a week. No rollups,
+ * The shared event stream as it must be: every domain's events (event subjects begin with the producing service's
+ * `eventDomain` in @pixel-atlas/contracts/services), deduplicated on Nats-Msg-Id, kept a week. No rollups,
  * no message deletes, no purges (the server refuses them whoever asks; deny_delete and deny_purge cannot be turned off
  * again once set), so no holder of a publish grant can remove another service's unconsumed events.
  */
