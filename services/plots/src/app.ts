@@ -1,26 +1,19 @@
 import path from 'node:path';
 import cookie from '@fastify/cookie';
-import { attachHoldCommand, holdFootprintCommand, releaseHoldCommand } from '@pixel-atlas/contracts/queries';
-import { inboxPlugin, type EventHandlers } from '@pixel-atlas/service-kit/inbox';
-import { answer, queriesPlugin } from '@pixel-atlas/service-kit/rpc';
+import { queriesPlugin } from '@pixel-atlas/service-kit/rpc';
 import { createBackendService, type BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { AvatarDecodeSlots } from './avatar-decode-slots.ts';
-import { PrismaClient, SCHEMA, type Tx } from './db.ts';
-import { attachHold } from './domain/attach-hold.ts';
+import { PrismaClient, SCHEMA } from './db.ts';
 import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
-import { decidePlotEdit } from './domain/decide-plot-edit.ts';
-import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
-import { holdFootprint } from './domain/hold-footprint.ts';
 import { listReservedFootprints } from './domain/list-reserved-footprints.ts';
 import { listVisiblePlots } from './domain/list-visible-plots.ts';
-import { recordEntitlement } from './domain/record-entitlement.ts';
-import { releaseHold, releaseSessionHold } from './domain/release-hold.ts';
 import type { PlotsEnv } from './env.ts';
-import { createLinkChecker } from './link-checker.ts';
+import { followPlotChanges } from './follow-plot-changes.ts';
 import { plotsMetrics, type PlotsMetrics } from './metrics.ts';
-import { listenForPlotChanges } from './plot-change-listener.ts';
 import { LandMaskCopy } from './land-mask-copy.ts';
 import { PlotListCache } from './plot-list-cache.ts';
+import { plotsInbox } from './plots-inbox.ts';
+import { plotsQueries } from './plots-queries.ts';
 import { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import { ScreenWordsCopy } from './screen-words-copy.ts';
 import { ClaimBatches } from './domain/claim-batches.ts';
@@ -59,7 +52,6 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     metrics: plotsMetrics,
   });
 
-  const metrics = app.serviceMetrics;
   const plotList = new PlotListCache(
     () => listVisiblePlots({ db: app.db }),
     env.PLOT_LIST_CACHE_MAX_AGE_MS,
@@ -72,152 +64,24 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   app.decorate('landMask', landMask);
   const screenWords = new ScreenWordsCopy(app.bus, env.SCREEN_QUERY_TIMEOUT_MS);
   app.decorate('screenWords', screenWords);
-  let stopListening: (() => void) | null = null;
-  const linkChecker =
-    env.LINK_CHECK_INTERVAL_MS > 0
-      ? createLinkChecker({
-          env,
-          db: () => app.db,
-          log: app.log.child({ component: 'link-checker' }),
-          onChecked: ({ status, becameUnreachable }) => {
-            metrics.linkChecks.inc({ status });
-            if (becameUnreachable) metrics.linksMarkedUnreachable.inc();
-          },
-          onEventQueued: () => app.outbox.kick(),
-        })
-      : null;
-  let linkCheckSoon: NodeJS.Timeout | null = null;
-  const kickLinkCheckerSoon = () => {
-    if (!linkChecker || linkCheckSoon) return;
-    linkCheckSoon = setTimeout(() => {
-      linkCheckSoon = null;
-      linkChecker.worker.kick();
-    }, env.LINK_CHECK_CHANGE_DELAY_MS).unref();
-  };
-  app.addHook('onReady', async () => {
-    await landMask.copy.watch(app.bus, ['map.layout.>'], app.log);
-    await screenWords.copy.watch(app.bus, ['moderation.screen.>'], app.log);
-    stopListening = listenForPlotChanges(
-      app.bus,
-      () => {
-        plotList.invalidate();
-        reserved.invalidate();
-        // A changed link starts over: the checker's next round (soon, with every other change meanwhile) resets its row.
-        kickLinkCheckerSoon();
-      },
-      app.log,
-    );
-    linkChecker?.worker.start();
-  });
-  app.addHook('preClose', async () => {
-    landMask.copy.stop();
-    screenWords.copy.stop();
-    stopListening?.();
-    if (linkCheckSoon) clearTimeout(linkCheckSoon);
-    await linkChecker?.worker.stop();
-    await linkChecker?.prober.close();
-  });
+  followPlotChanges({ app, env, plotList, reserved, landMask, screenWords });
+  await app.register(plotsInbox({ app, plotList, reserved }));
+  await app.register(queriesPlugin, plotsQueries({ app, env, reserved, landMask }));
+  await registerRoutes({ app, env, plotList, reserved, landMask, screenWords });
+  return app;
+}
 
-  // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
-  const applyEditDecision =
-    (approved: boolean): NonNullable<EventHandlers<Tx>['moderation.edit.approved']> =>
-    async (event, tx, log) => {
-      const outcome = await decidePlotEdit({
-        tx,
-        editId: event.data.editId,
-        approved,
-        decidedAt: event.data.decidedAt,
-        requestId: event.requestId,
-      });
-      log.info(
-        { plotId: event.data.plotId, editId: event.data.editId, outcome, decidedBy: event.data.decidedBy },
-        approved ? 'edit approval applied' : 'edit rejection applied',
-      );
-    };
-  // Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
-  const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected', 'moderation.edit.approved']);
-  await app.register(
-    inboxPlugin({
-      db: () => app.db,
-      consumers: [
-        {
-          durable: 'plots',
-          schema: SCHEMA,
-          afterCommit: (event) => {
-            // An expired checkout releases its hold: the reserved land changes too.
-            if (event.type === 'payments.checkout.expired') reserved.invalidate();
-            if (!changesPlots.has(event.type)) return;
-            plotList.invalidate();
-            reserved.invalidate();
-            app.outbox.kick();
-          },
-          handlers: {
-            'payments.payment.verified': async (event, tx) =>
-              recordEntitlement({
-                db: tx,
-                entitlement: {
-                  sessionId: event.data.sessionId,
-                  tier: event.data.tier,
-                  amountCents: event.data.amountCents,
-                  currency: event.data.currency,
-                  footprint: event.data.footprint,
-                  paidAt: new Date(event.occurredAt),
-                  buyerEmail: event.data.buyerEmail ?? null,
-                },
-              }),
-            'payments.checkout.expired': async (event, tx) => releaseSessionHold({ tx, sessionId: event.data.sessionId }),
-            // Moderation's decisions: publish a held plot, or remove a rejected one (footprint freed, row kept).
-            'moderation.plot.approved': async (event, tx, log) => {
-              const outcome = await approvePlot({
-                tx,
-                plotId: event.data.plotId,
-                decidedAt: event.data.decidedAt,
-                requestId: event.requestId,
-              });
-              metrics.moderationDecisions.inc({ outcome });
-              log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation approval applied');
-            },
-            'moderation.plot.rejected': async (event, tx, log) => {
-              const outcome = await removePlot({ tx, plotId: event.data.plotId, reason: 'rejected', requestId: event.requestId });
-              metrics.moderationDecisions.inc({ outcome });
-              log.info({ plotId: event.data.plotId, outcome, decidedBy: event.data.decidedBy }, 'moderation rejection applied');
-            },
-            'moderation.edit.approved': applyEditDecision(true),
-            'moderation.edit.rejected': applyEditDecision(false),
-          },
-        },
-      ],
-    }),
-  );
-  await app.register(queriesPlugin, {
-    queue: 'plots',
-    handlers: [
-      answer(holdFootprintCommand, async (request) => {
-        try {
-          return await holdFootprint({
-            db: app.db,
-            bus: app.bus,
-            ...request,
-            maxHoldSeconds: env.HOLD_MAX_SECONDS,
-            maxHeldPercent: env.HELD_LAND_MAX_PERCENT,
-            landTiles: () => landMask.landTiles(),
-            land: landMask,
-          });
-        } finally {
-          reserved.invalidate();
-        }
-      }),
-      answer(attachHoldCommand, (request) => attachHold({ db: app.db, ...request })),
-      answer(releaseHoldCommand, async (request) => {
-        try {
-          return await releaseHold({ db: app.db, ...request });
-        } finally {
-          reserved.invalidate();
-        }
-      }),
-    ],
-  });
+interface PlotsRoutesOptions {
+  app: BackendService<PrismaClient, PlotsMetrics>;
+  env: PlotsEnv;
+  plotList: PlotListCache;
+  reserved: ReservedFootprintsCache;
+  landMask: LandMaskCopy;
+  screenWords: ScreenWordsCopy;
+}
 
+async function registerRoutes({ app, env, plotList, reserved, landMask, screenWords }: PlotsRoutesOptions): Promise<void> {
+  const metrics = app.serviceMetrics;
   // One cookie secret for the cookies plots signs: the visitor cookie (flags) and the owner cookie (stats).
   await app.register(cookie, { secret: env.VISITOR_COOKIE_SECRET ?? defaultVisitorCookieSecret(env.INTERNAL_TOKEN) });
   const secureCookie = env.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
@@ -282,5 +146,4 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
     visitorSecret: env.INTERNAL_TOKEN,
     onRecorded: (beacon) => metrics.statBeacons.inc(beacon),
   });
-  return app;
 }
