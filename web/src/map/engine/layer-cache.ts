@@ -113,54 +113,17 @@ interface TileGrid {
 }
 
 export function createLayerCache(createSurface: CanvasFactory): LayerCache {
-  const tiles = new Map<string, CachedTile>();
-  const sprites = new Map<string, SurfaceImage>();
   const stats: LayerCacheStats = { tileRenders: 0, labelRenders: 0 };
-  let frame = 0;
-  let budget = 48;
+  const tiles = createTileStore(createSurface, stats);
+  const sprites = new Map<string, SurfaceImage>();
   /** The last frame's tile range, grown by one: where idle time pre-renders. */
-  let around: { grid: TileGrid; i0: number; j0: number; i1: number; j1: number } | null = null;
+  let around: TileRange | null = null;
   let scratch: SurfaceImage | null = null;
-
-  const key = (grid: TileGrid, i: number, j: number) => `${grid.zoom}|${grid.dpr}|${i}|${j}`;
-
-  function renderTile(world: StaticWorld, grid: TileGrid, i: number, j: number): CachedTile {
-    const x = i * TILE_DEVICE_PX;
-    const y = j * TILE_DEVICE_PX;
-    const width = Math.min(TILE_DEVICE_PX, grid.size - x);
-    const height = Math.min(TILE_DEVICE_PX, grid.size - y);
-    const surface = createSurface(width, height);
-    // Opaque: the terrain covers every pixel, and opaque sources blit without blending.
-    const ctx = surface.getContext('2d', { alpha: false });
-    const awaitingImages = ctx ? renderWorldTile(ctx, world, { zoom: grid.zoom, dpr: grid.dpr, x, y, width, height }) : false;
-    stats.tileRenders++;
-    const tile = { surface, awaitingImages, usedInFrame: frame };
-    tiles.set(key(grid, i, j), tile);
-    return tile;
-  }
-
-  function cachedTile(grid: TileGrid, i: number, j: number): CachedTile | null {
-    const k = key(grid, i, j);
-    const cached = tiles.get(k);
-    if (!cached) return null;
-    // Refresh recency: Map iteration order is insertion order, so eviction drops the stalest first.
-    tiles.delete(k);
-    tiles.set(k, cached);
-    cached.usedInFrame = frame;
-    return cached;
-  }
-
-  function evictOverflow(): void {
-    for (const [k, tile] of tiles) {
-      if (tiles.size <= budget) return;
-      if (tile.usedInFrame !== frame) tiles.delete(k);
-    }
-  }
 
   return {
     stats,
     drawWorld({ ctx, camera, viewport, dpr, width, height }, world, renderZoom, mayBuild) {
-      frame++;
+      tiles.startFrame();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.imageSmoothingEnabled = false;
       ctx.fillStyle = SEA.abyss;
@@ -181,18 +144,12 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       const halfH = (viewport.height * dpr) / 2;
       const toScreenX = (x: number) => Math.round((x - originX) * scale + halfW);
       const toScreenY = (y: number) => Math.round((y - originY) * scale + halfH);
-
-      // Sea only where the world does not cover the view: a full-view fill under it would double the pixels written.
-      const left = toScreenX(0);
-      const top = toScreenY(0);
-      const right = toScreenX(grid.size);
-      const bottom = toScreenY(grid.size);
-      if (top > 0) ctx.fillRect(0, 0, width, top);
-      if (bottom < height) ctx.fillRect(0, bottom, width, height - bottom);
-      const bandTop = Math.max(0, top);
-      const bandHeight = Math.min(height, bottom) - bandTop;
-      if (bandHeight > 0 && left > 0) ctx.fillRect(0, bandTop, left, bandHeight);
-      if (bandHeight > 0 && right < width) ctx.fillRect(right, bandTop, width - right, bandHeight);
+      fillSeaAround(ctx, width, height, {
+        left: toScreenX(0),
+        top: toScreenY(0),
+        right: toScreenX(grid.size),
+        bottom: toScreenY(grid.size),
+      });
 
       const last = grid.tilesPerSide - 1;
       const i0 = Math.max(0, Math.floor((originX - halfW / scale) / TILE_DEVICE_PX));
@@ -203,12 +160,12 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       // Three screens' worth (two zoom buckets and the way back) and the ring pre-rendered around the view.
       const across = Math.ceil((viewport.width * dpr) / TILE_DEVICE_PX) + 3;
       const down = Math.ceil((viewport.height * dpr) / TILE_DEVICE_PX) + 3;
-      budget = Math.max(16, visible, across * down * 3);
+      tiles.setBudget(Math.max(16, visible, across * down * 3));
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
-          let tile = cachedTile(grid, i, j);
+          let tile = tiles.get(grid, i, j);
           if (!tile && mayBuild(built)) {
-            tile = renderTile(world, grid, i, j);
+            tile = tiles.render(world, grid, i, j);
             built++;
           }
           const tw = Math.min(TILE_DEVICE_PX, grid.size - i * TILE_DEVICE_PX);
@@ -226,7 +183,7 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
         }
       }
       around = { grid, i0: Math.max(0, i0 - 1), j0: Math.max(0, j0 - 1), i1: Math.min(last, i1 + 1), j1: Math.min(last, j1 + 1) };
-      evictOverflow();
+      tiles.evictOverflow();
       return complete;
     },
 
@@ -252,14 +209,13 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       const { grid, i0, j0, i1, j1 } = around;
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
-          if (tiles.has(key(grid, i, j))) continue;
-          const tile = renderTile(world, grid, i, j);
-          tile.usedInFrame = frame;
+          if (tiles.has(grid, i, j)) continue;
+          const tile = tiles.render(world, grid, i, j);
           // Canvas 2D records commands and rasterises them when the canvas is first used as a source:
           // use it once now, in idle time, so the frame that scrolls it into view only copies pixels.
           scratch ??= createSurface(1, 1);
           scratch.getContext('2d')?.drawImage(tile.surface, 0, 0, 1, 1, 0, 0, 1, 1);
-          evictOverflow();
+          tiles.evictOverflow();
           return true;
         }
       }
@@ -273,7 +229,7 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       sprites.clear();
     },
     imagesLoaded() {
-      for (const [k, tile] of tiles) if (tile.awaitingImages) tiles.delete(k);
+      tiles.dropAwaitingImages();
     },
     clear() {
       tiles.clear();
@@ -281,6 +237,97 @@ export function createLayerCache(createSurface: CanvasFactory): LayerCache {
       around = null;
     },
   };
+}
+
+interface TileRange {
+  grid: TileGrid;
+  i0: number;
+  j0: number;
+  i1: number;
+  j1: number;
+}
+
+interface TileStore {
+  /** Tiles used from here on belong to a new frame (the current frame's tiles are never evicted). */
+  startFrame(): void;
+  /** How many tiles may stay once the current frame's are counted out. */
+  setBudget(tiles: number): void;
+  get(grid: TileGrid, i: number, j: number): CachedTile | null;
+  has(grid: TileGrid, i: number, j: number): boolean;
+  render(world: StaticWorld, grid: TileGrid, i: number, j: number): CachedTile;
+  evictOverflow(): void;
+  dropAwaitingImages(): void;
+  clear(): void;
+}
+
+/** The rendered world tiles: a bounded least-recently-used cache keyed by render zoom, dpr and tile position. */
+function createTileStore(createSurface: CanvasFactory, stats: LayerCacheStats): TileStore {
+  const tiles = new Map<string, CachedTile>();
+  let frame = 0;
+  let budget = 48;
+  const key = (grid: TileGrid, i: number, j: number) => `${grid.zoom}|${grid.dpr}|${i}|${j}`;
+
+  return {
+    startFrame() {
+      frame++;
+    },
+    setBudget(next) {
+      budget = next;
+    },
+    get(grid, i, j) {
+      const k = key(grid, i, j);
+      const cached = tiles.get(k);
+      if (!cached) return null;
+      // Refresh recency: Map iteration order is insertion order, so eviction drops the stalest first.
+      tiles.delete(k);
+      tiles.set(k, cached);
+      cached.usedInFrame = frame;
+      return cached;
+    },
+    has: (grid, i, j) => tiles.has(key(grid, i, j)),
+    render(world, grid, i, j) {
+      const x = i * TILE_DEVICE_PX;
+      const y = j * TILE_DEVICE_PX;
+      const width = Math.min(TILE_DEVICE_PX, grid.size - x);
+      const height = Math.min(TILE_DEVICE_PX, grid.size - y);
+      const surface = createSurface(width, height);
+      // Opaque: the terrain covers every pixel, and opaque sources blit without blending.
+      const ctx = surface.getContext('2d', { alpha: false });
+      const awaitingImages = ctx ? renderWorldTile(ctx, world, { zoom: grid.zoom, dpr: grid.dpr, x, y, width, height }) : false;
+      stats.tileRenders++;
+      const tile = { surface, awaitingImages, usedInFrame: frame };
+      tiles.set(key(grid, i, j), tile);
+      return tile;
+    },
+    evictOverflow() {
+      for (const [k, tile] of tiles) {
+        if (tiles.size <= budget) return;
+        if (tile.usedInFrame !== frame) tiles.delete(k);
+      }
+    },
+    dropAwaitingImages() {
+      for (const [k, tile] of tiles) if (tile.awaitingImages) tiles.delete(k);
+    },
+    clear() {
+      tiles.clear();
+    },
+  };
+}
+
+/** Sea only where the world does not cover the view: a full-view fill under it would double the pixels written. */
+function fillSeaAround(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  world: { left: number; top: number; right: number; bottom: number },
+): void {
+  const { left, top, right, bottom } = world;
+  if (top > 0) ctx.fillRect(0, 0, width, top);
+  if (bottom < height) ctx.fillRect(0, bottom, width, height - bottom);
+  const bandTop = Math.max(0, top);
+  const bandHeight = Math.min(height, bottom) - bandTop;
+  if (bandHeight > 0 && left > 0) ctx.fillRect(0, bandTop, left, bandHeight);
+  if (bandHeight > 0 && right < width) ctx.fillRect(right, bandTop, width - right, bandHeight);
 }
 
 /** Stand-in for a tile not built yet: the terrain chunks under that screen rectangle (device px), no plots. */
