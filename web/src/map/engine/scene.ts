@@ -1,7 +1,7 @@
 import { GRID_SIZE } from '@pixel-atlas/contracts/grid';
 import type { MapTile } from '@pixel-atlas/contracts/map';
 import type { Region } from '@pixel-atlas/contracts/regions';
-import { initialCamera, type Camera, type Viewport, type ZoomLimits } from './camera.ts';
+import { initialCamera, type Camera, type ScreenRect, type Viewport, type ZoomLimits } from './camera.ts';
 import type { CanvasFactory } from './canvas-factory.ts';
 import type { Flight } from './fly-to.ts';
 import { createPlotIndex, type PlotIndex } from './plot-index.ts';
@@ -42,6 +42,8 @@ export interface SceneState {
   selected: { x: number; y: number; colour: string; since: number } | null;
   hoveredRegion: Region | null;
   keyboardFocus: boolean;
+  /** Screen rects (CSS px) the page's chrome covers: labels are left out from under them, flights land clear of them. */
+  occluded: readonly ScreenRect[];
 }
 
 export function createSceneState(limits: ZoomLimits): SceneState {
@@ -57,6 +59,7 @@ export function createSceneState(limits: ZoomLimits): SceneState {
     selected: null,
     hoveredRegion: null,
     keyboardFocus: false,
+    occluded: [],
   };
 }
 

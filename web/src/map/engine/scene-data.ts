@@ -1,0 +1,77 @@
+import type { ScreenRect } from './camera.ts';
+import type { CanvasFactory } from './canvas-factory.ts';
+import type { IdlePrerender } from './idle-prerender.ts';
+import type { LayerCache } from './layer-cache.ts';
+import type { MapPainter } from './map-painter.ts';
+import { createPlotIndex, type MapPlot } from './plot-index.ts';
+import { createReservedIndex, type ReservedFootprint } from './reserved-layer.ts';
+import { loadLayout, type MapLayoutInput, type SceneState } from './scene.ts';
+import type { WorldSource } from './world-source.ts';
+
+export interface SceneDataOptions {
+  scene: SceneState;
+  createSurface: CanvasFactory;
+  layers: LayerCache;
+  world: WorldSource;
+  map: MapPainter;
+  idle: IdlePrerender;
+}
+
+/** The engine's setters for what the map shows; each change rebuilds only what depends on it. */
+export interface SceneData {
+  setLayout(layout: MapLayoutInput | null): void;
+  setPlots(plots: readonly MapPlot[]): void;
+  setReservedFootprints(footprints: readonly ReservedFootprint[]): void;
+  setOccludedRects(rects: readonly ScreenRect[]): void;
+}
+
+export function createSceneData({ scene, createSurface, layers, world, map, idle }: SceneDataOptions): SceneData {
+  /** Every cached tile shows the old data. */
+  function dataChanged(): void {
+    layers.invalidate();
+    world.rebuild();
+    map.invalidate();
+  }
+
+  return {
+    setLayout(next) {
+      // The work under way pre-renders the old layout's chunks.
+      idle.cancel();
+      scene.layout = next ? loadLayout(next, createSurface) : null;
+      map.layoutChanged();
+      if (!next) scene.placedLabels = [];
+      dataChanged();
+      if (next) idle.schedule();
+    },
+    setPlots(plots) {
+      scene.plots = createPlotIndex(plots);
+      dataChanged();
+    },
+    setReservedFootprints(footprints) {
+      if (sameFootprints(scene.reserved.footprints, footprints)) return;
+      scene.reserved = createReservedIndex(footprints);
+      dataChanged();
+    },
+    setOccludedRects(rects) {
+      const next = rects.map(({ x, y, width, height }) => ({ x, y, width, height }));
+      if (next.length === scene.occluded.length && next.every((rect, i) => sameRect(rect, scene.occluded[i]!))) return;
+      scene.occluded = next;
+      // The labels are placed again on the next frame.
+      map.invalidate();
+    },
+  };
+}
+
+/** A poll that brings the same reserved land must not rebuild every tile. */
+function sameFootprints(a: readonly ReservedFootprint[], b: readonly ReservedFootprint[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((f, i) => {
+    const g = b[i]!; // same length, checked above
+    return f.x === g.x && f.y === g.y && f.size === g.size && f.reason === g.reason;
+  });
+}
+
+function sameRect(a: ScreenRect, b: ScreenRect): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
