@@ -17,7 +17,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PrismaClient } from '../db.ts';
 import { resolvePasskeyLink, usePasskeyLink } from '../domain/passkey-links.ts';
-import { finishPasskeyRegistration, relyingPartyOf, startPasskeyRegistration } from '../domain/register-admin-passkey.ts';
+import {
+  finishPasskeyRegistration,
+  relyingPartyOf,
+  startPasskeyRegistration,
+  type RelyingParty,
+} from '../domain/register-admin-passkey.ts';
 import { signInWithPasskey, startPasskeySignIn } from '../domain/sign-in-with-passkey.ts';
 import { createAdminSession } from '../domain/admin-sessions.ts';
 import { pruneUsedChallenges } from '../domain/webauthn-challenges.ts';
@@ -46,19 +51,42 @@ export interface AdminPasskeyRoutesOptions {
   absoluteHours: number;
 }
 
+/** What each group of routes shares. */
+interface PasskeyRoutesContext {
+  db: PrismaClient;
+  rp: RelyingParty;
+  /** The admin-auth plugin's key, `app.adminAuthSecret`. */
+  secret: () => Buffer;
+  absoluteHours: number;
+}
+
 /** Passkey (WebAuthn) sign-in for admins, and adding passkeys: signed in, or through a one-time link. */
 export async function adminPasskeyRoutes(app: FastifyInstance, opts: AdminPasskeyRoutesOptions) {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
   const { db } = opts;
-  const rp = relyingPartyOf(opts.publicOrigin, opts.siteName);
-  const secret = () => app.adminAuthSecret;
-  const signedInUser = async (request: FastifyRequest) => {
-    if (!request.adminSession) throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
-    const user = await db.adminUser.findUniqueOrThrow({ where: { username: request.adminSession.username } });
-    return { id: user.id, username: user.username };
+  const context: PasskeyRoutesContext = {
+    db,
+    rp: relyingPartyOf(opts.publicOrigin, opts.siteName),
+    secret: () => app.adminAuthSecret,
+    absoluteHours: opts.absoluteHours,
   };
-  const client = (request: FastifyRequest) => ({ clientIp: request.clientIp, userAgent: request.headers['user-agent'] ?? null });
+  passkeySignInRoutes(app, context);
+  signedInPasskeyRoutes(app, context);
+  passkeyLinkRoutes(app, context);
 
+  let pruner: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    pruner = setInterval(() => {
+      pruneUsedChallenges({ db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune used WebAuthn challenges'));
+    }, PRUNE_EVERY_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(pruner));
+}
+
+const clientOf = (request: FastifyRequest) => ({ clientIp: request.clientIp, userAgent: request.headers['user-agent'] ?? null });
+
+/** The authentication ceremony: request options, then the signed answer, which starts an admin session. */
+function passkeySignInRoutes(app: FastifyInstance, { db, rp, secret, absoluteHours }: PasskeyRoutesContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.post(
     '/api/admin/passkey-sign-in/options',
     {
@@ -93,12 +121,22 @@ export async function adminPasskeyRoutes(app: FastifyInstance, opts: AdminPasske
         secret: secret(),
         rp,
         response: request.body.response,
-        ...client(request),
+        ...clientOf(request),
       });
-      setSignedInCookies(app, reply, { token, username, absoluteHours: opts.absoluteHours });
+      setSignedInCookies(app, reply, { token, username, absoluteHours });
       return { username };
     },
   );
+}
+
+/** A signed-in admin's passkeys: the list, and the registration ceremony that adds one. */
+function signedInPasskeyRoutes(app: FastifyInstance, { db, rp, secret }: PasskeyRoutesContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const signedInUser = async (request: FastifyRequest) => {
+    if (!request.adminSession) throw new AppError('UNAUTHENTICATED', 'Please sign in as an admin');
+    const user = await db.adminUser.findUniqueOrThrow({ where: { username: request.adminSession.username } });
+    return { id: user.id, username: user.username };
+  };
 
   routes.get(
     '/api/admin/passkeys',
@@ -168,7 +206,11 @@ export async function adminPasskeyRoutes(app: FastifyInstance, opts: AdminPasske
       return reply.status(201).send({ id: passkey.id, createdAt: passkey.createdAt.toISOString(), lastUsedAt: null });
     },
   );
+}
 
+/** The registration ceremony through a one-time link (`npm run admin:create`), which also signs the admin in. */
+function passkeyLinkRoutes(app: FastifyInstance, { db, rp, secret, absoluteHours }: PasskeyRoutesContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.post(
     '/api/admin/passkey-links/options',
     {
@@ -214,17 +256,9 @@ export async function adminPasskeyRoutes(app: FastifyInstance, opts: AdminPasske
         // Used up once the answer is verified, before the passkey is stored: two racing answers register one passkey.
         beforeStore: () => usePasskeyLink({ db, token: request.body.token }),
       });
-      const token = await createAdminSession({ db, userId: user.id, ...client(request) });
-      setSignedInCookies(app, reply, { token, username: user.username, absoluteHours: opts.absoluteHours });
+      const token = await createAdminSession({ db, userId: user.id, ...clientOf(request) });
+      setSignedInCookies(app, reply, { token, username: user.username, absoluteHours });
       return { username: user.username };
     },
   );
-
-  let pruner: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    pruner = setInterval(() => {
-      pruneUsedChallenges({ db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune used WebAuthn challenges'));
-    }, PRUNE_EVERY_MS).unref();
-  });
-  app.addHook('onClose', async () => clearInterval(pruner));
 }
