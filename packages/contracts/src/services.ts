@@ -24,9 +24,7 @@ type Table = typeof SERVICES;
 export type ServiceName = keyof Table;
 /** The services behind the gateway: those it proxies to, through their `urlEnv`. */
 export type BackendName = { [S in ServiceName]: Table[S]['urlEnv'] extends string ? S : never }[ServiceName];
-/** The gateway's upstream variables: CONTACT_URL, PLOTS_URL… */
-export type UpstreamEnvName = Table[BackendName]['urlEnv'];
-export type EventDomain = NonNullable<Table[ServiceName]['eventDomain']>;
+type EventDomain = NonNullable<Table[ServiceName]['eventDomain']>;
 
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
 export const BACKEND_NAMES = SERVICE_NAMES.filter((name): name is BackendName => SERVICES[name].urlEnv !== null);
