@@ -1,4 +1,5 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { PrismaClient } from './generated/prisma/client.ts';
 
-export const SCHEMA = 'contact';
+export const SCHEMA = SERVICES.contact.schema;
 export { PrismaClient };

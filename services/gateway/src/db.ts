@@ -1,4 +1,5 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { PrismaClient } from './generated/prisma/client.ts';
 
-export const SCHEMA = 'gateway';
+export const SCHEMA = SERVICES.gateway.schema;
 export { PrismaClient };

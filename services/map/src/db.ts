@@ -1,4 +1,5 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { PrismaClient } from './generated/prisma/client.ts';
 
-export const SCHEMA = 'map';
+export const SCHEMA = SERVICES.map.schema;
 export { PrismaClient };

@@ -1,9 +1,10 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { baseEnvShape, envField, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 export const envSchema = z.object({
   ...baseEnvShape,
-  PORT: envField.port(3003),
+  PORT: envField.port(SERVICES.moderation.port),
   /** The product name, used in the owner e-mails. */
   SITE_NAME: z.string().min(1).default('Pixel Atlas'),
   /** The address people use (e.g. https://atlas.example.com): links in the owner e-mails. Optional. */

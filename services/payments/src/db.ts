@@ -1,5 +1,6 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { PrismaClient, type Prisma } from './generated/prisma/client.ts';
 
-export const SCHEMA = 'payments';
+export const SCHEMA = SERVICES.payments.schema;
 export { PrismaClient };
 export type Tx = Prisma.TransactionClient;

@@ -1,5 +1,6 @@
-import { baseEnvShape, envField, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { DEFAULT_TIER_PRICE_CENTS, TIERS, type Tier } from '@pixel-atlas/contracts/tiers';
+import { baseEnvShape, envField, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 const cents = z.number().int('must be whole cents').min(50, 'must be at least 50 cents (the card processor minimum)').max(99_999_999);
@@ -27,7 +28,7 @@ export const envSchema = z
      * the built-in test checkout, so a forgotten NODE_ENV can never put a free checkout on a live site.
      */
     NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
-    PORT: envField.port(3002),
+    PORT: envField.port(SERVICES.payments.port),
     /** The address buyers use (the gateway's); Stripe sends them back to `${PUBLIC_ORIGIN}/claim?session_id=...`. */
     PUBLIC_ORIGIN: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://atlas.example.com' })

@@ -1,6 +1,7 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { PrismaClient, type Prisma } from './generated/prisma/client.ts';
 
-export const SCHEMA = 'plots';
+export const SCHEMA = SERVICES.plots.schema;
 export { PrismaClient };
 export type Tx = Prisma.TransactionClient;
 

@@ -1,3 +1,4 @@
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { baseEnvShape, envField, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
@@ -6,7 +7,7 @@ export const envSchema = z
     ...baseEnvShape,
     /** Unset means production rules (ARCHITECTURE.md section 7): secrets are required, no development defaults. */
     NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
-    PORT: envField.port(3001),
+    PORT: envField.port(SERVICES.plots.port),
     /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
     AVATAR_MAX_INPUT_PIXELS: envField.positiveInt(4096 * 4096),
     /** Longest a checkout hold may ask to live (payments asks for the session's 30 minutes plus a margin). */
