@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { BACKEND_NAMES, SERVICES } from '@pixel-atlas/contracts/services';
 import { createDatabasePool, databasePlugin, withDb, type AppWithDb } from '@pixel-atlas/service-kit/database';
 import { natsPlugin, natsSettingsFromEnv } from '@pixel-atlas/service-kit/nats';
 import { createServiceApp } from '@pixel-atlas/service-kit/service';
@@ -71,13 +72,7 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
   // Before the proxy: its hooks (CSRF on owner edits and beacons, private headers) must cover the proxied routes.
   await app.register(ownerPagesPlugin, { distDir: env.WEB_DIST_DIR, publicOrigin: env.PUBLIC_ORIGIN });
   await app.register(proxyPlugin, {
-    upstreams: {
-      contact: env.CONTACT_URL,
-      map: env.MAP_URL,
-      plots: env.PLOTS_URL,
-      payments: env.PAYMENTS_URL,
-      moderation: env.MODERATION_URL,
-    },
+    upstreams: Object.fromEntries(BACKEND_NAMES.map((name) => [name, env[SERVICES[name].urlEnv]])),
     internalToken: env.INTERNAL_TOKEN,
     adminCookieName: app.adminCookie.name,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { BACKEND_NAMES, SERVICES, type BackendName } from '@pixel-atlas/contracts/services';
 import { baseEnvShape, envField, envLoader } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
@@ -17,6 +18,19 @@ const upstreamList = z
   .pipe(
     z.array(z.url({ protocol: /^https?$/, error: 'each upstream must be an http(s) URL' })).min(1, 'must list at least one upstream URL'),
   );
+
+/** The backend whose upstream variable is required; another's left out leaves the gateway without its routes. */
+const REQUIRED_UPSTREAM = 'contact' satisfies BackendName;
+type UpstreamShape = {
+  [S in BackendName as (typeof SERVICES)[S]['urlEnv']]: S extends typeof REQUIRED_UPSTREAM
+    ? typeof upstreamList
+    : z.ZodOptional<typeof upstreamList>;
+};
+
+/** Each backend's variable of @pixel-atlas/contracts/services (CONTACT_URL, MAP_URL, PLOTS_URL…): its replicas. */
+const upstreamShape = Object.fromEntries(
+  BACKEND_NAMES.map((name) => [SERVICES[name].urlEnv, name === REQUIRED_UPSTREAM ? upstreamList : upstreamList.optional()]),
+) as UpstreamShape;
 
 /** proxy-addr's names for address ranges (loopback 127/8 and ::1, RFC 1918 and fc00::/7, link-local). */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -68,12 +82,8 @@ const trustProxy = z
 export const envSchema = z
   .object({
     ...baseEnvShape,
-    PORT: envField.port(8080),
-    CONTACT_URL: upstreamList,
-    MAP_URL: upstreamList.optional(),
-    PLOTS_URL: upstreamList.optional(),
-    PAYMENTS_URL: upstreamList.optional(),
-    MODERATION_URL: upstreamList.optional(),
+    PORT: envField.port(SERVICES.gateway.port),
+    ...upstreamShape,
     WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'web/dist')),
     SITE_NAME: z.string().min(1).default('Pixel Atlas'),
     /**

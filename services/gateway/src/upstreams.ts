@@ -1,9 +1,13 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import type { BackendName } from '@pixel-atlas/contracts/services';
 import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import type { FastifyBaseLogger } from 'fastify';
 
-/** Which service owns which public API paths; the gateway proxies each prefix to that service. */
+/**
+ * Which service owns which public API paths; the gateway proxies each prefix to that service. One line for each backend
+ * of @pixel-atlas/contracts/services ([] for one with no public path).
+ */
 export const ROUTE_TABLE = {
   contact: ['/api/contact'],
   map: ['/api/map-layout', '/api/admin/generate-map', '/api/admin/map-layout'],
@@ -22,8 +26,9 @@ export const ROUTE_TABLE = {
   ],
   payments: ['/api/create-checkout-session', '/api/verify-session', '/api/payments', '/api/test-checkout', '/api/prices'],
   moderation: ['/api/admin/flagged-plots', '/api/admin/approve-plot', '/api/admin/reject-plot', '/api/admin/moderation'],
-} as const;
-export type ServiceName = keyof typeof ROUTE_TABLE;
+} as const satisfies Record<BackendName, readonly string[]>;
+/** A service behind the gateway. */
+export type ServiceName = BackendName;
 
 /**
  * How long a kept-alive connection to a service may sit unused before the gateway closes it. Without an agent timeout
