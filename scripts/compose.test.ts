@@ -1,14 +1,16 @@
-// Static checks of docker-compose.yml, the Dockerfile and deploy/prometheus.yml against the services that exist
-// (services/<name>/src/server.ts). `npm run test:compose` (scripts/test-compose/) builds and runs them for real.
+// Static checks of docker-compose.yml, the Dockerfile and deploy/prometheus.yml against the services of
+// @pixel-atlas/contracts/services (services-table.test.ts checks the folders under services/ against it).
+// `npm run test:compose` (scripts/test-compose/) builds and runs them for real.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SERVICE_NAMES, SERVICES } from '@pixel-atlas/contracts/services';
+import { NATS_USER_NAMES, natsPasswordEnvName } from '@pixel-atlas/service-kit/nats-auth';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, SERVICE_PORTS, discoverServices } from './lib/workspace.ts';
+import { ROOT } from './lib/workspace.ts';
 import { envText, interpolate } from './swarm-stack.ts';
 
-type Service = { name: string; port: number; upstreamEnv: string | null };
 type ComposeService = {
   image?: string;
   build?: { context?: string; dockerfile?: string; args?: Record<string, unknown> } | string;
@@ -29,7 +31,7 @@ const read = (p: string) => readFileSync(path.join(ROOT, p), 'utf8');
 const rootPackage = JSON.parse(read('package.json')) as { packageManager: string; devDependencies: Record<string, string> };
 const composeText = read('docker-compose.yml');
 const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
-const services: Service[] = discoverServices(ROOT);
+const services = SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name].port, upstreamEnv: SERVICES[name].urlEnv }));
 // events-setup: the one-shot step that declares the event stream (checked below), not a service of services/.
 const INFRA = new Set(['postgres', 'nats', 'prometheus', 'events-setup']);
 const appServiceNames = Object.keys(compose.services).filter((n) => !INFRA.has(n));
@@ -59,12 +61,7 @@ const OPERATOR_ENV: Record<string, string> = {
   // The gateway refuses NODE_ENV=production without it: page links never come from the Host header.
   PUBLIC_ORIGIN: 'https://atlas.example.com',
   // One NATS password per service (the broker reads them too, deploy/nats-server.conf).
-  ...Object.fromEntries(
-    ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT', 'EVENTS_ADMIN'].map((s) => [
-      `NATS_PASSWORD_${s}`,
-      `compose-nats-${s.toLowerCase()}`,
-    ]),
-  ),
+  ...Object.fromEntries(NATS_USER_NAMES.map((user) => [natsPasswordEnvName(user), `compose-nats-${user}`])),
 };
 
 /** The environment a container gets: interpolated values; keys without a value come from the operator's env or stay unset. */
@@ -102,15 +99,16 @@ async function envKeys(name: string): Promise<{ required: string[]; all: string[
 /** Paths the service kit's health plugin serves. */
 const healthSource = read('packages/service-kit/src/health.ts');
 
-describe('docker-compose.yml: the app services are exactly the services with src/server.ts', () => {
-  it('has a compose service for every services/<name>/src/server.ts', () => {
+describe('docker-compose.yml: the app services are exactly the services of @pixel-atlas/contracts/services', () => {
+  it('has a compose service for every service of the table', () => {
     const missing = services.map((s) => s.name).filter((n) => !compose.services[n]);
     expect(missing, `add these to docker-compose.yml: ${missing.join(', ')}`).toEqual([]);
   });
 
-  it('declares no app service whose services/<name>/src/server.ts does not exist (its image could not start)', () => {
-    const existing = new Set(services.map((s) => s.name));
-    expect(appServiceNames.filter((n) => !existing.has(n))).toEqual([]);
+  it('declares no app service that the table lacks (its image could not start)', () => {
+    const existing = new Set<string>(SERVICE_NAMES);
+    const extra = appServiceNames.filter((n) => !existing.has(n));
+    expect(extra, `docker-compose.yml has services that packages/contracts/src/services.ts lacks: ${extra.join(', ')}`).toEqual([]);
   });
 
   it('lets services scale: no container_name anywhere', () => {
@@ -148,10 +146,11 @@ describe.each(services)('service $name', (service) => {
     ).toBe(false);
   });
 
-  it('listens on its fixed port', () => {
-    expect(String(env.PORT)).toBe(String(service.port));
-    const fixedPort = SERVICE_PORTS[service.name];
-    if (fixedPort) expect(service.port).toBe(fixedPort);
+  it('listens on its port of the table (PORT, expose)', () => {
+    expect(String(env.PORT), `docker-compose.yml ${service.name}: PORT`).toBe(String(service.port));
+    expect((svc.expose ?? [String(service.port)]).map(String), `docker-compose.yml ${service.name}: expose`).toEqual([
+      String(service.port),
+    ]);
   });
 
   it('has a healthcheck on /readyz or /healthz of its own port, without curl (node fetch)', () => {
@@ -179,7 +178,7 @@ describe.each(services)('service $name', (service) => {
   });
 
   it('connects to NATS as its own user, with a password compose requires (no anonymous client gets in)', () => {
-    const variable = `NATS_PASSWORD_${service.name.toUpperCase()}`;
+    const variable = natsPasswordEnvName(service.name);
     expect(env.NATS_USER).toBe(service.name);
     expect(String(env.NATS_PASSWORD)).toContain(`\${${variable}:?`);
     expect(String(envOf(compose.services.nats ?? {})[variable]), `the broker must get ${variable} too`).toContain(`\${${variable}:?`);
@@ -218,7 +217,9 @@ describe('gateway', () => {
     const env = envOf(gateway!);
     const deps = dependsOn(gateway!) as Record<string, { condition?: string }>;
     for (const s of others) {
-      expect(env[s.upstreamEnv!], s.upstreamEnv!).toBe(`http://${s.name}:${s.port}`);
+      expect(env[s.upstreamEnv!], `docker-compose.yml gateway environment: ${s.upstreamEnv} (${s.name})`).toBe(
+        `http://${s.name}:${s.port}`,
+      );
       expect(deps[s.name]?.condition, `gateway depends_on ${s.name}`).toBe('service_healthy');
     }
   });
@@ -289,16 +290,21 @@ describe('monitoring profile', () => {
   });
 
   it('scrapes every app service by DNS service discovery (all replicas) on its operations port (METRICS_PORT), never its own port', () => {
-    for (const name of appServiceNames) {
-      const port = services.find((s) => s.name === name)?.port;
-      const metricsPort = Number(envOf(compose.services[name]!).METRICS_PORT);
+    for (const { name, port } of services) {
+      const metricsPort = Number(envOf(compose.services[name] ?? {}).METRICS_PORT);
       expect(metricsPort, `${name}: METRICS_PORT`).toBeGreaterThan(0);
       expect(metricsPort).not.toBe(port);
       const job = config.scrape_configs.find((j) => j.job_name === name);
       expect(job, `deploy/prometheus.yml has no job for ${name}`).toBeDefined();
       expect(job!.metrics_path ?? '/metrics').toBe('/metrics');
-      expect(job!.dns_sd_configs?.[0]).toMatchObject({ names: [name], type: 'A', port: metricsPort });
+      expect(job!.dns_sd_configs?.[0], `deploy/prometheus.yml job ${name}`).toMatchObject({ names: [name], type: 'A', port: metricsPort });
     }
+  });
+
+  it('has no job for a service the table lacks', () => {
+    const known = new Set<string>(['prometheus', ...SERVICE_NAMES]);
+    const extra = config.scrape_configs.map((j) => j.job_name).filter((job) => !known.has(job));
+    expect(extra, `deploy/prometheus.yml jobs that packages/contracts/src/services.ts lacks: ${extra.join(', ')}`).toEqual([]);
   });
 });
 

@@ -1,11 +1,7 @@
 // The infra detection's probes against real sockets, and the helpers start/test rely on.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeNats, probePort, redact, withDatabase } from './lib/infra.ts';
-import { discoverServices, upstreamEnvName } from './lib/workspace.ts';
 
 function listen(onConnection: (socket: net.Socket) => void = () => {}): Promise<net.Server> {
   return new Promise((resolve) => {
@@ -94,26 +90,5 @@ describe('URL helpers', () => {
   it('redact hides passwords', () => {
     expect(redact('postgresql://u:secret@db:5432/x')).toBe('postgresql://u:***@db:5432/x');
     expect(redact('postgresql://u@db:5432/x')).toBe('postgresql://u@db:5432/x');
-  });
-});
-
-describe('discoverServices', () => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'pa-discover-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-  it('finds folders with src/server.ts only, gateway last, fixed ports, next free port for new ones', () => {
-    for (const name of ['gateway', 'contact', 'zeta', 'plots']) {
-      mkdirSync(path.join(root, 'services', name, 'src'), { recursive: true });
-    }
-    for (const name of ['gateway', 'contact', 'zeta']) writeFileSync(path.join(root, 'services', name, 'src', 'server.ts'), '');
-    const found = discoverServices(root);
-    expect(found.map((s: { name: string }) => s.name)).toEqual(['contact', 'zeta', 'gateway']);
-    expect(found.map((s: { port: number }) => s.port)).toEqual([3005, 3006, 8080]);
-    expect(found.map((s: { upstreamEnv: string | null }) => s.upstreamEnv)).toEqual(['CONTACT_URL', 'ZETA_URL', null]);
-    expect(found[0]!.entry).toBe(path.join('services', 'contact', 'src', 'server.ts'));
-  });
-
-  it('names upstream variables after the service', () => {
-    expect(upstreamEnvName('moderation')).toBe('MODERATION_URL');
   });
 });

@@ -7,12 +7,13 @@
 // script started. A second Ctrl-C kills what is left.
 import path from 'node:path';
 import { prettyFactory } from 'pino-pretty';
+import { BACKEND_NAMES, SERVICE_NAMES, SERVICES, type ServiceName } from '@pixel-atlas/contracts/services';
 import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { EVENTS_ADMIN_USER, natsPasswordEnvName } from '@pixel-atlas/service-kit/nats-auth';
 import { runEventsSetup } from '@pixel-atlas/service-kit/events-setup';
-import { BACKENDS, startServices, type ServiceName, type Services } from '@pixel-atlas/test-stack/services';
+import { startServices, type Services } from '@pixel-atlas/test-stack/services';
 import { ensureDatabase, ensureInfra, InfraError, redact, withDatabase, type Infra } from './lib/infra.ts';
-import { ROOT, SERVICE_PORTS, buildWeb, randomPassword, randomToken, readOrCreateSecret, runGenerate } from './lib/workspace.ts';
+import { ROOT, buildWeb, randomPassword, randomToken, readOrCreateSecret, runGenerate } from './lib/workspace.ts';
 
 process.chdir(ROOT);
 
@@ -21,9 +22,8 @@ const COLORS = [36, 35, 33, 32, 34, 91];
 const paint = (code: number, text: string) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
 const say = (message: string) => console.log(`${paint(1, '[start]')} ${message}`);
 
-const SERVICES: readonly ServiceName[] = [...BACKENDS, 'gateway'];
-const width = Math.max(...SERVICES.map((name) => name.length));
-const prefixes = new Map(SERVICES.map((name, i) => [name, paint(COLORS[i % COLORS.length]!, `[${name}]`.padEnd(width + 2))]));
+const width = Math.max(...SERVICE_NAMES.map((name) => name.length));
+const prefixes = new Map(SERVICE_NAMES.map((name, i) => [name, paint(COLORS[i % COLORS.length]!, `[${name}]`.padEnd(width + 2))]));
 const rawLogs = ['1', 'true'].includes(process.env.PA_RAW_LOGS ?? '');
 /** Fastify's request lines as `incoming request GET /api/plots`, `request completed 200 in 12 ms`. */
 function requestMessage(log: Record<string, unknown>, messageKey: string): string {
@@ -141,7 +141,7 @@ async function main() {
   if (!process.env.ADMIN_USERNAME && !process.env.ADMIN_PASSWORD && nodeEnv !== 'production') {
     admin = { username: 'admin', password: readOrCreateSecret(path.join(ROOT, '.data', 'admin-password'), randomPassword).value };
   }
-  const gatewayPort = Number(process.env.PORT || SERVICE_PORTS.gateway);
+  const gatewayPort = Number(process.env.PORT || SERVICES.gateway.port);
   const publicOrigin = process.env.PUBLIC_ORIGIN || `http://localhost:${gatewayPort}`;
 
   // Every process gets this shell's environment under its own: what is nobody's, or only the gateway's, goes.
@@ -162,7 +162,7 @@ async function main() {
     const password = infra?.natsPasswords?.[name] ?? shellEnv[`NATS_PASSWORD_${name.toUpperCase()}`];
     return password ? { NATS_USER: name, NATS_PASSWORD: password } : {};
   };
-  const serviceEnv = Object.fromEntries(SERVICES.map((name) => [name, natsCredentials(name)]));
+  const serviceEnv = Object.fromEntries(SERVICE_NAMES.map((name) => [name, natsCredentials(name)]));
   serviceEnv.gateway = { ...serviceEnv.gateway, ...gatewayOnly };
 
   // The stream belongs to no service: the events setup step declares it (and every durable consumer) as its own user.
@@ -182,7 +182,7 @@ async function main() {
   }
   if (shuttingDown) return;
 
-  say(`starting ${BACKENDS.join(', ')} and the gateway…`);
+  say(`starting ${BACKEND_NAMES.join(', ')} and the gateway…`);
   servicesStart = startServices({
     env: {
       NODE_ENV: nodeEnv,
@@ -194,7 +194,8 @@ async function main() {
       PUBLIC_ORIGIN: publicOrigin,
     },
     serviceEnv,
-    ports: { ...SERVICE_PORTS, gateway: gatewayPort },
+    // Each on its port of @pixel-atlas/contracts/services (docs/operations.md lists them); the gateway on PORT.
+    ports: { ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, SERVICES[name].port])), gateway: gatewayPort },
     readyTimeoutMs: Number(process.env.PA_READY_TIMEOUT_MS || 120_000),
     onLine: printLine,
     detached: true,
@@ -203,7 +204,7 @@ async function main() {
   const services = await servicesStart;
   if (shuttingDown) return;
   watchForExits(services);
-  for (const name of BACKENDS) say(`${name} is ready on ${services.replicas[name].map((s) => `127.0.0.1:${s.port}`).join(', ')}`);
+  for (const name of BACKEND_NAMES) say(`${name} is ready on ${services.replicas[name].map((s) => `127.0.0.1:${s.port}`).join(', ')}`);
 
   const url = `http://localhost:${gatewayPort}`;
   console.log('');

@@ -23,9 +23,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
+import { BACKEND_NAMES, SERVICES, type ServiceName } from '@pixel-atlas/contracts/services';
 import { createTestDatabase, createTestStream } from '@pixel-atlas/service-kit/testing';
 import { ensureInfra } from '../../scripts/lib/infra.ts';
-import { ROOT, buildWeb, discoverServices, randomToken, runGenerate } from '../../scripts/lib/workspace.ts';
+import { ROOT, buildWeb, randomToken, runGenerate } from '../../scripts/lib/workspace.ts';
 import { buyAndPay, claimPlot } from '../../faults/support/traffic.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
@@ -75,8 +76,8 @@ interface Proc {
 }
 
 /** Starts services/<name>/src/server.ts as npm start does (node --import tsx, own process), and waits for /readyz. */
-async function startService(entry: string, name: string, env: Record<string, string>, port: number): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+async function startService(name: ServiceName, env: Record<string, string>, port: number): Promise<Proc> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('services', name, 'src', 'server.ts')], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -314,25 +315,20 @@ async function main() {
       NATS_SUBJECT_PREFIX: stream.subjectPrefix,
       INTERNAL_TOKEN: randomToken(),
     };
-    const services = discoverServices(ROOT);
     const gatewayPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const upstreams: Record<string, string> = {};
     const t0 = Date.now();
     const procs = await Promise.all(
-      services
-        .filter((s) => s.name !== 'gateway')
-        .map(async (s) => {
-          const port = await freePort();
-          const p = await startService(s.entry, s.name, { ...common, HOST: '127.0.0.1', PUBLIC_ORIGIN: gatewayUrl }, port);
-          upstreams[s.upstreamEnv!] = p.url;
-          return p;
-        }),
+      BACKEND_NAMES.map(async (name) => {
+        const port = await freePort();
+        const p = await startService(name, { ...common, HOST: '127.0.0.1', PUBLIC_ORIGIN: gatewayUrl }, port);
+        upstreams[SERVICES[name].urlEnv] = p.url;
+        return p;
+      }),
     );
     for (const p of procs) cleanups.push(() => p.stop());
-    const gatewayService = services.find((s) => s.name === 'gateway')!;
     const gateway = await startService(
-      gatewayService.entry,
       'gateway',
       { ...common, ...upstreams, WEB_DIST_DIR: distDir, PUBLIC_ORIGIN: gatewayUrl },
       gatewayPort,

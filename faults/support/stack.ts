@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { BackendName, ServiceName } from '@pixel-atlas/contracts/services';
 import type { ServiceProcess } from '@pixel-atlas/service-kit/service-process';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { startProcessStack, type ProcessStack } from '@pixel-atlas/test-stack/process-stack';
-import type { BackendName, ServiceName } from '@pixel-atlas/test-stack/services';
 import { afterAll, beforeAll } from 'vitest';
 import { oneAtATime } from './serial.ts';
 import { TestPostgres } from './test-postgres.ts';

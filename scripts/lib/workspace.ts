@@ -1,5 +1,6 @@
-// What start, test and the ops tests share about the repository: which services exist, their ports and upstream
-// variables, running prisma generate and the web build, and the small secrets kept under .data/.
+// What start, test and the ops tests share about the repository: its workspaces, running prisma generate and the web
+// build, and the small secrets kept under .data/. Which services exist, their ports and upstream variables:
+// @pixel-atlas/contracts/services.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -7,57 +8,6 @@ import path from 'node:path';
 import { ROOT } from './infra.ts';
 
 export { ROOT };
-
-/** Fixed ports (docs/operations.md lists them). A service not listed gets the next free one from 3006 on. */
-export const SERVICE_PORTS: Record<string, number> = {
-  gateway: 8080,
-  plots: 3001,
-  payments: 3002,
-  moderation: 3003,
-  map: 3004,
-  contact: 3005,
-};
-
-/** Name of the gateway variable that lists a service's upstream base URLs. */
-export const upstreamEnvName = (service: string) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
-
-export interface ServiceFolder {
-  name: string;
-  dir: string;
-  /** services/<name>/src/server.ts, relative to the root. */
-  entry: string;
-  port: number;
-  /** The gateway variable listing its replicas; null for the gateway. */
-  upstreamEnv: string | null;
-}
-
-/** Services that exist: a folder services/<name> with src/server.ts. Sorted by name, the gateway last. */
-export function discoverServices(root = ROOT): ServiceFolder[] {
-  const base = path.join(root, 'services');
-  const names = existsSync(base)
-    ? readdirSync(base, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && existsSync(path.join(base, d.name, 'src', 'server.ts')))
-        .map((d) => d.name)
-    : [];
-  names.sort((a, b) => Number(a === 'gateway') - Number(b === 'gateway') || a.localeCompare(b));
-  const used = new Set(Object.values(SERVICE_PORTS));
-  let next = 3006;
-  return names.map((name) => {
-    let port = SERVICE_PORTS[name];
-    if (port === undefined) {
-      while (used.has(next)) next++;
-      port = next;
-      used.add(port);
-    }
-    return {
-      name,
-      dir: path.join(base, name),
-      entry: path.join('services', name, 'src', 'server.ts'),
-      port,
-      upstreamEnv: name === 'gateway' ? null : upstreamEnvName(name),
-    };
-  });
-}
 
 /** Workspace folders (root package.json `workspaces`, `dir/*` and plain folders). */
 export function workspaceDirs(root = ROOT): string[] {

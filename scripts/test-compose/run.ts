@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVICE_NAMES } from '@pixel-atlas/contracts/services';
+import { NATS_USER_NAMES, natsPasswordEnvName } from '@pixel-atlas/service-kit/nats-auth';
 import { parse } from 'yaml';
 import { api, buyAndPay, claimPlot, pool, sleep, Visitor, type PaidSession } from '../../faults/support/traffic.ts';
 import { BASE_IMAGES, ensureBaseImages } from './base-images.ts';
@@ -15,7 +17,7 @@ import { ComposeStack } from './stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CACHE = path.join(ROOT, '.data', 'test-compose');
-const APP_SERVICES = ['map', 'plots', 'payments', 'moderation', 'contact', 'gateway'];
+const APP_SERVICES: readonly string[] = SERVICE_NAMES;
 const ONE_EACH = Object.fromEntries([...APP_SERVICES, 'postgres', 'nats', 'prometheus'].map((s) => [s, 1]));
 const SCALED = { ...ONE_EACH, plots: 3, payments: 2 };
 const SCALE_ARGS = ['--scale', 'plots=3', '--scale', 'payments=2'];
@@ -115,12 +117,7 @@ async function main(): Promise<void> {
     TRUST_PROXY: '1',
     // A letter first, as the docs say: nats-server parses a variable's value as a config value, and one starting
     // with a digit (say 5e3…) is taken for a number and stops the broker (nats-io/nats-server#5189).
-    ...Object.fromEntries(
-      ['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT', 'EVENTS_ADMIN'].map((s) => [
-        `NATS_PASSWORD_${s}`,
-        `n${randomBytes(24).toString('hex')}`,
-      ]),
-    ),
+    ...Object.fromEntries(NATS_USER_NAMES.map((user) => [natsPasswordEnvName(user), `n${randomBytes(24).toString('hex')}`])),
   };
   const interpolate = (text: string) =>
     text.replace(/\$\{([A-Z_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => vars[name] || fallback || '');

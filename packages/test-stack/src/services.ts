@@ -1,19 +1,6 @@
 import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from '@pixel-atlas/service-kit/service-process';
 import { freePort } from '@pixel-atlas/service-kit/free-port';
-
-export type BackendName = 'map' | 'plots' | 'payments' | 'moderation' | 'contact';
-export type ServiceName = BackendName | 'gateway';
-
-export const BACKENDS: readonly BackendName[] = ['map', 'plots', 'payments', 'moderation', 'contact'];
-
-/** The gateway variable that lists a backend's replicas (comma-separated base URLs). */
-export const UPSTREAM_ENV: Record<BackendName, string> = {
-  map: 'MAP_URL',
-  plots: 'PLOTS_URL',
-  payments: 'PAYMENTS_URL',
-  moderation: 'MODERATION_URL',
-  contact: 'CONTACT_URL',
-};
+import { BACKEND_NAMES, SERVICES, type BackendName, type ServiceName } from '@pixel-atlas/contracts/services';
 
 /** Where a left-out backend's upstream points: the discard port, so the gateway refuses its routes quickly. */
 const NOWHERE = 'http://127.0.0.1:9';
@@ -103,22 +90,23 @@ export async function startServices(options: ServicesOptions): Promise<Services>
     signal: options.signal,
     onLine: options.onLine && ((line) => options.onLine!(name, line)),
   });
-  const replicas: Record<BackendName, ServiceProcess[]> = { map: [], plots: [], payments: [], moderation: [], contact: [] };
+  const replicas = Object.fromEntries(BACKEND_NAMES.map((name) => [name, [] as ServiceProcess[]])) as Record<BackendName, ServiceProcess[]>;
   const retired: ServiceProcess[] = [];
   let gateway: ServiceProcess | undefined;
   const processes = () => [...Object.values(replicas).flat(), ...(gateway ? [gateway] : [])];
 
   try {
     const planned: Array<{ name: BackendName; port: number }> = [];
-    for (const name of BACKENDS) {
+    for (const name of BACKEND_NAMES) {
       for (let i = 0; i < (options.replicas?.[name] ?? 1); i++) {
         planned.push({ name, port: (i === 0 ? options.ports?.[name] : undefined) ?? (await freePort()) });
       }
     }
     const upstreams: Record<string, string> = {};
-    for (const name of BACKENDS) {
+    // Each backend's replicas in the gateway's variable for it (CONTACT_URL…: a comma-separated list of base URLs).
+    for (const name of BACKEND_NAMES) {
       const urls = planned.filter((p) => p.name === name).map((p) => `http://127.0.0.1:${p.port}`);
-      upstreams[UPSTREAM_ENV[name]] = urls.length ? urls.join(',') : NOWHERE;
+      upstreams[SERVICES[name].urlEnv] = urls.length ? urls.join(',') : NOWHERE;
     }
     const startAll = async () => {
       const backends = planned.map(({ name, port }) => startWithRetry(name, envFor(name), processOptions(name, port)));
