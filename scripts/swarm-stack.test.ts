@@ -2,6 +2,7 @@
 // no Swarm runs here, so this is what keeps `docker stack deploy` of the same images honest.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { NATS_USER_NAMES, natsPasswordEnvName } from '@pixel-atlas/service-kit/nats-auth';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './lib/workspace.ts';
@@ -46,9 +47,7 @@ const OPERATOR_ENV = parseEnvFile(
     'STRIPE_WEBHOOK_SECRET=whsec_swarm',
     'IMAGE_PREFIX=registry.example.com/pixel-atlas',
     'IMAGE_TAG=2026-11-25',
-    ...['GATEWAY', 'PLOTS', 'PAYMENTS', 'MODERATION', 'MAP', 'CONTACT', 'EVENTS_ADMIN'].map(
-      (s) => `NATS_PASSWORD_${s}=swarm-nats-${s.toLowerCase()}`,
-    ),
+    ...NATS_USER_NAMES.map((user) => `${natsPasswordEnvName(user)}=swarm-nats-${user}`),
   ].join('\n'),
 );
 const stack = swarmStack(composeText, OPERATOR_ENV) as Stack;
@@ -128,7 +127,7 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
     expect(setup.image).toBe('registry.example.com/pixel-atlas/contact:2026-11-25');
     expect(setup.deploy.replicas).toBe(1);
     expect(setup.deploy.restart_policy?.condition).toBe('on-failure');
-    expect(setup.environment).toMatchObject({ NATS_USER: 'events-admin', NATS_PASSWORD: 'swarm-nats-events_admin' });
+    expect(setup.environment).toMatchObject({ NATS_USER: 'events-admin', NATS_PASSWORD: 'swarm-nats-events-admin' });
   });
 
   it('publishes only the gateway, on the hosts it runs on (one per node), for the load balancer', () => {
