@@ -1,5 +1,6 @@
 // The copies of @pixel-atlas/contracts/services that cannot import it, checked against it: the workspaces under
-// services/, each service's port and schema constants, turbo.json, the API types' build, docs/operations.md.
+// services/, each service's port and schema constants, turbo.json, the API types' build, the web dev server's proxy,
+// docs/operations.md.
 // docker-compose.yml and deploy/prometheus.yml: compose.test.ts; deploy/nats-server.conf: service-kit's nats-auth.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +63,14 @@ describe.each(SERVICE_NAMES)('service %s', (name: ServiceName) => {
       .split('\n')
       .find((line) => line.startsWith('| `PORT`'));
     expect(row, 'docs/operations.md: the `PORT` row').toContain(`${name} ${SERVICES[name].port}`);
+  });
+});
+
+describe('the web dev server (web/vite.config.ts, which loads no TypeScript package)', () => {
+  it("proxies /api to the gateway's port", () => {
+    expect(read('web/vite.config.ts'), 'web/vite.config.ts: server.proxy /api target').toContain(
+      `'/api': { target: 'http://127.0.0.1:${SERVICES.gateway.port}'`,
+    );
   });
 });
 
