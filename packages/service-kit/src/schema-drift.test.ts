@@ -1,9 +1,10 @@
 // Every service's schema.prisma must describe exactly what its migrations build: the generated client is written from
 // the former, production runs the latter (through `migrate()`), and nothing else compares the two.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVICES } from '@pixel-atlas/contracts/services';
 import { afterAll, expect, it } from 'vitest';
 import { migrate } from './migrate.ts';
 import { schemaDrift } from './schema-drift.ts';
@@ -18,10 +19,9 @@ const services = readdirSync(servicesDir)
 
 /** The PostgreSQL schema the service migrates and queries (`SCHEMA` in its src/db.ts), as production uses it. */
 function schemaOf(service: string): string {
-  const dbModule = path.join(servicesDir, service, 'src', 'db.ts');
-  const match = /export const SCHEMA = ['"]([^'"]+)['"]/.exec(readFileSync(dbModule, 'utf8'));
-  if (!match?.[1]) throw new Error(`${dbModule} declares no \`export const SCHEMA = '<name>'\``);
-  return match[1];
+  const entry = (SERVICES as Record<string, { schema: string } | undefined>)[service];
+  if (!entry) throw new Error(`services/${service} has no line in packages/contracts/src/services.ts`);
+  return entry.schema;
 }
 
 const databases: TestDatabase[] = [];
