@@ -80,139 +80,26 @@ export function fakeStripeEnv(fake: Pick<FakeStripe, 'host' | 'port'>): Record<s
   };
 }
 
+type StripeResult = { status: number; body: unknown };
+type StripeFailure = { status: number; type: string; code: string; message: string };
+
+/** What the fake remembers between calls, shared by its routes and the test hooks. */
+interface FakeStripeState {
+  sessions: Map<string, FakeCheckoutSession>;
+  /** Answers by Idempotency-Key: a retried create gets the first answer again, as from Stripe. */
+  idempotent: Map<string, StripeResult>;
+  calls: FakeStripe['calls'];
+  /** Errors the next creates answer with, one each. */
+  failures: StripeFailure[];
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const app = Fastify({ logger: false });
-  const sessions = new Map<string, FakeCheckoutSession>();
-  const idempotent = new Map<string, { status: number; body: unknown }>();
-  const calls: FakeStripe['calls'] = [];
-  let failures: Array<{ status: number; type: string; code: string; message: string }> = [];
+  const state: FakeStripeState = { sessions: new Map(), idempotent: new Map(), calls: [], failures: [] };
+  const { sessions, calls } = state;
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, qs.parse(body as string, { depth: 10, arrayLimit: 100 }));
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    calls.push({
-      method: request.method,
-      path: new URL(request.url, 'http://fake-stripe').pathname,
-      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
-    });
-    if (request.url.startsWith('/_test/')) return;
-    const auth = request.headers.authorization;
-    if (!auth || !/^Bearer sk_(test|live)_\S+$/.test(auth)) {
-      return sendStripeResult(reply, stripeError(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided'));
-    }
-  });
-
-  const create = (body: Record<string, any>): { status: number; body: unknown } => {
-    const failure = failures.shift();
-    if (failure) return stripeError(failure.status, failure.type, failure.code, failure.message);
-    const now = Math.floor(Date.now() / 1000);
-    for (const param of ['mode', 'success_url', 'cancel_url']) {
-      if (!body[param]) return stripeError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
-    }
-    const items = Array.isArray(body.line_items) ? body.line_items : [];
-    if (!items.length)
-      return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items.', 'line_items');
-    let amount = 0;
-    let currency = '';
-    for (const item of items) {
-      const unit = Number(item?.price_data?.unit_amount);
-      const quantity = Number(item?.quantity ?? 1);
-      if (!Number.isInteger(unit) || unit < 0)
-        return stripeError(
-          400,
-          'invalid_request_error',
-          'parameter_invalid_integer',
-          'Invalid integer: unit_amount',
-          'line_items[0][price_data][unit_amount]',
-        );
-      if (!item?.price_data?.product_data?.name)
-        return stripeError(
-          400,
-          'invalid_request_error',
-          'parameter_missing',
-          'Missing required param: line_items[0][price_data][product_data][name].',
-        );
-      amount += unit * quantity;
-      currency = String(item.price_data.currency ?? '');
-    }
-    const expiresAt = body.expires_at ? Number(body.expires_at) : now + 24 * 3600;
-    if (expiresAt < now + 30 * 60 || expiresAt > now + 24 * 3600) {
-      return stripeError(
-        400,
-        'invalid_request_error',
-        'parameter_invalid_integer',
-        'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
-        'expires_at',
-      );
-    }
-    const id = `cs_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
-    const session: FakeCheckoutSession = {
-      id,
-      object: 'checkout.session',
-      mode: String(body.mode),
-      status: 'open',
-      payment_status: 'unpaid',
-      amount_total: amount,
-      amount_subtotal: amount,
-      currency,
-      metadata: (body.metadata ?? {}) as Record<string, string>,
-      success_url: String(body.success_url),
-      cancel_url: String(body.cancel_url),
-      url: `https://checkout.stripe.com/c/pay/${id}`,
-      expires_at: expiresAt,
-      created: now,
-      livemode: false,
-      customer_email: typeof body.customer_email === 'string' && body.customer_email ? body.customer_email : null,
-      customer_details: null,
-      line_items_input: items,
-    };
-    sessions.set(id, session);
-    return { status: 200, body: session };
-  };
-
-  app.post('/v1/checkout/sessions', async (request, reply) => {
-    const key = request.headers['idempotency-key'];
-    if (typeof key === 'string' && idempotent.has(key)) {
-      const replay = idempotent.get(key)!;
-      return reply.status(replay.status).header('idempotent-replayed', 'true').send(replay.body);
-    }
-    const result = create((request.body ?? {}) as Record<string, any>);
-    if (typeof key === 'string' && result.status < 500) idempotent.set(key, result);
-    return sendStripeResult(reply, result);
-  });
-
-  const view = (s: FakeCheckoutSession) => {
-    const { line_items_input: _ignored, ...rest } = s;
-    return { ...rest, url: s.status === 'open' ? s.url : null };
-  };
-
-  app.get('/v1/checkout/sessions/:id', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const session = sessions.get(id);
-    if (!session) return sendStripeResult(reply, noSuchSession(id));
-    return view(session);
-  });
-
-  // Stripe's rule: only an open session can be expired.
-  app.post('/v1/checkout/sessions/:id/expire', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const session = sessions.get(id);
-    if (!session) return sendStripeResult(reply, noSuchSession(id));
-    if (session.status !== 'open') {
-      return sendStripeResult(
-        reply,
-        stripeError(
-          400,
-          'invalid_request_error',
-          'checkout_session_not_open',
-          'Only Checkout Sessions with a status in ["open"] can be expired.',
-        ),
-      );
-    }
-    session.status = 'expired';
-    return view(session);
-  });
+  stripeWireFormat(app, calls);
+  checkoutSessionRoutes(app, state);
 
   const get = (id: string) => {
     const session = sessions.get(id);
@@ -247,7 +134,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     sessions,
     calls,
     failNextCreates(count, error = { status: 500, type: 'api_error', code: 'internal_error', message: 'An unknown error occurred' }) {
-      failures = Array.from({ length: count }, () => error);
+      state.failures = Array.from({ length: count }, () => error);
     },
     complete,
     expire,
@@ -266,4 +153,153 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     close: () => app.close(),
   };
+}
+
+/** Stripe's side of the wire, whatever the resource: bracketed form bodies, a secret key on every API call, each call recorded. */
+function stripeWireFormat(app: FastifyInstance, calls: FakeStripe['calls']): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, qs.parse(body as string, { depth: 10, arrayLimit: 100 }));
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    calls.push({
+      method: request.method,
+      path: new URL(request.url, 'http://fake-stripe').pathname,
+      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+    });
+    if (request.url.startsWith('/_test/')) return;
+    const auth = request.headers.authorization;
+    if (!auth || !/^Bearer sk_(test|live)_\S+$/.test(auth)) {
+      return sendStripeResult(reply, stripeError(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided'));
+    }
+  });
+}
+
+/** Checkout Sessions: create (with Idempotency-Key replay and the queued failures), retrieve, expire. */
+function checkoutSessionRoutes(app: FastifyInstance, state: FakeStripeState): void {
+  const { sessions, idempotent } = state;
+
+  app.post('/v1/checkout/sessions', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (typeof key === 'string' && idempotent.has(key)) {
+      const replay = idempotent.get(key)!;
+      return reply.status(replay.status).header('idempotent-replayed', 'true').send(replay.body);
+    }
+    const failure = state.failures.shift();
+    const result = failure
+      ? stripeError(failure.status, failure.type, failure.code, failure.message)
+      : createCheckoutSession(sessions, (request.body ?? {}) as Record<string, any>);
+    if (typeof key === 'string' && result.status < 500) idempotent.set(key, result);
+    return sendStripeResult(reply, result);
+  });
+
+  app.get('/v1/checkout/sessions/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const session = sessions.get(id);
+    if (!session) return sendStripeResult(reply, noSuchSession(id));
+    return view(session);
+  });
+
+  // Stripe's rule: only an open session can be expired.
+  app.post('/v1/checkout/sessions/:id/expire', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const session = sessions.get(id);
+    if (!session) return sendStripeResult(reply, noSuchSession(id));
+    if (session.status !== 'open') {
+      return sendStripeResult(
+        reply,
+        stripeError(
+          400,
+          'invalid_request_error',
+          'checkout_session_not_open',
+          'Only Checkout Sessions with a status in ["open"] can be expired.',
+        ),
+      );
+    }
+    session.status = 'expired';
+    return view(session);
+  });
+}
+
+/** A session as Stripe shows it: without what the create call passed, and its page's URL only while it is open. */
+function view(s: FakeCheckoutSession) {
+  const { line_items_input: _ignored, ...rest } = s;
+  return { ...rest, url: s.status === 'open' ? s.url : null };
+}
+
+/** A create call's body checked as Stripe checks it (the params payments sends), then stored as an open session. */
+function createCheckoutSession(sessions: Map<string, FakeCheckoutSession>, body: Record<string, any>): StripeResult {
+  const now = Math.floor(Date.now() / 1000);
+  for (const param of ['mode', 'success_url', 'cancel_url']) {
+    if (!body[param]) return stripeError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
+  }
+  const items = Array.isArray(body.line_items) ? body.line_items : [];
+  if (!items.length)
+    return stripeError(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: line_items.', 'line_items');
+  const total = lineItemsTotal(items);
+  if ('error' in total) return total.error;
+  const expiresAt = body.expires_at ? Number(body.expires_at) : now + 24 * 3600;
+  if (expiresAt < now + 30 * 60 || expiresAt > now + 24 * 3600) {
+    return stripeError(
+      400,
+      'invalid_request_error',
+      'parameter_invalid_integer',
+      'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+      'expires_at',
+    );
+  }
+  const id = `cs_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
+  const session: FakeCheckoutSession = {
+    id,
+    object: 'checkout.session',
+    mode: String(body.mode),
+    status: 'open',
+    payment_status: 'unpaid',
+    amount_total: total.amount,
+    amount_subtotal: total.amount,
+    currency: total.currency,
+    metadata: (body.metadata ?? {}) as Record<string, string>,
+    success_url: String(body.success_url),
+    cancel_url: String(body.cancel_url),
+    url: `https://checkout.stripe.com/c/pay/${id}`,
+    expires_at: expiresAt,
+    created: now,
+    livemode: false,
+    customer_email: typeof body.customer_email === 'string' && body.customer_email ? body.customer_email : null,
+    customer_details: null,
+    line_items_input: items,
+  };
+  sessions.set(id, session);
+  return { status: 200, body: session };
+}
+
+/** The amount the line items add up to, and their currency (the last item's), or Stripe's error for a bad item. */
+function lineItemsTotal(items: any[]): { amount: number; currency: string } | { error: StripeResult } {
+  let amount = 0;
+  let currency = '';
+  for (const item of items) {
+    const unit = Number(item?.price_data?.unit_amount);
+    const quantity = Number(item?.quantity ?? 1);
+    if (!Number.isInteger(unit) || unit < 0)
+      return {
+        error: stripeError(
+          400,
+          'invalid_request_error',
+          'parameter_invalid_integer',
+          'Invalid integer: unit_amount',
+          'line_items[0][price_data][unit_amount]',
+        ),
+      };
+    if (!item?.price_data?.product_data?.name)
+      return {
+        error: stripeError(
+          400,
+          'invalid_request_error',
+          'parameter_missing',
+          'Missing required param: line_items[0][price_data][product_data][name].',
+        ),
+      };
+    amount += unit * quantity;
+    currency = String(item.price_data.currency ?? '');
+  }
+  return { amount, currency };
 }
