@@ -6,7 +6,6 @@ import { LiveEventLog } from '../domain/live-event-log.ts';
 import { LiveClients } from '../live-clients.ts';
 import { followLiveFeeds } from '../live-feeds.ts';
 
-
 const HEARTBEAT_MS = 25_000;
 const RETRY_MIN_MS = 500;
 const RETRY_SPREAD_MS = 2000;
