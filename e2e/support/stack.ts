@@ -46,11 +46,25 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
 }
 
 /**
+ * `page.goto`, again when the page's own navigation cancelled it (net::ERR_ABORTED): a dialog closed just before
+ * (Escape) goes back in history a moment later, and that navigation can land while ours is in flight.
+ */
+async function gotoSuperseding(page: Page, url: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.goto(url);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('net::ERR_ABORTED')) throw error;
+    }
+  }
+}
+
+/**
  * Opens a page and waits until the app is live (main.tsx marks `<html data-app="live">` once React has committed):
  * before that the prerendered first screen is static HTML, and a test that clicks too early would click the copy.
  */
 export async function gotoLive(page: Page, url: string) {
-  const response = await page.goto(url);
+  const response = await gotoSuperseding(page, url);
   await page.waitForFunction(() => document.documentElement.dataset.app === 'live', undefined, { timeout: 60_000 });
   return response;
 }
