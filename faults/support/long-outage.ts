@@ -74,6 +74,7 @@ export async function runLongOutage({ rig, booted }: { rig: FaultRig; booted: ()
   const traffic = new LongTraffic(stack, ledger, { claims: outage.claims, arrivalSpreadMs: LEAD_MS + LONG_OUTAGE_MS + 20_000 });
   await traffic.prepare().finally(booted);
   const pids = stack.processes().map((p) => p.child.pid);
+  let audit: LongAudit;
   try {
     traffic.start();
     await sleep(LEAD_MS);
@@ -85,12 +86,18 @@ export async function runLongOutage({ rig, booted }: { rig: FaultRig; booted: ()
     await sleep(LONG_OUTAGE_MS);
     await outage.resume(ledger);
     traffic.phase('after');
-    const audit = await settleAndReport(stack, traffic, ledger, Date.now());
-    expect(audit.lost).toEqual([]);
-    expect(audit.twice).toEqual([]);
+    audit = await settleAndReport(stack, traffic, ledger, Date.now());
+  } catch (error) {
+    // The report is printed once the ledger settles; a test that never got there says how far it went.
+    ledger.note(`stopped early: ${(error as Error).message}`);
+    for (const line of traffic.describe()) ledger.note(line);
+    ledger.print();
+    throw error;
   } finally {
     traffic.abort();
   }
+  expect(audit.lost).toEqual([]);
+  expect(audit.twice).toEqual([]);
   expect(stack.processes().map((p) => p.child.pid)).toEqual(pids);
   for (const p of stack.processes()) expect(p.child.exitCode, `${p.name} exited`).toBeNull();
   expectCompleteLedger(traffic, ledger);
@@ -115,6 +122,7 @@ export class LongTraffic {
   readonly okFlags = new Map<string, number>();
   readonly decisions = new Map<string, { decision: Decision; answered: boolean }>();
   private current: Phase = 'before';
+  private faultEndedAt: number | null = null;
   private readonly byPhase: Record<Phase, { sent: number; ok: number }> = {
     before: { sent: 0, ok: 0 },
     during: { sent: 0, ok: 0 },
@@ -145,6 +153,18 @@ export class LongTraffic {
 
   phase(phase: Phase): void {
     this.current = phase;
+    if (phase === 'after') this.faultEndedAt = Date.now();
+  }
+
+  /**
+   * A request still failing RECOVERY_LIMIT_MS after the fault ended will not recover by itself: fail with what it got,
+   * rather than retry until the test's timeout hides which request was stuck and on what.
+   */
+  private giveUpIfStuck(what: string, response: ApiResponse): void {
+    if (this.faultEndedAt === null || Date.now() - this.faultEndedAt < RECOVERY_LIMIT_MS) return;
+    throw new Error(
+      `${what} still answered ${response.status} ${JSON.stringify(response.body)} ${RECOVERY_LIMIT_MS / 1000} s after the fault ended (request id ${response.requestId})`,
+    );
   }
 
   private record<T extends ApiResponse>(kind: string, response: T): T {
@@ -194,6 +214,7 @@ export class LongTraffic {
       if (ok(response)) return;
       if (response.status >= 400 && response.status < 500 && response.status !== 429)
         throw new Error(`admin sign-in refused: ${response.status} ${JSON.stringify(response.body)}`);
+      this.giveUpIfStuck('admin sign-in', response);
       await sleep(backoff(attempt));
     }
   }
@@ -226,6 +247,7 @@ export class LongTraffic {
       }
       if (response.status >= 400 && response.status < 500)
         throw new Error(`claim ${session.sessionId} refused: ${response.status} ${JSON.stringify(response.body)}`);
+      this.giveUpIfStuck(`claim ${session.sessionId}`, response);
       await sleep(backoff(attempt));
     }
   }
@@ -248,6 +270,7 @@ export class LongTraffic {
         }
         if (response.status >= 400 && response.status < 500)
           throw new Error(`flag on ${plotId} refused: ${response.status} ${JSON.stringify(response.body)}`);
+        this.giveUpIfStuck(`flag on ${plotId}`, response);
         await sleep(backoff(attempt));
       }
       await sleep(1000);
@@ -294,6 +317,7 @@ export class LongTraffic {
       if (response.status === 401) await this.login();
       else if (response.status >= 400 && response.status < 500)
         throw new Error(`${verb} ${plotId} refused: ${response.status} ${JSON.stringify(response.body)}`);
+      this.giveUpIfStuck(`${verb} ${plotId}`, response);
       unanswered = true;
       await sleep(backoff(attempt));
     }
