@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from 'vitest';
 import { gotoLive, signInAdmin, startStack, type Stack } from './support/stack.ts';
 import { ONE_PIXEL_PNG_BYTES, claimThroughApi, paidCheckout } from './support/claim.ts';
-import { cameraAtRest, mapCanvas, scrolledUpAndStill, mapView, screenPointOfTile } from './support/map.ts';
+import { cameraAtRest, mapCanvas, scrolledToTopAndStill, mapView, screenPointOfTile } from './support/map.ts';
 
 /*
  * axe-core on every route and every dialog, at the two sizes buyers use (a 390×844 phone and a 1366×768
@@ -214,10 +214,9 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     await page.getByRole('button', { name: 'Select Basic Plot' }).click();
     await expect.poll(() => page.getByRole('dialog', { name: 'Basic Tier Selected!' }).count()).toBe(1);
     await expectAccessible(page, `tier guidance at ${size.name}`);
-    const atCards = await page.evaluate(() => window.scrollY);
     await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await expect.poll(() => scrolledUpAndStill(page, atCards)).toBe(true); // the page scrolls back up to the map
+    await expect.poll(() => scrolledToTopAndStill(page)).toBe(true); // the page scrolls back up to the map
 
     // The claim popup on a land tile, then with the cropper open, then the content review dialog.
     const tile = await freeTileNearCentre(page);

@@ -119,29 +119,29 @@ export async function cameraAtRest(
 export async function selectTierOnMap(page: Page, tier: 'Basic' | 'Featured' | 'Prime' | 'Premium' = 'Basic'): Promise<void> {
   await page.getByRole('button', { name: `Select ${tier} Plot` }).click();
   await expect.poll(() => page.getByRole('dialog', { name: `${tier} Tier Selected!` }).count()).toBe(1);
-  const atCards = await page.evaluate(() => window.scrollY);
   await page.getByRole('button', { name: "I'LL SELECT ON THE MAP" }).click();
   await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-  await expect.poll(() => scrolledUpAndStill(page, atCards)).toBe(true);
+  await expect.poll(() => scrolledToTopAndStill(page)).toBe(true);
   // The map's camera too: a tile's place on screen is read from it next.
   await cameraAtRest(page);
 }
 
 /**
- * The page has scrolled up from `from` (or was at the top already) and is not scrolling: the same scroll position
- * four frames apart. Frames, not a clock: a busy machine draws them later, and the answer holds.
+ * The page is at the top (where "I'LL SELECT ON THE MAP" scrolls it, to the map) and not scrolling: the same position
+ * four frames apart. Frames, not a clock: a busy machine draws them later, and the answer holds. At the top, not merely
+ * higher than before: a smooth scroll whose offset reached the page late looked still half-way, and a click aimed at
+ * the map landed above it.
  */
-export function scrolledUpAndStill(page: Page, from: number): Promise<boolean> {
+export function scrolledToTopAndStill(page: Page): Promise<boolean> {
   return page.evaluate(
-    (from) =>
+    () =>
       new Promise<boolean>((resolve) => {
-        const before = window.scrollY;
         const after = (frames: number) => {
+          if (window.scrollY !== 0) return resolve(false);
           if (frames > 0) return requestAnimationFrame(() => after(frames - 1));
-          resolve(window.scrollY === before && (before < from || from === 0));
+          resolve(true);
         };
         after(4);
       }),
-    from,
   );
 }

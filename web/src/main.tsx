@@ -7,12 +7,15 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app-providers.tsx';
 import { createAppRouter, preloadPrerenderedScreen, prepareServerRenderedScreen } from './app-routes.tsx';
+import { installDialogHistory } from './lib/dialog-history.ts';
 import { queryClient } from './lib/query-client.ts';
 import { markServerRenderedPage } from './lib/server-rendered-page.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './lib/session-housekeeping.ts';
 
 resetOnFirstLoadOfSession(queryClient);
 installPageHideCleanup();
+// Before the router exists: its popstate listener must come after the dialogs' (see dialog-history.ts).
+installDialogHistory();
 
 /** How long a gateway-rendered page waits for the app's own screen (chunk and data) before the app takes over anyway. */
 const SERVER_PAGE_PATIENCE_MS = 4000;

@@ -1,4 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { installDialogHistory, onDialogPopState, stepBackOverDialogEntry } from '../lib/dialog-history.ts';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type RefObject } from 'react';
 import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
@@ -122,24 +123,8 @@ const DIALOG_ENTRY_KEY = 'pixelAtlasDialog';
 let leavingPage = false;
 if (typeof window !== 'undefined') window.addEventListener('beforeunload', () => (leavingPage = true));
 const topEntryIs = (id: string) => (window.history.state as Record<string, unknown> | null)?.[DIALOG_ENTRY_KEY] === id;
-/**
- * The URL of the step back a closing dialog takes over its own entry. That step is the dialog's business alone: the
- * router must not hear it (it would restore the scroll position of that moment, stopping a smooth scroll the closing
- * action started, e.g. "I'LL SELECT ON THE MAP"). Capture listeners at the window run before the router's.
- */
-let ownStepBackTo: string | null = null;
-if (typeof window !== 'undefined') {
-  window.addEventListener(
-    'popstate',
-    (event) => {
-      if (ownStepBackTo === null) return;
-      const ours = ownStepBackTo === window.location.href;
-      ownStepBackTo = null;
-      if (ours) event.stopImmediatePropagation();
-    },
-    true,
-  );
-}
+// The app installs it before its router (main.tsx); a dialog rendered on its own (a unit test) installs it here.
+installDialogHistory();
 
 /**
  * Back closes the dialog rather than leaving the page (and losing what was typed in it): while the dialog is open it has
@@ -155,20 +140,18 @@ function CloseOnBack({ closeRef }: { closeRef: RefObject<HTMLButtonElement | nul
     pendingBack.current = null;
     if (!topEntryIs(id)) window.history.pushState({ ...(window.history.state as object | null), [DIALOG_ENTRY_KEY]: id }, '');
     const url = window.location.href;
-    const closeOnBack = (event: PopStateEvent) => {
-      if (topEntryIs(id)) return;
-      // Back to the same page: only this dialog closes, the router hears nothing (no scroll restored, nothing reloaded).
-      if (window.location.href === url) event.stopImmediatePropagation();
+    const stopListening = onDialogPopState(() => {
+      if (topEntryIs(id)) return false;
       closeRef.current?.click();
-    };
-    window.addEventListener('popstate', closeOnBack, true);
+      // Back to the same page: only this dialog closes, the router hears nothing (no scroll restored, nothing reloaded).
+      return window.location.href === url;
+    });
     return () => {
-      window.removeEventListener('popstate', closeOnBack, true);
+      stopListening();
       pendingBack.current = window.setTimeout(() => {
         pendingBack.current = null;
         if (!topEntryIs(id) || leavingPage) return;
-        ownStepBackTo = url;
-        window.history.back();
+        stepBackOverDialogEntry(url);
       }, 0);
     };
   }, [id, closeRef]);
