@@ -8,7 +8,7 @@ import { defaultVisitorCookieSecret } from './domain/flag-plot.ts';
 import { listReservedFootprints } from './domain/list-reserved-footprints.ts';
 import { listVisiblePlots } from './domain/list-visible-plots.ts';
 import type { PlotsEnv } from './env.ts';
-import { followPlotChanges } from './follow-plot-changes.ts';
+import { followPlotChanges, type FollowPlotChangesOptions } from './follow-plot-changes.ts';
 import { plotsMetrics, type PlotsMetrics } from './metrics.ts';
 import { LandMaskCopy } from './land-mask-copy.ts';
 import { PlotListCache } from './plot-list-cache.ts';
@@ -71,14 +71,8 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   return app;
 }
 
-interface PlotsRoutesOptions {
-  app: BackendService<PrismaClient, PlotsMetrics>;
-  env: PlotsEnv;
-  plotList: PlotListCache;
-  reserved: ReservedFootprintsCache;
-  landMask: LandMaskCopy;
-  screenWords: ScreenWordsCopy;
-}
+/** The routes take the same parts as the change listener: the app, its env, its caches and copies. */
+type PlotsRoutesOptions = FollowPlotChangesOptions;
 
 async function registerRoutes({ app, env, plotList, reserved, landMask, screenWords }: PlotsRoutesOptions): Promise<void> {
   const metrics = app.serviceMetrics;
