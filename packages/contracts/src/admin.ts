@@ -94,7 +94,9 @@ export const passkeySignInResponseSchema = z
     response: z.object({
       clientDataJSON: base64url(4096),
       authenticatorData: base64url(8192),
-      signature: base64url(2048),
+      // On Node 24 @simplewebauthn offers ML-DSA-44 first (2,420-byte signatures, 3,227 characters), and authenticators
+      // take it (chromium's virtual one does); room up to ML-DSA-87 (4,627 bytes).
+      signature: base64url(8192),
       userHandle: base64url(256).optional(),
     }),
   })
