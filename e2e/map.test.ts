@@ -34,17 +34,19 @@ describe('the map in a real browser', () => {
     expect((await settled()).zoom).toBeCloseTo(0.45, 2);
     await expect.poll(() => page.getByText('Click and drag to explore • Scroll to zoom').count()).toBe(1);
     await expect.poll(() => page.getByText('ATLAS REGIONS').count()).toBe(1);
+    // The canvas really has the world on it: pixels differ across the view (not one flat colour). The first frames may
+    // still show the sea while the world's data arrives.
+    const distinctColours = () =>
+      canvas().evaluate((el: HTMLCanvasElement) => {
+        const ctx = el.getContext('2d')!;
+        const { data } = ctx.getImageData(0, 0, el.width, el.height);
+        const colours = new Set<number>();
+        // i is a multiple of 4 below data.length (RGBA, four bytes a pixel), so i + 2 is in range too
+        for (let i = 0; i < data.length; i += 4 * 97) colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+        return colours.size;
+      });
+    await expect.poll(distinctColours).toBeGreaterThan(20);
     await page.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/map.png') });
-    // The canvas really has the world on it: pixels differ across the view (not one flat colour).
-    const distinct = await canvas().evaluate((el: HTMLCanvasElement) => {
-      const ctx = el.getContext('2d')!;
-      const { data } = ctx.getImageData(0, 0, el.width, el.height);
-      const colours = new Set<number>();
-      // i is a multiple of 4 below data.length (RGBA, four bytes a pixel), so i + 2 is in range too
-      for (let i = 0; i < data.length; i += 4 * 97) colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-      return colours.size;
-    });
-    expect(distinct).toBeGreaterThan(20);
   });
 
   it('pans with a drag, zooms with the wheel about the cursor, and moves with the keyboard', async () => {

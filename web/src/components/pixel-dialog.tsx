@@ -1,5 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import { installDialogHistory, onDialogPopState, stepBackOverDialogEntry } from '../lib/dialog-history.ts';
+import { installDialogHistory, onDialogPopState, stepBackLater } from '../lib/dialog-history.ts';
 import { MAP_ELEMENT_ID } from '../lib/tier-guidance.ts';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ComponentPropsWithoutRef, type ReactNode, type RefObject } from 'react';
 import { TOAST_VIEWPORT_ATTRIBUTE } from './toaster-viewport.ts';
@@ -134,10 +134,10 @@ installDialogHistory();
 function CloseOnBack({ closeRef }: { closeRef: RefObject<HTMLButtonElement | null> }) {
   const id = useId();
   // StrictMode's rehearsal unmounts and mounts again at once: the step back waits a task, and the remount cancels it.
-  const pendingBack = useRef<number | null>(null);
+  const cancelStepBack = useRef<(() => void) | null>(null);
   useEffect(() => {
-    if (pendingBack.current !== null) window.clearTimeout(pendingBack.current);
-    pendingBack.current = null;
+    cancelStepBack.current?.();
+    cancelStepBack.current = null;
     if (!topEntryIs(id)) window.history.pushState({ ...(window.history.state as object | null), [DIALOG_ENTRY_KEY]: id }, '');
     const url = window.location.href;
     const stopListening = onDialogPopState(() => {
@@ -148,11 +148,7 @@ function CloseOnBack({ closeRef }: { closeRef: RefObject<HTMLButtonElement | nul
     });
     return () => {
       stopListening();
-      pendingBack.current = window.setTimeout(() => {
-        pendingBack.current = null;
-        if (!topEntryIs(id) || leavingPage) return;
-        stepBackOverDialogEntry(url);
-      }, 0);
+      cancelStepBack.current = stepBackLater(url, () => topEntryIs(id) && !leavingPage);
     };
   }, [id, closeRef]);
   return null;

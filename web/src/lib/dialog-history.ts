@@ -14,6 +14,8 @@ type DialogPopHandler = (event: PopStateEvent) => boolean;
 const handlers = new Set<DialogPopHandler>();
 /** The URL of the step back a closing dialog takes over its own entry, until that step's popstate arrives. */
 let ownStepBackTo: string | null = null;
+/** Settles the step back in flight once its popstate has arrived. */
+let landing: (() => void) | null = null;
 let installed = false;
 
 export function installDialogHistory(): void {
@@ -23,7 +25,11 @@ export function installDialogHistory(): void {
     if (ownStepBackTo !== null) {
       const ours = ownStepBackTo === window.location.href;
       ownStepBackTo = null;
-      if (ours) return event.stopImmediatePropagation();
+      const landed = landing;
+      landing = null;
+      if (ours) event.stopImmediatePropagation();
+      landed?.();
+      if (ours) return;
     }
     for (const handler of [...handlers]) {
       if (handler(event)) return event.stopImmediatePropagation();
@@ -31,10 +37,59 @@ export function installDialogHistory(): void {
   });
 }
 
-/** A dialog closed some other way than Back steps back over its own entry, unheard by the router. */
-export function stepBackOverDialogEntry(url: string): void {
-  ownStepBackTo = url;
-  window.history.back();
+/** Steps back decided on and not yet landed; what waits for them (see `afterDialogSteps`). */
+let pendingSteps = 0;
+let waiting: Array<() => void> = [];
+/** A step back that never lands (no entry to go back to) must not hold what waits for ever. */
+const STEP_LANDS_WITHIN_MS = 1000;
+
+function stepSettled(): void {
+  pendingSteps = Math.max(0, pendingSteps - 1);
+  if (pendingSteps > 0) return;
+  const run = waiting;
+  waiting = [];
+  for (const task of run) task();
+}
+
+/**
+ * A dialog closed some other way than Back steps back over its own entry, unheard by the router: a task later (a
+ * dialog mounted again at once, as StrictMode's rehearsal does, cancels it), and only if `stillOwnsTop()` then.
+ * Returns the cancel function.
+ */
+export function stepBackLater(url: string, stillOwnsTop: () => boolean): () => void {
+  pendingSteps += 1;
+  let settled = false;
+  const settle = () => {
+    if (settled) return;
+    settled = true;
+    stepSettled();
+  };
+  const timer = window.setTimeout(() => {
+    if (!stillOwnsTop()) return settle();
+    ownStepBackTo = url;
+    landing = settle;
+    window.setTimeout(() => {
+      if (landing !== settle) return;
+      ownStepBackTo = null;
+      landing = null;
+      settle();
+    }, STEP_LANDS_WITHIN_MS);
+    window.history.back();
+  }, 0);
+  return () => {
+    window.clearTimeout(timer);
+    if (landing !== settle) settle();
+  };
+}
+
+/**
+ * Runs `task` once no dialog's step back is pending. A navigation written while one is in flight would be undone when
+ * it lands (the browser goes back from the navigation's entry, not the dialog's): "Make a New Link" closes its
+ * question, then replaces the page's address with the new link's.
+ */
+export function afterDialogSteps(task: () => void): void {
+  if (pendingSteps === 0) task();
+  else waiting.push(task);
 }
 
 /** While a dialog is open, Back reaches `handler` before the router. Returns the unregister function. */

@@ -17,6 +17,7 @@ import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { toast } from '../hooks/use-toast.ts';
 import { SITE_NAME } from '../lib/site.ts';
+import { afterDialogSteps } from '../lib/dialog-history.ts';
 
 /**
  * The page's URL holds the owner's token: tell search engines not to index it and browsers not to send it on as a
@@ -78,7 +79,8 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
       // The same page under its new key, so this screen stays mounted (and shows the new link) across the navigation.
       queryClient.setQueryData(managePageQuery(next).queryKey, page);
       queryClient.removeQueries({ queryKey: managePageQuery(token).queryKey });
-      void navigate(`/manage/${next}`, { replace: true });
+      // After the question's own step back in history, which would otherwise land on the old address after this.
+      afterDialogSteps(() => void navigate(`/manage/${next}`, { replace: true }));
     },
     onError: (error) =>
       toast({
