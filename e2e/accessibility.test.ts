@@ -192,6 +192,16 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
       await expectAccessible(page, `${path} at ${size.name}`);
       await expectNoHorizontalScroll(page, `${path} at ${size.name}`);
     }
+
+    // The owner's question before a new link (Cancel keeps the link the other tests use).
+    await gotoLive(page, `${stack.url}/manage/${manageToken}`);
+    await page.getByRole('button', { name: 'Make a New Link' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Make a New Link?' });
+    await expect.poll(() => ask.count()).toBe(1);
+    await expectAccessible(page, `Make a New Link? at ${size.name}`);
+    await page.screenshot({ path: new URL(`../.data/screenshots/new-link-question-${size.name}.png`, import.meta.url).pathname });
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => ask.count()).toBe(0);
   });
 
   it('finds none on /admin signed in, and the queue with long unbroken text fits the screen', async () => {
