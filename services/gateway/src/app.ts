@@ -12,6 +12,7 @@ import { apiDocsPlugin } from './plugins/api-docs.ts';
 import { connectionGuardPlugin } from './plugins/connection-guard.ts';
 import { liveUpdatesPlugin } from './plugins/live-updates.ts';
 import { ownerPagesPlugin } from './plugins/owner-pages.ts';
+import { plotViewsPlugin } from './plugins/plot-views.ts';
 import { shareCardsPlugin } from './plugins/share-cards.ts';
 import { sharePagesPlugin } from './plugins/share-pages.ts';
 import { proxyPlugin } from './plugins/proxy.ts';
@@ -79,6 +80,7 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     timeoutMs: env.UPSTREAM_TIMEOUT_MS,
     documentMaxAgeMs: env.PUBLIC_DOCUMENT_MAX_AGE_MS,
   });
+  await app.register(plotViewsPlugin, { internalToken: env.INTERNAL_TOKEN });
   await app.register(liveUpdatesPlugin, {
     maxPerClient: env.LIVE_MAX_PER_CLIENT,
     maxTotal: env.LIVE_MAX_TOTAL,
