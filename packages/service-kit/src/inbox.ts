@@ -3,6 +3,7 @@ import { EVENTS, eventEnvelopeSchema, type EventData, type EventEnvelope, type E
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Counter } from 'prom-client';
+import { backoffDelay } from './backoff.ts';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
 import { DEAD_LETTER_TABLE, recordDeadLetter } from './dead-letters.ts';
 import { isTransientFailure } from './failures.ts';
@@ -452,7 +453,7 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
 
   private delayFor(attempt: number): number {
     const { backoffMs = DEFAULT_BACKOFF_MS, maxRetryDelayMs = DEFAULT_MAX_RETRY_DELAY_MS } = this.options;
-    return Math.min(maxRetryDelayMs, backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? maxRetryDelayMs);
+    return backoffDelay(attempt, { stepsMs: backoffMs, maxMs: maxRetryDelayMs });
   }
 
   /** Pauses every message of this consumer for a growing delay, so an outage costs one try per delay. */

@@ -1,3 +1,4 @@
+import { backoffDelay } from './backoff.ts';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface PollingWorkerOptions {
@@ -68,8 +69,11 @@ export class PollingWorker {
       }
       const { moreMayWait = (n: number) => n > 0 } = this.options;
       if (this.failures === 0 && (this.kicked || moreMayWait(handled))) continue;
+      // The first failure already waits twice the interval: a round that failed at once should not hammer.
       const delay =
-        this.failures && maxBackoffMs ? Math.min(maxBackoffMs, pollIntervalMs * 2 ** Math.min(this.failures, 5)) : pollIntervalMs;
+        this.failures && maxBackoffMs
+          ? backoffDelay(this.failures + 1, { baseMs: pollIntervalMs, maxMs: maxBackoffMs, maxDoublings: 5 })
+          : pollIntervalMs;
       await this.sleep(delay);
     }
   }

@@ -1,3 +1,4 @@
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import {
   adminMeResponseSchema,
   adminPasskeyListSchema,
@@ -73,13 +74,18 @@ export async function adminPasskeyRoutes(app: FastifyInstance, opts: AdminPasske
   signedInPasskeyRoutes(app, context);
   passkeyLinkRoutes(app, context);
 
-  let pruner: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    pruner = setInterval(() => {
-      pruneUsedChallenges({ db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune used WebAuthn challenges'));
-    }, PRUNE_EVERY_MS).unref();
+  const pruner = new PollingWorker({
+    name: 'used WebAuthn challenge pruner',
+    log: app.log,
+    pollIntervalMs: PRUNE_EVERY_MS,
+    waitBeforeFirstRound: true,
+    tick: async () => {
+      await pruneUsedChallenges({ db });
+      return 0;
+    },
   });
-  app.addHook('onClose', async () => clearInterval(pruner));
+  app.addHook('onReady', async () => pruner.start());
+  app.addHook('onClose', async () => pruner.stop());
 }
 
 const clientOf = (request: FastifyRequest) => ({ clientIp: request.clientIp, userAgent: request.headers['user-agent'] ?? null });

@@ -1,3 +1,4 @@
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import { z } from 'zod';
 import { adminLoginRequestSchema, adminMeResponseSchema } from '@pixel-atlas/contracts/admin';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
@@ -48,13 +49,18 @@ export async function adminSessionRoutes(
     },
   );
 
-  let pruner: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    pruner = setInterval(() => {
-      pruneLoginThrottle({ db: opts.db }).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune the sign-in throttle'));
-    }, PRUNE_EVERY_MS).unref();
+  const pruner = new PollingWorker({
+    name: 'sign-in throttle pruner',
+    log: app.log,
+    pollIntervalMs: PRUNE_EVERY_MS,
+    waitBeforeFirstRound: true,
+    tick: async () => {
+      await pruneLoginThrottle({ db: opts.db });
+      return 0;
+    },
   });
-  app.addHook('onClose', async () => clearInterval(pruner));
+  app.addHook('onReady', async () => pruner.start());
+  app.addHook('onClose', async () => pruner.stop());
 
   routes.post(
     '/api/admin/logout',

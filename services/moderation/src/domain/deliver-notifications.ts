@@ -1,3 +1,4 @@
+import { backoffDelay } from '@pixel-atlas/service-kit/backoff';
 import type { FastifyBaseLogger } from 'fastify';
 import { SCHEMA, type PrismaClient } from '../db.ts';
 
@@ -35,11 +36,6 @@ interface DueRow {
   subject: string;
   body: string;
   attempts: number;
-}
-
-/** Delay before attempt n+1 after n failed attempts: base, 2×base, 4×base, … capped. */
-export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
 }
 
 /**
@@ -84,7 +80,7 @@ export async function deliverDueNotifications(options: DeliverNotificationsOptio
         log.error({ ...context, err: error, to: row.email, subject: row.subject }, 'owner notification could not be e-mailed; giving up');
         onOutcome?.('failed');
       } else {
-        const delay = retryDelayMs(row.attempts, retryBaseMs, retryMaxMs);
+        const delay = backoffDelay(row.attempts, { baseMs: retryBaseMs, maxMs: retryMaxMs });
         await db.notification.update({ where: { id: row.id }, data: { lastError, nextAttemptAt: new Date(Date.now() + delay) } });
         log.warn({ ...context, err: error, retryInMs: delay }, 'owner notification not sent yet; will retry');
         onOutcome?.('retry');
