@@ -9,6 +9,7 @@ import { LOGIN_THROTTLE } from './domain/sign-in-admin.ts';
 import { fastifyTrustProxy, publicOriginOf, type GatewayEnv } from './env.ts';
 import { adminAuthPlugin } from './plugins/admin-auth.ts';
 import { apiDocsPlugin } from './plugins/api-docs.ts';
+import { badgesPlugin } from './plugins/badges.ts';
 import { connectionGuardPlugin } from './plugins/connection-guard.ts';
 import { liveUpdatesPlugin } from './plugins/live-updates.ts';
 import { ownerPagesPlugin } from './plugins/owner-pages.ts';
@@ -107,6 +108,11 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     renderQueue: env.SHARE_CARD_RENDER_QUEUE,
     cacheEntries: env.SHARE_CARD_CACHE_ENTRIES,
     cacheBytes: env.SHARE_CARD_CACHE_MB * 1024 * 1024,
+  });
+  await app.register(badgesPlugin, {
+    siteName: env.SITE_NAME,
+    internalToken: env.INTERNAL_TOKEN,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   });
   await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });
   return withDb(app, db);
