@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -19,11 +19,19 @@ const SHELL_CONTAINER = '<div id="app-shell">';
 /** Any path that is not a screen of its own: it renders the layout with an empty, waiting <main>. */
 const GENERIC_SHELL_PATH = '/__app-shell';
 
+/** The server renderer (src/entry-server.tsx), built beside dist for the gateway: web/dist-server/entry-server.js. */
+const SERVER_ENTRY = 'src/entry-server.tsx';
+const SERVER_OUT_DIR = 'dist-server';
+
 /**
- * After the client build: the first screen rendered at build time by the app's own components (src/prerender-shell.tsx,
- * bundled for Node), written into dist/index.html (the home screen: header, the strip over the map, the claim
- * section, footer), dist/screens/<name>.html for the screens without data (about, faq, terms, privacy: whole) and
- * dist/app.html (header and footer around an empty main, which the gateway serves for the other screens). The CSS goes inline (one small file; no render-blocking request) and the pixel font is preloaded.
+ * After the client build: src/entry-server.tsx bundled for Node into dist-server/entry-server.js, one ES module with
+ * every dependency inside (React, the router, the app: nothing to resolve at run time, only node: built-ins), which the
+ * gateway imports to render /plot/:id, /user/:name and the region pages per request. The build then uses the same
+ * bundle for the first screen rendered by the app's own components, written into dist/index.html (the home screen:
+ * header, the strip over the map, the claim section, footer), dist/screens/<name>.html for the screens without data
+ * (about, faq, terms, privacy: whole) and dist/app.html (header and footer around an empty main, which the gateway
+ * serves for the other screens). The CSS goes inline (one small file; no render-blocking request) and the pixel font
+ * is preloaded.
  */
 function prerenderShell(): Plugin {
   let root = '';
@@ -39,41 +47,49 @@ function prerenderShell(): Plugin {
     },
     async closeBundle() {
       if (ssrBuild) return;
-      // Inside web/node_modules so the bundle's bare imports (react, react-dom/server) resolve from the workspace.
-      const ssrOut = path.join(root, 'node_modules', `.prerender-shell-${process.pid}`); // per build: builds may overlap
-      try {
-        await build({
-          configFile: false,
-          root,
-          logLevel: 'warn',
-          plugins: [react()],
-          define: forwardedSiteName,
-          ssr: { noExternal: [/^@pixel-atlas\//] },
-          build: { ssr: 'src/prerender-shell.tsx', outDir: ssrOut, emptyOutDir: true, sourcemap: false, minify: false },
-        });
-        const entry = readdirSync(ssrOut).find((name) => /^prerender-shell\.m?js$/.test(name));
-        if (!entry) throw new Error(`prerender: no bundle in ${ssrOut}`);
-        const { renderShell, PRERENDERED_SCREEN_PATHS } = (await import(pathToFileURL(path.join(ssrOut, entry)).href)) as {
-          renderShell(pathname: string): Promise<string>;
-          PRERENDERED_SCREEN_PATHS: string[];
-        };
-        const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
-        if (!template.includes(SHELL_CONTAINER + SHELL_MARKER))
-          throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
-        // data-path says which path the shell was rendered for: main.tsx hydrates it only there.
-        const withShell = async (pathname: string) => {
-          const html = await renderShell(pathname);
-          return template.replace(SHELL_CONTAINER, () => `<div id="app-shell" data-path="${pathname}">`).replace(SHELL_MARKER, () => html);
-        };
-        writeFileSync(path.join(outDir, 'index.html'), await withShell('/'));
-        writeFileSync(path.join(outDir, 'app.html'), await withShell(GENERIC_SHELL_PATH));
-        // Screens without data of their own, whole (the gateway serves screens/<name>.html for /<name>).
-        mkdirSync(path.join(outDir, 'screens'), { recursive: true });
-        for (const pathname of PRERENDERED_SCREEN_PATHS) {
-          writeFileSync(path.join(outDir, 'screens', `${pathname.slice(1)}.html`), await withShell(pathname));
-        }
-      } finally {
-        rmSync(ssrOut, { recursive: true, force: true });
+      const serverOut = path.join(root, SERVER_OUT_DIR);
+      await build({
+        configFile: false,
+        root,
+        logLevel: 'warn',
+        plugins: [react()],
+        // The browser bundle is always React's production build: the server's must be too, whatever NODE_ENV the
+        // gateway runs with (development markup would differ, and render several times slower).
+        define: { ...forwardedSiteName, 'process.env.NODE_ENV': JSON.stringify('production') },
+        ssr: { noExternal: true, target: 'node' },
+        publicDir: false,
+        build: {
+          ssr: SERVER_ENTRY,
+          outDir: serverOut,
+          emptyOutDir: true,
+          sourcemap: false,
+          minify: false,
+          // One file: the screens' dynamic imports are inlined (the server preloads them before rendering anyway). No
+          // comments: the libraries' JSDoc examples only look like imports to anyone checking the file for bare ones.
+          rolldownOptions: { output: { codeSplitting: false, comments: false, entryFileNames: 'entry-server.js' } },
+        },
+      });
+      // A fresh URL per build: an import of the same URL would be the module from an earlier build in this process.
+      const entry = pathToFileURL(path.join(serverOut, 'entry-server.js'));
+      entry.search = `?build=${Date.now()}`;
+      const { renderShell, PRERENDERED_SCREEN_PATHS } = (await import(entry.href)) as {
+        renderShell(pathname: string): Promise<string>;
+        PRERENDERED_SCREEN_PATHS: string[];
+      };
+      const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
+      if (!template.includes(SHELL_CONTAINER + SHELL_MARKER))
+        throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
+      // data-path says which path the shell was rendered for: main.tsx hydrates it only there.
+      const withShell = async (pathname: string) => {
+        const html = await renderShell(pathname);
+        return template.replace(SHELL_CONTAINER, () => `<div id="app-shell" data-path="${pathname}">`).replace(SHELL_MARKER, () => html);
+      };
+      writeFileSync(path.join(outDir, 'index.html'), await withShell('/'));
+      writeFileSync(path.join(outDir, 'app.html'), await withShell(GENERIC_SHELL_PATH));
+      // Screens without data of their own, whole (the gateway serves screens/<name>.html for /<name>).
+      mkdirSync(path.join(outDir, 'screens'), { recursive: true });
+      for (const pathname of PRERENDERED_SCREEN_PATHS) {
+        writeFileSync(path.join(outDir, 'screens', `${pathname.slice(1)}.html`), await withShell(pathname));
       }
     },
   };

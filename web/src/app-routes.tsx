@@ -1,10 +1,9 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
-import { plotQuery, userPlotsQuery } from './api/queries.ts';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/app-layout.tsx';
 import { RouteErrorPage } from './components/route-error-page.tsx';
 import { lazyComponent, type LazyComponent } from './lib/lazy-component.tsx';
+import { matchServerRenderedScreen, type ServerRenderedScreen } from './lib/server-rendered-pages.ts';
 import { HomeMap, HomePage } from './pages/home-page.tsx';
 
 /*
@@ -24,6 +23,8 @@ const NotFoundPage = lazyComponent(() => import('./pages/not-found-page.tsx'), '
 const OwnerLinkPage = lazyComponent(() => import('./pages/owner-link-page.tsx'), 'OwnerLinkPage');
 const PlotPage = lazyComponent(() => import('./pages/plot-page.tsx'), 'PlotPage');
 const PrivacyPage = lazyComponent(() => import('./pages/privacy-page.tsx'), 'PrivacyPage');
+const RegionPage = lazyComponent(() => import('./pages/region-page.tsx'), 'RegionPage');
+const RegionsPage = lazyComponent(() => import('./pages/regions-page.tsx'), 'RegionsPage');
 const TermsPage = lazyComponent(() => import('./pages/terms-page.tsx'), 'TermsPage');
 const UserPage = lazyComponent(() => import('./pages/user-page.tsx'), 'UserPage');
 
@@ -39,6 +40,8 @@ const lazyParts: LazyComponent[] = [
   OwnerLinkPage,
   PlotPage,
   PrivacyPage,
+  RegionPage,
+  RegionsPage,
   TermsPage,
   UserPage,
   HomeMap,
@@ -57,33 +60,29 @@ const PRERENDERED_SCREENS: Record<string, LazyComponent> = {
 };
 export const PRERENDERED_SCREEN_PATHS = Object.keys(PRERENDERED_SCREENS);
 
+/** The screens the gateway renders per request (src/entry-server.tsx, src/lib/server-rendered-pages.ts). */
+const SERVER_RENDERED_SCREENS: Record<ServerRenderedScreen, LazyComponent> = {
+  plot: PlotPage,
+  user: UserPage,
+  regions: RegionsPage,
+  region: RegionPage,
+};
+
 /**
- * The chunk of the prerendered screen at `pathname`, loaded before the screen is rendered at build time or hydrated in
- * the browser (a lazy screen that suspended there would be thrown away and painted again); null when the path has none.
+ * The chunk of the screen at `pathname` when that screen comes rendered in the page (prerendered at build time, or by
+ * the gateway per request): loaded before the screen is rendered on the server, and before the browser hydrates it (a
+ * lazy screen that suspended there would be thrown away and painted again). Null when the path has none.
  */
-export function preloadPrerenderedScreen(pathname: string): Promise<unknown> | null {
-  return PRERENDERED_SCREENS[pathname]?.preload() ?? null;
+export function preloadRenderedScreen(pathname: string): Promise<unknown> | null {
+  const prerendered = PRERENDERED_SCREENS[pathname];
+  if (prerendered) return prerendered.preload();
+  const match = matchServerRenderedScreen(pathname);
+  return match ? SERVER_RENDERED_SCREENS[match.screen].preload() : null;
 }
 
 /** Loads every lazily loaded part now (tests render the route table without waiting on chunks). */
 export function preloadLazyParts(): Promise<unknown> {
   return Promise.all(lazyParts.map((part) => part.preload()));
-}
-
-/**
- * The gateway renders /plot/:id and /user/:username itself (crawlers, link previews, and a first paint before any
- * script). The app takes that page over only once its own screen can render in full at once: the screen's chunk and
- * its data are in. Replacing it sooner would show the empty frame below, then paint the same text again later
- * (the page's largest paint would come seconds after it was already on screen).
- */
-export function prepareServerRenderedScreen(pathname: string, queryClient: QueryClient): Promise<unknown> {
-  const plot = matchPath('/plot/:id', pathname);
-  if (plot?.params.id) return Promise.all([PlotPage.preload(), queryClient.prefetchQuery(plotQuery(plot.params.id))]);
-  const user = matchPath('/user/:username', pathname);
-  if (user?.params.username) {
-    return Promise.all([UserPage.preload(), queryClient.prefetchQuery(userPlotsQuery(user.params.username))]);
-  }
-  return Promise.resolve();
 }
 
 /** A lazily loaded screen; the space below the header stays empty for the moment its chunk takes. */
@@ -105,6 +104,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'claim', element: <Screen of={ClaimPage} /> },
       { path: 'plot/:id', element: <Screen of={PlotPage} /> },
       { path: 'user/:username', element: <Screen of={UserPage} /> },
+      { path: 'regions', element: <Screen of={RegionsPage} /> },
+      { path: 'regions/:slug', element: <Screen of={RegionPage} /> },
       { path: 'about', element: <Screen of={AboutPage} /> },
       { path: 'faq', element: <Screen of={FaqPage} /> },
       { path: 'contact', element: <Screen of={ContactPage} /> },

@@ -6,19 +6,17 @@ import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app-providers.tsx';
-import { createAppRouter, preloadPrerenderedScreen, prepareServerRenderedScreen } from './app-routes.tsx';
+import { createAppRouter, preloadRenderedScreen } from './app-routes.tsx';
 import { installDialogHistory } from './lib/dialog-history.ts';
 import { queryClient } from './lib/query-client.ts';
 import { markServerRenderedPage } from './lib/server-rendered-page.ts';
+import { hydrateServerState } from './lib/server-state.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './lib/session-housekeeping.ts';
 
 resetOnFirstLoadOfSession(queryClient);
 installPageHideCleanup();
 // Before the router exists: its popstate listener must come after the dialogs' (see dialog-history.ts).
 installDialogHistory();
-
-/** How long a gateway-rendered page waits for the app's own screen (chunk and data) before the app takes over anyway. */
-const SERVER_PAGE_PATIENCE_MS = 4000;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html is missing the #root element');
@@ -53,38 +51,37 @@ function reportUnexpectedHydrationError(error: unknown) {
   console.error(error);
 }
 
-if (prerendered && prerendered.dataset.path === window.location.pathname && root.childElementCount === 0) {
-  // The shell was rendered at build time for this very path (the home screen, or a screen without data such as /faq):
-  // hydrate it in place. The nodes people already see stay (no second paint of the first screen, so no later LCP).
-  // In a transition, hydration is time-sliced (yields every few ms) rather than one long task blocking input.
+/**
+ * Hydrates `container` (server-rendered markup of this very path) once the screen's chunk is in: suspended, its markup
+ * would be thrown away and painted again. The nodes people already see stay (no second paint, so no later LCP, no
+ * layout shift). In a transition, hydration is time-sliced (yields every few ms) rather than one long task.
+ */
+function hydrateWhenScreenIsIn(container: HTMLElement) {
   const hydrate = () =>
     startTransition(() => {
-      hydrateRoot(prerendered, app, { onRecoverableError: reportUnexpectedHydrationError });
+      hydrateRoot(container, app, { onRecoverableError: reportUnexpectedHydrationError });
     });
-  // A prerendered lazy screen hydrates once its chunk is in: suspended, its server markup would be thrown away.
-  const screenChunk = preloadPrerenderedScreen(window.location.pathname);
+  const screenChunk = preloadRenderedScreen(window.location.pathname);
   if (screenChunk) void screenChunk.then(hydrate, hydrate);
   else hydrate();
+}
+
+const serverState = document.getElementById('pa-state');
+if (serverState && root.childElementCount > 0) {
+  // The gateway rendered this page (src/entry-server.tsx) with the data in #pa-state: the same queries go into the
+  // cache first, so the app's first render is the server's markup, and nothing is fetched again.
+  hydrateServerState(queryClient, serverState.textContent ?? '{}');
+  // The gateway counted this page's view when it served it (the plot page must not count it again).
+  markServerRenderedPage(window.location.pathname);
+  prerendered?.remove();
+  hydrateWhenScreenIsIn(root);
+} else if (prerendered && prerendered.dataset.path === window.location.pathname && root.childElementCount === 0) {
+  // The shell was rendered at build time for this very path (the home screen, or a screen without data such as /faq).
+  hydrateWhenScreenIsIn(prerendered);
   root.remove();
 } else {
-  // Another path (the generic shell, or a gateway-rendered share page in #root): render fresh, synchronously, so the
-  // prerendered part can go in the same task and the browser never paints a frame with both, or with neither.
-  const mount = () => {
-    flushSync(() => createRoot(root).render(app));
-    prerendered?.remove();
-  };
-  if (root.childElementCount === 0) mount();
-  else {
-    // The gateway counted this page's view when it rendered it (the plot page must not count it again).
-    markServerRenderedPage(window.location.pathname);
-    // A share page the gateway rendered stays on screen until the app can show the same screen in full; a slow API
-    // does not keep the app away for long (the server's page is a working page meanwhile: plain links). Nothing is
-    // blank meanwhile, so the app renders in a transition: time-sliced, one commit swaps the pages.
-    const patience = new Promise((resolve) => setTimeout(resolve, SERVER_PAGE_PATIENCE_MS));
-    void Promise.race([prepareServerRenderedScreen(window.location.pathname, queryClient), patience]).finally(() => {
-      const reactRoot = createRoot(root);
-      startTransition(() => reactRoot.render(app));
-      prerendered?.remove();
-    });
-  }
+  // Another path (the generic shell): render fresh, synchronously, so the prerendered part can go in the same task and
+  // the browser never paints a frame with both, or with neither.
+  flushSync(() => createRoot(root).render(app));
+  prerendered?.remove();
 }

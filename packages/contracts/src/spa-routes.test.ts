@@ -8,6 +8,9 @@ describe('the route table', () => {
     '/claim/',
     '/plot/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11',
     '/user/Ada%20Pixel',
+    '/regions',
+    '/regions/tech-creator-core',
+    '/Regions/uncharted/',
     '/about',
     '/FAQ',
     '/contact',
@@ -16,8 +19,19 @@ describe('the route table', () => {
     '/demo',
     '/admin',
   ])('knows %s', (path) => expect(isSpaRoute(path)).toBe(true));
-  it.each(['/no-such-page', '/plots', '/plot', '/plot/', '/plot/a/b', '/user', '/admin/extra', '/claim//', '//', '/about.', '/abouts'])(
-    'does not know %s',
-    (path) => expect(isSpaRoute(path)).toBe(false),
-  );
+  it.each([
+    '/no-such-page',
+    '/plots',
+    '/plot',
+    '/plot/',
+    '/plot/a/b',
+    '/user',
+    '/admin/extra',
+    '/claim//',
+    '//',
+    '/about.',
+    '/abouts',
+    '/region',
+    '/regions/a/b',
+  ])('does not know %s', (path) => expect(isSpaRoute(path)).toBe(false));
 });

@@ -7,6 +7,8 @@ export const SPA_ROUTE_PATHS = [
   '/claim',
   '/plot/:id',
   '/user/:username',
+  '/regions',
+  '/regions/:slug',
   '/about',
   '/faq',
   '/contact',

@@ -20,6 +20,9 @@ const VERIFY_SESSION_PATH = '/api/verify-session/{sessionId}';
 const SESSION_CLAIM_PATH = '/api/claim-plot/{sessionId}';
 const MANAGE_PAGE_PATH = '/api/manage/{token}';
 const ADMIN_ME_PATH = '/api/admin/me';
+const REGIONS_PATH = '/api/regions';
+const REGION_PAGE_PATH = '/api/regions/{slug}';
+const PLOT_NEIGHBOURS_PATH = '/api/plots/{id}/neighbours';
 
 /** The answer, or null when the server answers `status`: for these resources a state (no map, nobody signed in), not a failure. */
 async function nullOnStatus<T>(status: number, call: Promise<{ data?: T; response: Response }>): Promise<T | null> {
@@ -54,6 +57,33 @@ export function plotQuery(id: string) {
   return queryOptions({
     queryKey: [PLOT_PATH, id] as const,
     queryFn: () => dataOf(api.GET(PLOT_PATH, { params: { path: { id } } })),
+  });
+}
+
+/** The key prefix of every plot's neighbour list. */
+export const PLOT_NEIGHBOURS_QUERY_KEY = [PLOT_NEIGHBOURS_PATH] as const;
+
+/** The plots nearest to a plot on the map (its page's "Neighbours"). */
+export function plotNeighboursQuery(id: string) {
+  return queryOptions({
+    queryKey: [PLOT_NEIGHBOURS_PATH, id] as const,
+    queryFn: () => dataOf(api.GET(PLOT_NEIGHBOURS_PATH, { params: { path: { id } } })),
+  });
+}
+
+/** The directory's list of regions with their plot counts (/regions). */
+export function regionsQuery() {
+  return queryOptions({ queryKey: [REGIONS_PATH] as const, queryFn: () => dataOf(api.GET(REGIONS_PATH)) });
+}
+
+/** The key prefix of every region page. */
+export const REGION_PAGES_QUERY_KEY = [REGION_PAGE_PATH] as const;
+
+/** One page of a region's plots (/regions/:slug?page=N). */
+export function regionPageQuery(slug: string, page: number) {
+  return queryOptions({
+    queryKey: [REGION_PAGE_PATH, slug, page] as const,
+    queryFn: () => dataOf(api.GET(REGION_PAGE_PATH, { params: { path: { slug }, query: { page } } })),
   });
 }
 

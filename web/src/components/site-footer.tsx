@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { REGION_PAGE_LINKS } from '../lib/region-directory.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
 const footerLinkClassName =
@@ -14,10 +15,39 @@ const FOOTER_LINKS: ReadonlyArray<{ label: string; to?: string }> = [
   { label: 'Lost your owner link?', to: '/owner-link' },
 ];
 
+const regionLinkClassName =
+  'inline-flex min-h-8 items-center px-2 text-xs text-ink-muted underline-offset-4 hover:text-gold hover:underline';
+
+/**
+ * The directory from every page, in plain links: /regions and each region's page (the home page's own HTML carries
+ * them, so a crawler reaches every plot within three links of /).
+ */
+function RegionLinks() {
+  return (
+    <nav aria-labelledby="footer-regions-heading" className="mx-auto max-w-6xl px-4 pt-8">
+      <h2 id="footer-regions-heading" className="font-sans text-sm font-semibold text-ink">
+        <Link to="/regions" className="inline-flex min-h-8 items-center underline-offset-4 hover:text-gold hover:underline">
+          Regions of the Atlas
+        </Link>
+      </h2>
+      <ul className="-mx-2 mt-1 flex flex-wrap">
+        {REGION_PAGE_LINKS.map(({ name, to }) => (
+          <li key={to}>
+            <Link to={to} className={regionLinkClassName}>
+              {name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
     <footer className="border-t-2 border-border bg-panel">
+      <RegionLinks />
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 md:flex-row md:items-center md:justify-between">
         <p className="max-w-sm text-sm text-ink-muted">A hand-drawn fantasy map of the internet, one creator at a time.</p>
         <nav aria-label="Footer">
@@ -37,7 +67,8 @@ export function SiteFooter() {
             ))}
           </ul>
         </nav>
-        <p className="text-sm text-ink-muted">
+        {/* A page rendered in one year may be hydrated in the next: the year is the browser's then. */}
+        <p className="text-sm text-ink-muted" suppressHydrationWarning>
           © {year} {SITE_NAME}
         </p>
       </div>

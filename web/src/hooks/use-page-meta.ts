@@ -1,7 +1,19 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
+
+/**
+ * On the server (src/entry-server.tsx) effects never run: a screen's title and description are collected here during
+ * the render instead, for the page's <head>.
+ */
+export interface PageHead {
+  title?: string;
+  description?: string;
+}
+export const PageHeadContext = createContext<((head: PageHead) => void) | null>(null);
 
 /** Sets document.title and, when given, the meta description for the lifetime of a screen. */
 export function usePageMeta(title: string, description?: string): void {
+  useContext(PageHeadContext)?.({ title, description });
+
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -12,12 +12,16 @@ import type { ClaimedPlotState } from '../features/claim/claim-celebration.tsx';
 import { OwnerLinkNotice } from '../features/manage/owner-link-notice.tsx';
 import { OutboundLink, safeHttpLink } from '../features/plots/outbound-link.tsx';
 import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
+import { PlotNeighbours } from '../features/plots/plot-neighbours.tsx';
 import { ShareMenu } from '../features/plots/share-menu.tsx';
 import { TierBadge } from '../features/plots/tier-badge.tsx';
 import { usePlotViewCount } from '../features/plots/use-plot-view-count.ts';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
 import { LazyMapPreview } from '../map/components/lazy-map-preview.tsx';
 import { MAP_PREVIEW_BOX_CLASS } from '../map/components/map-preview-box.ts';
+import { JsonLd } from '../components/json-ld.tsx';
+import { absoluteUrl, usePageSettings } from '../lib/page-settings.ts';
+import { plotRegion } from '../lib/region-directory.ts';
 import { SITE_NAME } from '../lib/site.ts';
 
 /**
@@ -67,9 +71,11 @@ function PlotProfile({ plot }: { plot: Plot }) {
   const description = plot.message.trim() || `A ${tierLabel(tier)} plot at coordinates (${plot.x}, ${plot.y}) on ${SITE_NAME}.`;
   usePageMeta(`${plot.display_name}'s Plot - ${SITE_NAME}`, description);
   const link = safeHttpLink(plot.link);
+  const region = plotRegion(plot.region_name);
 
   return (
     <PageContainer className={`max-w-2xl ${PLOT_FRAME_CLASS}`}>
+      <PlotStructuredData plot={plot} description={description} />
       <BackButton />
       <article aria-labelledby="plot-heading" className="pixel-panel mt-4 p-6">
         <div className="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">
@@ -83,7 +89,10 @@ function PlotProfile({ plot }: { plot: Plot }) {
             </p>
             <p className="text-sm text-ink">
               {tierPlotLabel(tier)} in {zoneName(plot.zone)}
-              {plot.region_name ? <span className="text-ink-muted"> · {plot.region_name}</span> : null}
+              <span className="text-ink-muted"> · </span>
+              <Link to={region.to} className="text-sky underline">
+                {region.name}
+              </Link>
             </p>
             <TierBadge tier={tier} className="mx-auto w-fit sm:mx-0" />
           </div>
@@ -115,7 +124,38 @@ function PlotProfile({ plot }: { plot: Plot }) {
         label={`Map of ${plot.display_name}'s plot at (${plot.x}, ${plot.y}) and its neighbours`}
         className={PLOT_MAP_PREVIEW_CLASS}
       />
+      <PlotNeighbours plotId={plot.id} className="mt-4" />
     </PageContainer>
+  );
+}
+
+/** schema.org: the plot as a creative work on the map, by its owner, whose own site is the buyer's link. */
+function PlotStructuredData({ plot, description }: { plot: Plot; description: string }) {
+  const { origin } = usePageSettings();
+  const link = safeHttpLink(plot.link);
+  const region = plotRegion(plot.region_name);
+  return (
+    <JsonLd
+      data={{
+        '@type': 'CreativeWork',
+        name: `${plot.display_name}'s Plot`,
+        description,
+        url: absoluteUrl(origin, `/plot/${encodeURIComponent(plot.id)}`),
+        // A served avatar's address (an old plot may still hold its image inline: too big to repeat here).
+        ...(plot.avatar_url.startsWith('data:') ? {} : { image: absoluteUrl(origin, plot.avatar_url) }),
+        dateCreated: plot.created_at,
+        ...(plot.updated_at ? { dateModified: plot.updated_at } : {}),
+        author: {
+          '@type': 'Person',
+          name: plot.display_name,
+          url: absoluteUrl(origin, `/user/${encodeURIComponent(plot.display_name)}`),
+          ...(link ? { sameAs: [link] } : {}),
+        },
+        ...(link ? { sameAs: link } : {}),
+        contentLocation: { '@type': 'Place', name: region.name, url: absoluteUrl(origin, region.to) },
+        isPartOf: { '@type': 'CollectionPage', name: region.name, url: absoluteUrl(origin, region.to) },
+      }}
+    />
   );
 }
 

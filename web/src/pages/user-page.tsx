@@ -9,7 +9,9 @@ import { buttonClassName } from '../components/button-styles.ts';
 import { OutboundLink, safeHttpLink } from '../features/plots/outbound-link.tsx';
 import { PlotAvatar } from '../features/plots/plot-avatar.tsx';
 import { TierBadge } from '../features/plots/tier-badge.tsx';
+import { JsonLd } from '../components/json-ld.tsx';
 import { usePageMeta } from '../hooks/use-page-meta.ts';
+import { absoluteUrl, usePageSettings } from '../lib/page-settings.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { CLAIM_SECTION_ID } from '../lib/tier-guidance.ts';
 
@@ -35,6 +37,7 @@ export function UserPage() {
           </p>
         ) : null}
       </header>
+      {plots ? <UserStructuredData username={username} plots={plots} /> : null}
       {plots ? (
         plots.length === 0 ? (
           <EmptyState username={username} />
@@ -62,6 +65,36 @@ export function UserPage() {
     </PageContainer>
   );
 }
+
+/** schema.org: the page is a profile of a person, whose own sites are their plots' links. */
+function UserStructuredData({ username, plots }: { username: string; plots: Plot[] }) {
+  const { origin } = usePageSettings();
+  const url = absoluteUrl(origin, `/user/${encodeURIComponent(username)}`);
+  const sites = [...new Set(plots.map((plot) => safeHttpLink(plot.link)).filter((link): link is string => link !== null))];
+  return (
+    <JsonLd
+      data={{
+        '@type': 'ProfilePage',
+        name: `${username}'s Atlas`,
+        url,
+        mainEntity: {
+          '@type': 'Person',
+          name: username,
+          url,
+          ...(sites.length > 0 ? { sameAs: sites } : {}),
+        },
+        hasPart: plots.map((plot) => ({
+          '@type': 'CreativeWork',
+          name: `${plot.display_name}'s Plot`,
+          url: absoluteUrl(origin, `/plot/${encodeURIComponent(plot.id)}`),
+        })),
+      }}
+    />
+  );
+}
+
+/** 'Mar 4, 2026' in UTC: the same text on the server and in any browser (a page hydrates what the server wrote). */
+const claimedDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 function EmptyState({ username }: { username: string }) {
   return (
@@ -92,7 +125,7 @@ function UserPlotCard({ plot }: { plot: Plot }) {
       </div>
       {plot.message ? <p className="mt-3 line-clamp-3 wrap-anywhere text-sm text-ink-muted">{plot.message}</p> : null}
       <p className="mt-3 text-xs text-ink-muted">
-        Claimed <time dateTime={plot.created_at}>{Number.isNaN(created.getTime()) ? plot.created_at : created.toLocaleDateString()}</time>
+        Claimed <time dateTime={plot.created_at}>{Number.isNaN(created.getTime()) ? plot.created_at : claimedDate.format(created)}</time>
       </p>
       <div className="mt-auto flex flex-wrap gap-3 pt-5">
         <Link to={`/plot/${encodeURIComponent(plot.id)}`} className={buttonClassName('primary', 'sm')}>

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
+import { usePageSettings } from '../../lib/page-settings.ts';
 import { sendStatBeacon } from './stat-beacon.ts';
 
 /**
  * rel of every outbound plot link: a new tab without opener or referrer (spec section 2). The spec
  * sells a do-follow link, so nothing like nofollow/sponsored is added here; ARCHITECTURE.md makes
- * that an operator setting, and the plot API does not carry one, so the default applies.
+ * that an operator setting (the gateway's OUTBOUND_LINK_REL): a page the gateway rendered carries the operator's rel
+ * in its page settings (src/lib/page-settings.ts) and keeps it; otherwise this default applies.
  */
 export const OUTBOUND_LINK_REL = 'noopener noreferrer';
 
@@ -33,12 +35,13 @@ interface OutboundLinkProps {
  * counted beside it with a beacon, which neither delays nor changes the navigation.
  */
 export function OutboundLink({ href, className, children, label, countFor }: OutboundLinkProps) {
+  const rel = usePageSettings().outboundLinkRel ?? OUTBOUND_LINK_REL;
   const count = countFor ? () => sendStatBeacon(countFor, 'click') : undefined;
   return (
     <a
       href={href}
       target="_blank"
-      rel={OUTBOUND_LINK_REL}
+      rel={rel}
       className={className}
       aria-label={label}
       onClick={count}

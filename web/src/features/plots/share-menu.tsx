@@ -19,10 +19,11 @@ export function ShareMenu({ plot, size = 'sm' }: { plot: SharedPlot; size?: Butt
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  const url = plotShareUrl(plot.id);
+  // The address is read when a network or Copy Link is picked: the menu also renders on the server, without a window.
   const text = plotShareText(plot);
 
   const copy = async () => {
+    const url = plotShareUrl(plot.id);
     try {
       await navigator.clipboard.writeText(url);
       setCopied(true);
@@ -44,7 +45,7 @@ export function ShareMenu({ plot, size = 'sm' }: { plot: SharedPlot; size?: Butt
               key={network}
               className={ITEM_CLASS}
               onSelect={() => {
-                openSharePopup(networkShareUrl(network, url, text));
+                openSharePopup(networkShareUrl(network, plotShareUrl(plot.id), text));
                 toast({ title: 'Opening Share Dialog', description: `Sharing your plot on ${network}.` });
               }}
             >
