@@ -17,6 +17,7 @@ import { plotViewsPlugin } from './plugins/plot-views.ts';
 import { shareCardsPlugin } from './plugins/share-cards.ts';
 import { sharePagesPlugin } from './plugins/share-pages.ts';
 import { proxyPlugin } from './plugins/proxy.ts';
+import { renderedDocumentsPlugin } from './plugins/rendered-documents.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { spaPlugin } from './plugins/spa.ts';
 import { adminPasskeyRoutes } from './routes/admin-passkeys.ts';
@@ -88,6 +89,11 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     replayCapacity: env.LIVE_REPLAY_EVENTS,
     backfillMessages: env.LIVE_BACKFILL_MESSAGES,
     maxUnreadBytes: env.LIVE_MAX_UNREAD_BYTES,
+  });
+  // Pages, sitemaps, share cards and the API reference: built once per change, answered from memory.
+  await app.register(renderedDocumentsPlugin, {
+    maxBytes: env.RENDERED_DOCUMENT_CACHE_MB * 1024 * 1024,
+    maxAgeMs: env.RENDERED_DOCUMENT_MAX_AGE_MS,
   });
   await app.register(apiDocsPlugin, { siteName: env.SITE_NAME });
   await app.register(sharePagesPlugin, {

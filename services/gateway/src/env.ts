@@ -144,6 +144,13 @@ export const envSchema = z
     /** Share cards kept in memory per process (one per plot), and their total size in MiB. */
     SHARE_CARD_CACHE_ENTRIES: envField.positiveInt(500),
     SHARE_CARD_CACHE_MB: envField.positiveInt(64),
+    /**
+     * Memory for the rendered documents (pages, sitemaps, share cards, the API reference) per process, in MiB, every
+     * coding counted (a plot page is about 60 KB in its three codings); the least recently used go first.
+     */
+    RENDERED_DOCUMENT_CACHE_MB: envField.positiveInt(128),
+    /** The longest a rendered page is served without being rebuilt, whatever the events say (a lost event's cost). */
+    RENDERED_DOCUMENT_MAX_AGE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
