@@ -10,7 +10,7 @@ import { createAppRouter, preloadRenderedScreen } from './app-routes.tsx';
 import { installDialogHistory } from './lib/dialog-history.ts';
 import { queryClient } from './lib/query-client.ts';
 import { markServerRenderedPage } from './lib/server-rendered-page.ts';
-import { hydrateServerState } from './lib/server-state.ts';
+import { hydrateServerState, isExpectedHydrationError } from './lib/server-state.ts';
 import { installPageHideCleanup, resetOnFirstLoadOfSession } from './lib/session-housekeeping.ts';
 
 resetOnFirstLoadOfSession(queryClient);
@@ -40,15 +40,9 @@ const app = (
   </StrictMode>
 );
 
-/**
- * The build renders lazy parts (the map, other screens) as their Suspense fallbacks: renderToString cannot wait for
- * them, so it marks those boundaries for the client (React's error 419), which is the intended outcome here. Any other
- * recoverable error (a real mismatch between the shell and the app) is still reported.
- */
+/** A lazy part the server left to the browser is expected; any other recoverable error (a real mismatch) is reported. */
 function reportUnexpectedHydrationError(error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/\b419\b|could not finish this Suspense boundary/.test(message)) return;
-  console.error(error);
+  if (!isExpectedHydrationError(error)) console.error(error);
 }
 
 /**

@@ -39,3 +39,13 @@ export function hydrateServerState(queryClient: QueryClient, json: string): void
   }
   hydrate(queryClient, state);
 }
+
+/**
+ * renderToString cannot wait for a lazy part (the map, the map preview, other screens): it renders the part's Suspense
+ * fallback and marks the boundary for the browser to render (React's error 419; in a development build, a sentence
+ * naming renderToString), which is the intended outcome. Any other recoverable error in hydration is a real mismatch.
+ */
+export function isExpectedHydrationError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /\b419\b|could not finish this Suspense boundary|renderToString" which does not support Suspense/.test(message);
+}

@@ -1,9 +1,9 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AVATAR_SRC } from '../features/plots/plot-avatar.tsx';
 import { fakeGateway } from '../test/fake-gateway.ts';
-import { ADA_PLOT_ID, adaPlot } from '../test/plot-fixture.ts';
+import { ADA_PLOT_ID, adaPlot, plotWith } from '../test/plot-fixture.ts';
 import { jsonResponse, renderApp } from '../test/render-app.tsx';
 
 const PLOT_ID = ADA_PLOT_ID;
@@ -20,7 +20,9 @@ describe('/plot/{id}', () => {
     expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('Pixel art every day');
     expect(screen.getByText('Coordinates (12, 34)')).toBeTruthy();
     expect(screen.getByText(/Featured Plot in Creator Coast/)).toBeTruthy();
-    expect(screen.getByText('· Creator Coast')).toBeTruthy();
+    // Its region's page in the directory.
+    const profile = screen.getByRole('article', { name: "Ada Pixel's Plot" });
+    expect(within(profile).getByRole('link', { name: 'Creator Coast' }).getAttribute('href')).toBe('/regions/creator-coast');
     expect(screen.getByText('Pixel art every day')).toBeTruthy();
     expect(screen.getByRole('button', { name: /Back/ })).toBeTruthy();
 
@@ -89,5 +91,57 @@ describe('/plot/{id}', () => {
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" })).toBeTruthy();
     expect(gateway.countOf(route)).toBe(2);
+  });
+
+  it('links up to six neighbours on the map to their pages, and a plot without a region to the Uncharted Lands', async () => {
+    const neighbours = Array.from({ length: 6 }, (_, index) =>
+      plotWith({
+        id: `22222222-2222-4222-8222-22222222222${index}`,
+        display_name: `Neighbour ${index + 1}`,
+        x: 13 + index,
+        y: 34,
+        tier: index === 0 ? 'premium' : 'basic',
+      }),
+    );
+    fakeGateway({
+      [route]: [() => jsonResponse({ ...plot, region_name: null })],
+      [`GET /api/plots/${PLOT_ID}/neighbours`]: [() => jsonResponse({ plots: neighbours })],
+    });
+    renderApp(`/plot/${PLOT_ID}`);
+
+    const section = await screen.findByRole('region', { name: 'Neighbours' });
+    const links = within(section).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual(
+      neighbours.map((neighbour) => [neighbour.display_name, `/plot/${neighbour.id}`]),
+    );
+    expect(within(section).getByText('(13, 34)')).toBeTruthy();
+    expect(within(section).getByText('Premium Plot')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Uncharted Lands' }).getAttribute('href')).toBe('/regions/uncharted');
+  });
+
+  it('shows no Neighbours section for a plot standing alone, or when they cannot be loaded', async () => {
+    const gateway = fakeGateway({
+      [route]: [() => jsonResponse(plot)],
+      [`GET /api/plots/${PLOT_ID}/neighbours`]: [() => jsonResponse({ plots: [] })],
+    });
+    renderApp(`/plot/${PLOT_ID}`);
+    await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" });
+    await waitFor(() => expect(gateway.countOf(`GET /api/plots/${PLOT_ID}/neighbours`)).toBe(1));
+    expect(screen.queryByRole('region', { name: 'Neighbours' })).toBeNull();
+  });
+
+  it('describes itself to search engines: a CreativeWork by its owner, whose site is the buyer’s link', async () => {
+    fakeGateway({ [route]: [() => jsonResponse(plot)] });
+    renderApp(`/plot/${PLOT_ID}`);
+    await screen.findByRole('heading', { level: 1, name: "Ada Pixel's Plot" });
+    const json = document.querySelector('main script[type="application/ld+json"]')?.textContent ?? '';
+    expect(JSON.parse(json)).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'CreativeWork',
+      name: "Ada Pixel's Plot",
+      url: `${window.location.origin}/plot/${PLOT_ID}`,
+      author: { '@type': 'Person', name: 'Ada Pixel', sameAs: ['https://ada.example/'] },
+      contentLocation: { '@type': 'Place', name: 'Creator Coast' },
+    });
   });
 });

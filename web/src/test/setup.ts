@@ -3,19 +3,24 @@ import { afterEach } from 'vitest';
 import { preloadToaster } from '../app-providers.tsx';
 import { resetToastsForTests } from '../hooks/use-toast.ts';
 
+/** False in a test file that runs in Node (`@vitest-environment node`: what the server renders, without a window). */
+const inBrowser = typeof window !== 'undefined';
+
 // jsdom lacks these; Radix Select/Tooltip/Toast call them while positioning and handling pointers.
 class ResizeObserverStub {
   observe() {}
   unobserve() {}
   disconnect() {}
 }
-globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
-Element.prototype.hasPointerCapture ??= () => false;
-Element.prototype.setPointerCapture ??= () => {};
-Element.prototype.releasePointerCapture ??= () => {};
-Element.prototype.scrollIntoView ??= () => {};
-window.scrollTo = () => {};
-window.scrollBy = () => {};
+if (inBrowser) {
+  globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.setPointerCapture ??= () => {};
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+  window.scrollTo = () => {};
+  window.scrollBy = () => {};
+}
 
 // findBy*/waitFor wait for a fact; their 1 s default is too short for a busy machine, where a render takes longer.
 configure({ asyncUtilTimeout: 10_000 });
@@ -24,6 +29,7 @@ configure({ asyncUtilTimeout: 10_000 });
 await preloadToaster();
 
 afterEach(() => {
+  if (!inBrowser) return;
   cleanup();
   resetToastsForTests();
   localStorage.clear();

@@ -1,11 +1,14 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import {
+  PLOT_NEIGHBOURS_QUERY_KEY,
   PLOT_PAGES_QUERY_KEY,
   PLOTS_QUERY_KEY,
+  REGION_PAGES_QUERY_KEY,
   USER_PLOTS_QUERY_KEY,
   mapLayoutQuery,
   plotQuery,
+  regionsQuery,
   reservedFootprintsQuery,
 } from '../../api/queries.ts';
 
@@ -53,6 +56,10 @@ function invalidatePlots(queryClient: QueryClient, plotId?: string): void {
   void queryClient.invalidateQueries({ queryKey: reservedFootprintsQuery().queryKey, exact: true });
   void queryClient.invalidateQueries({ queryKey: plotId ? plotQuery(plotId).queryKey : PLOT_PAGES_QUERY_KEY });
   void queryClient.invalidateQueries({ queryKey: USER_PLOTS_QUERY_KEY });
+  // The directory: any plot that comes, goes or changes may move a count, a page or someone's neighbours.
+  void queryClient.invalidateQueries({ queryKey: regionsQuery().queryKey, exact: true });
+  void queryClient.invalidateQueries({ queryKey: REGION_PAGES_QUERY_KEY });
+  void queryClient.invalidateQueries({ queryKey: PLOT_NEIGHBOURS_QUERY_KEY });
 }
 
 /** Whether a `ready` says the missed events follow (older gateways sent `{}`: refetch). */
