@@ -1,5 +1,5 @@
 import type { ManagePage } from '@pixel-atlas/contracts/manage';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeGateway } from '../test/fake-gateway.ts';
@@ -14,6 +14,7 @@ const days = Array.from({ length: 30 }, (_, i) => ({
   views: i === 29 ? 7 : 1,
   profileOpens: 2,
   clicks: i === 29 ? 3 : 0,
+  badgeViews: i === 29 ? 4 : 1,
 }));
 const page: ManagePage = {
   plot: { ...plot, visible: true },
@@ -29,7 +30,7 @@ describe('/manage/{token}', () => {
     renderApp(`/manage/${TOKEN}`);
     expect(await screen.findByRole('heading', { level: 1, name: "Manage Ada Pixel's Plot" })).toBeTruthy();
     expect(screen.getByTestId('stats-totals').textContent).toBe(
-      'Last 30 days: 36 page views, 60 profile opens on the map, 3 visits to your link.',
+      'Last 30 days: 36 page views, 60 profile opens on the map, 3 visits to your link, 33 badge views.',
     );
     expect(screen.getByRole('img', { name: /Daily page views/ })).toBeTruthy();
     expect(screen.getByTestId('link-health').textContent).toMatch(/^We could not reach your link since .*2026 \(HTTP 503\)/);
@@ -59,6 +60,24 @@ describe('/manage/{token}', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Changes Under Review')).toBeTruthy();
     expect(gateway.calls.find((call) => call.route === `PATCH ${manageRoute}`)?.body).toEqual({ message: 'I hate Mondays', link: '' });
+  });
+
+  it('offers an embeddable badge linking to the plot page, with its HTML to copy', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText } }));
+    fakeGateway({ [`GET ${manageRoute}`]: [() => jsonResponse(page)] });
+    renderApp(`/manage/${TOKEN}`);
+    const section = await screen.findByRole('region', { name: 'Embed a badge' });
+    const badge = within(section).getByRole('img', { name: 'Find me on Pixel Atlas' });
+    expect(badge.getAttribute('src')).toBe(`/badge/${PLOT_ID}.svg`);
+    const origin = window.location.origin;
+    const snippet =
+      `<a href="${origin}/plot/${PLOT_ID}"><img src="${origin}/badge/${PLOT_ID}.svg" alt="Find me on Pixel Atlas" ` +
+      'width="200" height="40"></a>';
+    expect(within(section).getByLabelText<HTMLTextAreaElement>('HTML to paste').value).toBe(snippet);
+    await userEvent.click(within(section).getByRole('button', { name: 'Copy Code' }));
+    expect(writeText).toHaveBeenCalledWith(snippet);
+    expect(await within(section).findByRole('button', { name: 'Copied!' })).toBeTruthy();
   });
 
   it('a wrong or replaced token gets the plain refusal', async () => {

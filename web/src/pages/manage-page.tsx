@@ -8,6 +8,7 @@ import { PageContainer } from '../components/app-layout.tsx';
 import { buttonClassName } from '../components/button-styles.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { AvatarReplace } from '../features/manage/avatar-replace.tsx';
+import { EmbedBadge } from '../features/manage/embed-badge.tsx';
 import { EditContentForm } from '../features/manage/edit-content-form.tsx';
 import { LinkHealthNote } from '../features/manage/link-health-note.tsx';
 import { rotateOwnerLink } from '../features/manage/manage-actions.ts';
@@ -141,6 +142,15 @@ function OwnerPage({ token, page }: { token: string; page: ManagePageData }) {
         </h2>
         <StatsChart stats={page.stats} />
       </section>
+
+      {plot.visible ? (
+        <section aria-labelledby="badge-heading" className="pixel-panel grid gap-4 p-6">
+          <h2 id="badge-heading" className="text-sm text-gold">
+            Embed a badge
+          </h2>
+          <EmbedBadge plotId={plot.id} />
+        </section>
+      ) : null}
 
       <section aria-labelledby="health-heading" className="pixel-panel grid gap-3 p-6">
         <h2 id="health-heading" className="text-sm text-gold">

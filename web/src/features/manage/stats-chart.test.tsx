@@ -7,6 +7,7 @@ const days = Array.from({ length: 30 }, (_, index) => ({
   views: index === 29 ? 12 : 1,
   profileOpens: 0,
   clicks: index === 29 ? 3 : 0,
+  badgeViews: index === 29 ? 5 : 0,
 }));
 
 describe('StatsChart', () => {

@@ -21,12 +21,13 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
   const max = Math.max(1, ...days.map((d) => Math.max(d.views, d.clicks, d.profileOpens)));
   const width = days.length * (BAR_WIDTH + GAP);
   const total = days.reduce(
-    (sum, d) => ({ views: sum.views + d.views, profileOpens: sum.profileOpens + d.profileOpens, clicks: sum.clicks + d.clicks }),
-    {
-      views: 0,
-      profileOpens: 0,
-      clicks: 0,
-    },
+    (sum, d) => ({
+      views: sum.views + d.views,
+      profileOpens: sum.profileOpens + d.profileOpens,
+      clicks: sum.clicks + d.clicks,
+      badgeViews: sum.badgeViews + d.badgeViews,
+    }),
+    { views: 0, profileOpens: 0, clicks: 0, badgeViews: 0 },
   );
   const height = (value: number) => Math.round((value / max) * CHART_HEIGHT);
   const first = days[0]?.day;
@@ -35,7 +36,7 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
     <div className="grid gap-3">
       <p className="text-sm text-ink" data-testid="stats-totals">
         Last {days.length} days: <strong>{total.views}</strong> page views, <strong>{total.profileOpens}</strong> profile opens on the map,{' '}
-        <strong>{total.clicks}</strong> visits to your link.
+        <strong>{total.clicks}</strong> visits to your link, <strong>{total.badgeViews}</strong> badge views.
       </p>
       {/* Axes in HTML around the stretched SVG (text inside it would stretch too): counts up the side, days along the foot. */}
       <figure className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-1" data-testid="stats-chart">
@@ -92,6 +93,7 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
               <th scope="col">Page views</th>
               <th scope="col">Profile opens</th>
               <th scope="col">Link visits</th>
+              <th scope="col">Badge views</th>
             </tr>
           </thead>
           <tbody>
@@ -101,6 +103,7 @@ export function StatsChart({ stats }: { stats: PlotStats }) {
                 <td>{day.views}</td>
                 <td>{day.profileOpens}</td>
                 <td>{day.clicks}</td>
+                <td>{day.badgeViews}</td>
               </tr>
             ))}
           </tbody>
