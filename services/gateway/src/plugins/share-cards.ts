@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
+import type { DocumentDraft } from '../domain/rendered-document-cache.ts';
 import { renderShareCard, type CardTile } from '../domain/render-share-card.ts';
 import { isPossiblePlotId } from '../domain/render-share-page.ts';
 import { shareCardVersion } from '../domain/share-card-address.ts';
@@ -20,28 +21,37 @@ export interface ShareCardsOptions {
   /** Cards rendered at once per process (CPU-bound), and how many may wait; past that 503 with Retry-After. */
   renderConcurrency: number;
   renderQueue: number;
-  /** Cards kept in memory (one per plot, its latest version), bounded in count and bytes. */
+  /** Pictures kept in memory (one per plot version), bounded in count and bytes (the answers live in the rendered cache). */
   cacheEntries: number;
   cacheBytes: number;
 }
 
 const CARD_FILE = /^([0-9a-f-]{36})\.png$/i;
+/** shareCardVersion's form: anything else is no version (the current card, briefly cacheable). */
+const VERSION = /^[\w-]{16}$/;
+/**
+ * A card is drawn from its plot and the map (their events rebuild it) and from its neighbours (no event of theirs
+ * does): an hour bounds how long a neighbour's change can be missing from it.
+ */
+const CARD_MAX_AGE_MS = 60 * 60_000;
 
 /**
  * `GET /share-card/<plot id>.png`: the plot's share card (og:image of its page and of its owner's user page), drawn
- * from the plot, its avatar, the plots around it and the map layout. Rendered at most `renderConcurrency` at once,
- * kept in an LRU by plot id and content version, dropped on every replica when a plots or map event says the plot
- * or the map changed (each replica listens itself, like the live updates).
+ * from the plot, its avatar, the plots around it and the map layout. Answered from the rendered-document cache (built
+ * once per change of the plot or the map, with an ETag); the picture itself is drawn once per plot version (an old or
+ * missing `?v=` gets the same picture with a shorter Cache-Control), at most `renderConcurrency` at once.
  */
 export const shareCardsPlugin = fp(
   async (app: FastifyInstance, opts: ShareCardsOptions) => {
-    const cards = new LRUCache<string, { version: string; png: Buffer }>({
+    const documents = app.renderedDocuments;
+    /** Pictures by plot and version, each with the stamp of the events it was drawn under (see `drawn`). */
+    const pictures = new LRUCache<string, { stamp: number; png: Promise<Buffer> }>({
       max: opts.cacheEntries,
       maxSize: opts.cacheBytes,
-      sizeCalculation: (entry) => entry.png.length,
+      // A picture being drawn counts for a typical card's size until it is in.
+      sizeCalculation: () => 200_000,
     });
-    let layout: Promise<CardTile[] | null> | null = null;
-    const rendering = new Map<string, Promise<Buffer>>();
+    let layout: { stamp: number; tiles: Promise<CardTile[] | null> } | null = null;
     const limit = pLimit(opts.renderConcurrency);
     const { renders, refused } = defineMetrics(app.metrics, (m) => ({
       renders: m.counter({ name: 'share_card_renders_total', help: 'Share cards rendered (cache misses)' }),
@@ -65,18 +75,23 @@ export const shareCardsPlugin = fp(
       }
     }
 
-    async function mapTiles(request: FastifyRequest): Promise<CardTile[] | null> {
-      layout ??= (async () => {
-        const response = await upstream(request, 'map', '/api/map-layout');
-        if (response?.status === 404) return null;
-        if (!response?.ok) throw new AppError('UPSTREAM_UNAVAILABLE', 'The map is not available right now.');
-        return ((await response.json()) as MapLayout).tiles;
-      })();
-      // A failed fetch is not kept: the next card asks again.
-      return layout.catch((error) => {
-        layout = null;
-        throw error;
-      });
+    /** The map's tiles, fetched once per map change (a `map` event) for every card. */
+    function mapTiles(request: FastifyRequest): Promise<CardTile[] | null> {
+      const stamp = documents.cache.stamp(['map']);
+      if (layout?.stamp !== stamp) {
+        const tiles = (async () => {
+          const response = await upstream(request, 'map', '/api/map-layout');
+          if (response?.status === 404) return null;
+          if (!response?.ok) throw new AppError('UPSTREAM_UNAVAILABLE', 'The map is not available right now.');
+          return ((await response.json()) as MapLayout).tiles;
+        })();
+        layout = { stamp, tiles };
+        // A failed fetch is not kept: the next card asks again.
+        tiles.catch(() => {
+          if (layout?.tiles === tiles) layout = null;
+        });
+      }
+      return layout.tiles;
     }
 
     async function render(request: FastifyRequest, plot: Plot): Promise<Buffer> {
@@ -91,62 +106,77 @@ export const shareCardsPlugin = fp(
       return renderShareCard({ plot, avatarPng, neighbours, tiles, siteName: opts.siteName, siteHost: new URL(opts.publicOrigin).host });
     }
 
-    // Every replica drops what an event makes stale: the plot's card, or every card when the map changed.
-    const subscriptions = ['plots.>', 'map.layout.>'].map((subject) => app.bus.nc.subscribe(app.bus.subject(subject)));
-    for (const subscription of subscriptions) {
-      (async () => {
-        for await (const message of subscription) {
-          if (message.subject.includes('map.layout.')) {
-            layout = null;
-            cards.clear();
-            continue;
-          }
-          const plotId = message.json<{ data?: { plotId?: unknown } }>().data?.plotId;
-          if (typeof plotId === 'string') cards.delete(plotId);
-        }
-      })().catch((error) => app.log.warn({ err: error }, 'share card invalidation stopped'));
+    /** The plot's picture at this version: drawn once, unless its plot or the map changed since. */
+    function drawn(request: FastifyRequest, plot: Plot, version: string): Promise<Buffer> {
+      const key = `${plot.id}:${version}`;
+      const stamp = documents.cache.stamp(['map', `plot:${plot.id}`]);
+      const held = pictures.get(key);
+      if (held?.stamp === stamp) return held.png;
+      if (limit.activeCount + limit.pendingCount >= opts.renderConcurrency + opts.renderQueue) {
+        refused.inc();
+        throw new AppError('NOT_READY', 'Too many share cards are being drawn right now. Please try again in a few seconds.');
+      }
+      const png = limit(() => render(request, plot));
+      pictures.set(key, { stamp, png });
+      png.catch(() => {
+        if (pictures.get(key)?.png === png) pictures.delete(key);
+      });
+      return png;
     }
-    app.addHook('preClose', async () => {
-      for (const subscription of subscriptions) subscription.unsubscribe();
+
+    const failure = (status: number, error: AppError): DocumentDraft => ({
+      status,
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify({ error: { code: error.code, message: error.message } }),
+      cacheControl: 'no-cache',
+      // A missing plot is kept until its next event; an upstream failure or a full queue is not kept at all.
+      keepMs: status === 404 ? undefined : 0,
+      headers: status === 503 ? [['retry-after', '5']] : [],
     });
 
-    app.get<{ Params: { file: string }; Querystring: { v?: string } }>(
-      '/share-card/:file',
-      { schema: { hide: true }, config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } } },
-      async (request, reply) => {
-        const id = CARD_FILE.exec(request.params.file)?.[1];
-        if (!id || !isPossiblePlotId(id)) throw new AppError('PLOT_NOT_FOUND', 'Plot not found');
-        const found = await upstream(request, 'plots', `/api/plots/${encodeURIComponent(id)}`);
-        if (found?.status === 404 || found?.status === 400) throw new AppError('PLOT_NOT_FOUND', 'Plot not found');
+    async function buildCard(request: FastifyRequest, plotId: string, requested: string): Promise<DocumentDraft> {
+      try {
+        const found = await upstream(request, 'plots', `/api/plots/${encodeURIComponent(plotId)}`);
+        if (found?.status === 404 || found?.status === 400) return failure(404, new AppError('PLOT_NOT_FOUND', 'Plot not found'));
         if (!found?.ok) throw new AppError('UPSTREAM_UNAVAILABLE', 'The share card is not available right now.');
         const plot = (await found.json()) as Plot;
         const version = shareCardVersion(plot);
+        const png = await drawn(request, plot, version);
+        return {
+          status: 200,
+          contentType: 'image/png',
+          body: png,
+          compress: false,
+          // The versioned address never changes its picture; an old or missing version is answered with the current card.
+          cacheControl: requested === version ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+          headers: [['cross-origin-resource-policy', 'cross-origin']],
+          keepMs: CARD_MAX_AGE_MS,
+        };
+      } catch (error) {
+        request.log.warn({ err: error }, 'a share card could not be built');
+        const appError =
+          error instanceof AppError ? error : new AppError('UPSTREAM_UNAVAILABLE', 'The share card is not available right now.');
+        return failure(503, appError);
+      }
+    }
 
-        let png = cards.get(plot.id)?.version === version ? cards.get(plot.id)!.png : null;
-        if (!png) {
-          const key = `${plot.id}:${version}`;
-          let pending = rendering.get(key);
-          if (!pending) {
-            if (limit.activeCount + limit.pendingCount >= opts.renderConcurrency + opts.renderQueue) {
-              refused.inc();
-              reply.header('retry-after', '5');
-              throw new AppError('NOT_READY', 'Too many share cards are being drawn right now. Please try again in a few seconds.');
-            }
-            pending = limit(() => render(request, plot)).finally(() => rendering.delete(key));
-            rendering.set(key, pending);
-          }
-          png = await pending;
-          cards.set(plot.id, { version, png });
-        }
-        // The versioned address never changes its picture; an old or missing version is answered with the current card.
-        const current = request.query.v === version;
-        return reply
-          .type('image/png')
-          .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
-          .header('cross-origin-resource-policy', 'cross-origin')
-          .send(png);
+    app.get<{ Params: { file: string }; Querystring: { v?: unknown } }>(
+      '/share-card/:file',
+      {
+        schema: { hide: true },
+        config: { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: true },
+      },
+      async (request, reply) => {
+        const id = CARD_FILE.exec(request.params.file)?.[1];
+        if (!id || !isPossiblePlotId(id)) throw new AppError('PLOT_NOT_FOUND', 'Plot not found');
+        const plotId = id.toLowerCase();
+        const requested = typeof request.query.v === 'string' && VERSION.test(request.query.v) ? request.query.v : '';
+        await documents.serve(request, reply, `card:${plotId}:${requested}`, {
+          tags: ['map', `plot:${plotId}`],
+          build: () => buildCard(request, plotId, requested),
+        });
       },
     );
   },
-  { name: 'gateway-share-cards', dependencies: ['gateway-proxy'] },
+  { name: 'gateway-share-cards', dependencies: ['gateway-proxy', 'gateway-rendered-documents'] },
 );
