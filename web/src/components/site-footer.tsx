@@ -24,16 +24,16 @@ const regionLinkClassName =
  */
 function RegionLinks() {
   return (
-    <nav aria-labelledby="footer-regions-heading" className="mx-auto max-w-6xl px-4 pt-8">
-      <h2 id="footer-regions-heading" className="font-sans text-sm font-semibold text-ink">
-        <Link to="/regions" className="inline-flex min-h-8 items-center underline-offset-4 hover:text-gold hover:underline">
-          Regions of the Atlas
-        </Link>
-      </h2>
-      <ul className="-mx-2 mt-1 flex flex-wrap">
+    <nav aria-label="Regions of the Atlas" className="mx-auto max-w-6xl px-4 pt-8">
+      <ul className="-mx-2 flex flex-wrap items-center">
+        <li>
+          <Link to="/regions" className={`${regionLinkClassName} font-semibold text-ink`}>
+            Regions of the Atlas
+          </Link>
+        </li>
         {REGION_PAGE_LINKS.map(({ name, to }) => (
           <li key={to}>
-            <Link to={to} className={regionLinkClassName}>
+            <Link to={to} className={`${regionLinkClassName} text-ink-muted`}>
               {name}
             </Link>
           </li>
