@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { testBedPerFile } from '@pixel-atlas/service-kit/service-per-file';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +82,36 @@ describe('the API documents', () => {
     expect((await from('198.51.100.8', '/api/openapi.json')).statusCode).toBe(200);
     // The page itself and its assets are not documents: still served to the limited client.
     expect((await from('198.51.100.7', '/api/docs/')).statusCode).toBe(200);
+  });
+
+  it('are sent compressed with a validator: a client holding the document gets a 304, and both addresses are one document', async () => {
+    const before = asked();
+    const br = await gateway.inject({ url: '/api/openapi.json', remoteAddress: '203.0.113.60', headers: { 'accept-encoding': 'br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    const doc = JSON.parse(brotliDecompressSync(br.rawPayload).toString());
+    expect(Object.keys(doc.paths)).toContain('/api/plots-thing');
+    const etag = String(br.headers.etag);
+    for (const url of ['/api/openapi.json', '/api/docs/json']) {
+      const held = await gateway.inject({
+        url,
+        remoteAddress: '203.0.113.61',
+        headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+      });
+      expect(held.statusCode, url).toBe(304);
+      expect(held.rawPayload.length).toBe(0);
+    }
+    const plain = await from('203.0.113.62', '/api/docs/json');
+    expect(plain.json()).toEqual(doc);
+    expect(plain.headers['content-security-policy']).toBeDefined();
+    expect(asked()).toEqual(before); // all from memory
+  });
+
+  it('are merged again when the replicas behind the gateway change (a deploy)', async () => {
+    const before = asked();
+    gateway.renderedDocuments.cache.invalidate('replicas');
+    expect((await from('203.0.113.70', '/api/openapi.json')).statusCode).toBe(200);
+    expect(asked().map((n, i) => n - before[i]!)).toEqual([1, 1, 1]);
   });
 });
