@@ -586,6 +586,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plots/{id}/neighbours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public plots nearest to a plot on the map (up to 6, nearest first, the plot itself excluded) */
+        get: operations["listPlotNeighbours"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/position-available": {
         parameters: {
             query?: never;
@@ -612,6 +629,43 @@ export interface paths {
         };
         /** What a checkout charges per tier (the server-side price table; the web shows these) */
         get: operations["getPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The regions of the map with their public plot counts (the 13 in order, then Uncharted when it has plots) */
+        get: operations["listRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regions/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of a region's public plots, ordered by y, then x
+         * @description Pages hold DIRECTORY_PAGE_SIZE (48) plots. Page 1 of an empty region is an empty page; an unknown region or a page past `pageCount` is 404.
+         */
+        get: operations["getRegionPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1082,8 +1136,12 @@ export interface components {
             y: number[];
             zone: string[];
         };
+        PlotNeighbours: {
+            plots: components["schemas"]["Plot"][];
+        };
         PlotStats: {
             days: {
+                badgeViews: number;
                 clicks: number;
                 day: string;
                 profileOpens: number;
@@ -1129,6 +1187,21 @@ export interface components {
             name: string;
             notableLocations: string[];
             value: number;
+        };
+        RegionList: {
+            regions: components["schemas"]["RegionSummary"][];
+        };
+        RegionPage: {
+            page: number;
+            pageCount: number;
+            plots: components["schemas"]["Plot"][];
+            region: components["schemas"]["RegionSummary"];
+        };
+        RegionSummary: {
+            lastModified: string | null;
+            name: string;
+            plotCount: number;
+            slug: string;
         };
         ReplaceAvatarRequestInput: {
             avatar_url: string;
@@ -3053,6 +3126,53 @@ export interface operations {
             };
         };
     };
+    listPlotNeighbours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlotNeighbours"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     checkPositionAvailable: {
         parameters: {
             query: {
@@ -3120,6 +3240,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PricesResponse"];
+                };
+            };
+        };
+    };
+    listRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionList"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getRegionPage: {
+        parameters: {
+            query?: {
+                page?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionPage"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -19,6 +19,7 @@ import { ScreenWordsCopy } from './screen-words-copy.ts';
 import { ClaimBatches } from './domain/claim-batches.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { claimStateRoutes } from './routes/claim-state.ts';
+import { directoryRoutes } from './routes/directory.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { manageRoutes } from './routes/manage.ts';
 import { ownerLinkRecoveryRoutes } from './routes/owner-link-recovery.ts';
@@ -139,5 +140,7 @@ async function registerRoutes({ app, env, plotList, reserved, landMask, screenWo
     rateLimit: { max: env.STATS_RATE_LIMIT_MAX, timeWindow: 60_000 },
     visitorSecret: env.INTERNAL_TOKEN,
     onRecorded: (beacon) => metrics.statBeacons.inc(beacon),
+    onViewRecorded: (view) => metrics.plotViews.inc(view),
   });
+  await app.register(directoryRoutes, { db: app.db });
 }

@@ -57,6 +57,11 @@ export function plotsMetrics(m: MetricFactory, db: PrismaClient) {
       help: "Stat beacons by kind (view, profile_open, click) and outcome (counted, repeat: the visitor was counted today, bot, unknown-plot, owner: from the owner's own browser)",
       labelNames: ['kind', 'outcome'],
     }),
+    plotViews: m.counter({
+      name: 'plots_plot_views_total',
+      help: "Views in the gateway's batches (POST /internal/plot-views) by kind (view, badge_view) and outcome (as for stat beacons)",
+      labelNames: ['kind', 'outcome'],
+    }),
   };
 }
 

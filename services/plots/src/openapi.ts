@@ -6,6 +6,7 @@ import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
 import type { ClaimBatches } from './domain/claim-batches.ts';
 import { claimRoutes } from './routes/claim.ts';
 import { claimStateRoutes } from './routes/claim-state.ts';
+import { directoryRoutes } from './routes/directory.ts';
 import { flagRoutes } from './routes/flag.ts';
 import { linkHealthRoutes } from './routes/link-health.ts';
 import { manageRoutes } from './routes/manage.ts';
@@ -28,6 +29,7 @@ export function describeApi(): Promise<OpenApiDocument> {
     await app.register(plotRoutes, { db, cache: usedOnlyByHandlers<PlotListCache>('cache') });
     await app.register(positionRoutes, { db });
     await app.register(claimStateRoutes, { db });
+    await app.register(directoryRoutes, { db });
     await app.register(linkHealthRoutes, { db });
     await app.register(reservedFootprintRoutes, { cache: usedOnlyByHandlers<ReservedFootprintsCache>('cache') });
     await app.register(claimRoutes, {

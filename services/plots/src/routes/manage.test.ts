@@ -295,6 +295,8 @@ describe('stats', () => {
       expect((await beacon(plot.id, 'click', bot)).statusCode).toBe(204);
     }
     expect((await beacon(plot.id, 'teleport', BROWSER)).statusCode).toBe(400);
+    // Badge views are heard by the gateway that serves the badge, never from a browser's beacon.
+    expect((await beacon(plot.id, 'badge_view', BROWSER)).statusCode).toBe(400);
     expect((await beacon(plot.id, 'view', BROWSER, 'text/plain')).statusCode).toBe(204);
     const rows = await world.db.query(`SELECT views, profile_opens, clicks FROM plots.plot_daily_stats WHERE plot_id = $1`, [plot.id]);
     expect(rows).toEqual([{ views: 3, profile_opens: 1, clicks: 1 }]);
@@ -304,10 +306,10 @@ describe('stats', () => {
     const columns = await world.db.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_schema = 'plots' AND table_name = 'plot_daily_stats' ORDER BY 1`,
     );
-    expect(columns.map((c) => c.column_name)).toEqual(['clicks', 'day', 'plot_id', 'profile_opens', 'views']);
+    expect(columns.map((c) => c.column_name)).toEqual(['badge_views', 'clicks', 'day', 'plot_id', 'profile_opens', 'views']);
 
     const days = (await manage(token)).json().stats.days;
-    expect(days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), views: 3, profileOpens: 1, clicks: 1 });
+    expect(days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), views: 3, profileOpens: 1, clicks: 1, badgeViews: 0 });
     expect(days.slice(0, -1).every((d: { views: number }) => d.views === 0)).toBe(true);
 
     const top = await world.plots.inject({ url: '/api/admin/top-plots?days=7', headers: asAdmin() });

@@ -1,16 +1,24 @@
 import { clientKey, ipv6PrefixFromEnv } from '@pixel-atlas/service-kit/client-key';
 import { AppError } from '@pixel-atlas/service-kit/errors';
 import { errorBodySchema } from '@pixel-atlas/contracts/errors';
-import { statBeaconRequestSchema, topPlotsQuerySchema, topPlotsResponseSchema, type StatKind } from '@pixel-atlas/contracts/stats';
+import {
+  PLOT_VIEWS_MAX_BODY_BYTES,
+  plotViewsRequestSchema,
+  plotViewsResponseSchema,
+  statBeaconRequestSchema,
+  topPlotsQuerySchema,
+  topPlotsResponseSchema,
+  type StatKind,
+} from '@pixel-atlas/contracts/stats';
 import { requireAdmin } from '@pixel-atlas/service-kit/internal-auth';
 import { ADMIN_SESSION_SECURITY } from '@pixel-atlas/service-kit/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listTopPlots } from '../domain/list-top-plots.ts';
-import { recordPlotStat, type RecordStatOutcome } from '../domain/record-plot-stat.ts';
+import { recordPlotStat, recordPlotStats, type RecordStatOutcome } from '../domain/record-plot-stat.ts';
 import type { PrismaClient } from '../db.ts';
-import { ownedPlots } from '../owner-cookie.ts';
+import { ownedPlots, ownedPlotsIn } from '../owner-cookie.ts';
 
 /** A beacon is a few dozen bytes of JSON. */
 const BEACON_BODY_LIMIT = 1024;
@@ -27,6 +35,8 @@ export interface PlotStatsRoutesOptions {
   visitorSecret: string;
   /** Every beacon answered, with what became of it. */
   onRecorded: (beacon: { kind: StatKind; outcome: RecordStatOutcome | 'owner' }) => void;
+  /** Every entry of the gateway's batches of views, with what became of it. */
+  onViewRecorded?: (view: { kind: StatKind; outcome: RecordStatOutcome | 'owner' }) => void;
 }
 
 export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoutesOptions) {
@@ -76,6 +86,41 @@ export async function plotStatsRoutes(app: FastifyInstance, opts: PlotStatsRoute
       });
       opts.onRecorded({ kind: request.body.kind, outcome });
       return reply.status(204).send(null);
+    },
+  );
+
+  routes.post(
+    '/internal/plot-views',
+    {
+      bodyLimit: PLOT_VIEWS_MAX_BODY_BYTES,
+      // Before the body is read: only the gateway (with the internal token) may have up to 1 MB parsed here.
+      onRequest: async (request) => {
+        if (!request.fromGateway) throw new AppError('FORBIDDEN', 'Only the gateway reports views');
+      },
+      schema: {
+        // Not part of the public API (the gateway never proxies /internal/*): left out of the document.
+        hide: true,
+        summary: "The gateway's batch of views of the plot pages and badges it served, each counted as a beacon is",
+        operationId: 'recordPlotViews',
+        body: plotViewsRequestSchema,
+        response: { 200: plotViewsResponseSchema, 400: errorBodySchema, 403: errorBodySchema, 413: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { views } = request.body;
+      // As for a beacon: the owner's own views are not their plot's audience (the owner cookie the browser sent).
+      const byOwner = views.map((view) => ownedPlotsIn(request, view.ownerCookie).includes(view.plotId.toLowerCase()));
+      const counted = views.filter((_, i) => !byOwner[i]);
+      const outcomes = await recordPlotStats({
+        db: opts.db,
+        entries: counted.map(({ plotId, kind, visitor, userAgent }) => ({ plotId, kind, visitor, userAgent })),
+        secret: opts.visitorSecret,
+      });
+      let next = 0;
+      for (const [i, view] of views.entries()) {
+        opts.onViewRecorded?.({ kind: view.kind, outcome: byOwner[i] ? 'owner' : outcomes[next++]! });
+      }
+      return { counted: outcomes.filter((outcome) => outcome === 'counted').length };
     },
   );
 
