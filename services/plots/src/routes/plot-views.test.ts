@@ -131,6 +131,17 @@ describe('POST /internal/plot-views', () => {
     expect(await today(plot.id)).toEqual({ views: PLOT_VIEWS_MAX_ENTRIES, badge_views: 0 });
   });
 
+  it('counts a visitor once when batches naming them arrive at once (two gateways flushing together)', async () => {
+    const plots = await Promise.all([insertPlot(world.db, { x: 21, y: 1 }), insertPlot(world.db, { x: 25, y: 1 })]);
+    const visitors = Array.from({ length: 200 }, (_, i) => `10.2.${i >> 8}.${i & 255}`);
+    const batch = (order: number) =>
+      (order ? [...visitors].reverse() : visitors).flatMap((ip) => plots.map((plot) => entry(plot.id, 'view', ip)));
+    const answers = await Promise.all([0, 1, 0, 1].map((order) => send(batch(order))));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(answers.reduce((sum, a) => sum + a.json<{ counted: number }>().counted, 0)).toBe(400);
+    for (const plot of plots) expect(await today(plot.id)).toEqual({ views: 200, badge_views: 0 });
+  });
+
   it('is not in the public API document', async () => {
     const document = (await world.app.inject('/openapi.json')).json<{ paths: Record<string, unknown> }>();
     expect(Object.keys(document.paths).some((path) => path.startsWith('/internal'))).toBe(false);
