@@ -267,7 +267,7 @@ describe('admin sign-in', () => {
 });
 
 describe('pages for sharing and search engines', () => {
-  it('renders /plot/:id with its title, description, Open Graph tags, canonical URL and the outbound link', async () => {
+  it("renders /plot/:id with its title, description, Open Graph tags and canonical URL (the body is the web app's render)", async () => {
     const response = await gateway.inject(`/plot/${SAMPLE_PLOT.id}`);
     expect(response.statusCode).toBe(200);
     const html = response.body;
@@ -275,23 +275,24 @@ describe('pages for sharing and search engines', () => {
     expect(html).toContain('<meta name="description" content="Poetical science &amp; engines">');
     expect(html).toContain('<meta property="og:title" content="Ada &lt;Lovelace&gt;&#39;s Plot - Pixel Atlas">');
     expect(html).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/plot\/6f1c0b7e-2a8c-4f6e-9a51-0d3f4b2e9c11">/);
-    expect(html).toContain('<a href="https://ada.example.com/" rel="noopener">Visit Website</a>');
-    expect(html).toContain('Coordinates (40, 41)');
     expect(html).not.toContain('<Lovelace>');
     expect((html.match(/name="description"/g) ?? []).length).toBe(1);
   });
-  it('answers an unknown plot with a 404 status and the SPA shell', async () => {
+  it('answers an unknown plot with a 404 status and the not-found page, out of search results', async () => {
     const response = await gateway.inject('/plot/00000000-0000-4000-8000-000000000000');
     expect(response.statusCode).toBe(404);
-    expect(response.body).toContain('<div id="root"></div>');
+    expect(response.body).toContain('<h1>404 Page Not Found</h1>');
+    expect(response.body).toContain('<meta name="robots" content="noindex">');
   });
   it('renders /user/:name and lists every plot and user page in sitemap.xml', async () => {
     const user = await gateway.inject('/user/Ada%20%3CLovelace%3E');
     expect(user.body).toContain('<title>Ada &lt;Lovelace&gt;&#39;s Atlas - Pixel Atlas</title>');
     const sitemap = await gateway.inject('/sitemap.xml');
     expect(sitemap.headers['content-type']).toContain('application/xml');
-    expect(sitemap.body).toContain(`/plot/${SAMPLE_PLOT.id}</loc>`);
-    expect(sitemap.body).toContain('/user/Ada%20%3CLovelace%3E</loc>');
+    expect(sitemap.body).toContain('<sitemapindex');
+    expect(sitemap.body).toContain('/sitemaps/plots-1.xml</loc>');
+    expect((await gateway.inject('/sitemaps/plots-1.xml')).body).toContain(`/plot/${SAMPLE_PLOT.id}</loc>`);
+    expect((await gateway.inject('/sitemaps/users-1.xml')).body).toContain('/user/Ada%20%3CLovelace%3E</loc>');
   });
   it('keeps /admin and /claim out of robots.txt', async () => {
     const robots = (await gateway.inject('/robots.txt')).body;

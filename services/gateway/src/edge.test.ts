@@ -262,13 +262,16 @@ describe('links in pages', () => {
   it('never writes a forged Host (or X-Forwarded-Host) into a page, og:url, the sitemap or robots.txt', async () => {
     const forged = { host: FORGED_HOST, 'x-forwarded-host': `${FORGED_HOST}:8443`, 'x-forwarded-proto': 'https' };
     const pages = await Promise.all(
-      [`/plot/${PLOT.id}`, '/user/Ada', '/sitemap.xml', '/robots.txt'].map((url) => send(url, { headers: forged })),
+      [`/plot/${PLOT.id}`, '/user/Ada', '/sitemap.xml', '/sitemaps/plots-1.xml', '/robots.txt'].map((url) =>
+        send(url, { headers: forged }),
+      ),
     );
     for (const page of pages) {
       expect(page.status).toBe(200);
       expect(page.body).not.toContain(FORGED_HOST);
     }
-    const [plotPage, , sitemap, robots] = pages;
+    const [plotPage, , index, sitemap, robots] = pages;
+    expect(index?.body).toContain('<loc>http://localhost:0/sitemaps/plots-1.xml</loc>');
     // Outside production the origin is the gateway's own port on localhost (PORT=0 in tests).
     expect(plotPage?.body).toContain(`<link rel="canonical" href="http://localhost:0/plot/${PLOT.id}">`);
     expect(plotPage?.body).toMatch(/<meta property="og:url" content="http:\/\/localhost:0\/plot\//);
