@@ -14,18 +14,7 @@ export const NEIGHBOUR_COUNT = 6;
 /** Pages past this are refused (400) before any query runs. */
 export const DIRECTORY_MAX_PAGE = 10_000;
 
-/** 'Tech Creator Core' -> 'tech-creator-core': lower case, runs of anything but a-z/0-9 become one '-'. */
-export function regionSlug(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
-/** Where the plots without a region (region_name null: claimed with no map, or on a tile outside every region) stand. */
-export const UNCHARTED_REGION = { slug: 'uncharted', name: 'Uncharted Lands' } as const;
+export { regionSlug, UNCHARTED_REGION } from './region-catalog.ts';
 
 export const regionSummarySchema = z
   .object({
