@@ -1,5 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UpstreamPool } from './upstreams.ts';
+import { ROUTE_TABLE, UpstreamPool } from './upstreams.ts';
+
+describe('ROUTE_TABLE', () => {
+  it("routes every public path of the services' API (the checked-in OpenAPI document) to its service", () => {
+    const document = JSON.parse(readFileSync(new URL('../../../packages/api-types/openapi.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, unknown>;
+    };
+    // The gateway's own routes: admin sign-in, sessions and passkeys.
+    const gatewayOwn = /^\/api\/admin\/(login|logout|me|passkey)/;
+    const prefixes = Object.values(ROUTE_TABLE).flat();
+    const unrouted = Object.keys(document.paths).filter(
+      (path) => !gatewayOwn.test(path) && !prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)),
+    );
+    expect(unrouted).toEqual([]);
+  });
+});
 
 describe('UpstreamPool', () => {
   it('spreads requests round-robin over replicas and skips unhealthy ones', () => {

@@ -18,6 +18,7 @@ export const ROUTE_TABLE = {
     '/api/reserved-footprints',
     '/api/flag-plot',
     '/api/users',
+    '/api/regions',
     '/api/admin/link-health',
     '/api/manage',
     '/api/plot-stats',
