@@ -234,17 +234,29 @@ async function purchase(base: string, tile: { x: number; y: number }, index: num
   }
 }
 
+/** Runs `work`, timing it; a failure (an error status, a 30 s timeout) is counted and its time kept as a sample. */
+async function timed(samples: { ms: number[]; errors: number }, work: () => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  try {
+    await work();
+  } catch (error) {
+    samples.errors += 1;
+    console.log(`  failed: ${(error as Error).message.slice(0, 160)}`);
+  }
+  samples.ms.push(performance.now() - started);
+}
+
 /** Purchases one after another, then GET /api/plots (br) one after another on one keep-alive connection: ms each. */
 async function timedWork(base: string, tiles: Array<{ x: number; y: number }>, firstIndex: number) {
-  const purchases: number[] = [];
-  for (const [i, tile] of tiles.entries()) purchases.push(await purchase(base, tile, firstIndex + i));
+  const purchases = { ms: [] as number[], errors: 0 };
+  for (const [i, tile] of tiles.entries()) await timed(purchases, () => purchase(base, tile, firstIndex + i));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: '127.3.0.1' });
-  const lists: number[] = [];
+  const lists = { ms: [] as number[], errors: 0 };
   for (let i = 0; i < LIST_REQUESTS; i++) {
-    const started = performance.now();
-    const answer = await request(`${base}/api/plots`, { headers: { 'accept-encoding': 'br', 'user-agent': BROWSER }, agent });
-    if (answer.status !== 200) throw new Error(`GET /api/plots: ${answer.status}`);
-    lists.push(performance.now() - started);
+    await timed(lists, async () => {
+      const answer = await request(`${base}/api/plots`, { headers: { 'accept-encoding': 'br', 'user-agent': BROWSER }, agent });
+      if (answer.status !== 200) throw new Error(`GET /api/plots: ${answer.status}`);
+    });
   }
   agent.destroy();
   return { purchases, lists };
@@ -263,7 +275,10 @@ async function crowd(stack: ProcessStack, plotPath: string, freeTiles: Array<{ x
   };
   const visitors = await startScript('pages-crowd.ts', [JSON.stringify(plan)]);
   const crowdEnds = Date.now() + CROWD_SECONDS * 1000 - CROWD_THINK_MS;
-  const during = await timedWork(stack.url, freeTiles.slice(PURCHASES, PURCHASES * 2), PURCHASES);
+  const during = await timedWork(stack.url, freeTiles.slice(PURCHASES, PURCHASES * 2), PURCHASES).catch((error: unknown) => {
+    visitors.child.kill('SIGTERM');
+    throw error;
+  });
   const crowdOutlasted = Date.now() < crowdEnds;
   const last = await visitors.lines.next();
   if (last.done) throw new Error('the crowd ended without a result');
@@ -288,21 +303,25 @@ async function crowd(stack: ProcessStack, plotPath: string, freeTiles: Array<{ x
     ]),
   );
   if (result.errors) console.log(`errors: ${JSON.stringify(result.failures)}`);
-  const row = (label: string, a: number[], b: number[]) => [
-    label,
-    a.length,
-    fmt(percentile(a, 50), 1),
-    fmt(percentile(a, 99), 1),
-    fmt(percentile(b, 50), 1),
-    fmt(percentile(b, 99), 1),
-    `${fmt(percentile(b, 99) / percentile(a, 99))}×`,
-  ];
+  const row = (label: string, idleSamples: { ms: number[]; errors: number }, crowdSamples: { ms: number[]; errors: number }) => {
+    const [a, b] = [idleSamples.ms, crowdSamples.ms];
+    return [
+      label,
+      a.length,
+      fmt(percentile(a, 50), 1),
+      fmt(percentile(a, 99), 1),
+      fmt(percentile(b, 50), 1),
+      fmt(percentile(b, 99), 1),
+      `${fmt(percentile(b, 99) / percentile(a, 99))}×`,
+      `${idleSamples.errors} / ${crowdSamples.errors}`,
+    ];
+  };
   console.log(
     `\nTimed beside it, one after another: ${crowdOutlasted ? 'all while the crowd was on' : 'NOT all during the crowd (lengthen BENCH_CROWD_SECONDS)'}\n`,
   );
   console.log(
     table([
-      ['what', 'n', 'idle p50 ms', 'idle p99 ms', 'crowd p50 ms', 'crowd p99 ms', 'p99 ratio'],
+      ['what', 'n', 'idle p50 ms', 'idle p99 ms', 'crowd p50 ms', 'crowd p99 ms', 'p99 ratio', 'errors idle / crowd'],
       row('purchase (checkout, pay, claim)', idle.purchases, during.purchases),
       row('GET /api/plots (br)', idle.lists, during.lists),
     ]),
