@@ -20,6 +20,7 @@ export default defineConfig(
       'packages/api-types/src/api.ts',
       'web/test-results/**',
       'web/.dist-*/**',
+      'web/dist-server/**',
     ],
   },
   {
