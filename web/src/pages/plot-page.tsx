@@ -68,6 +68,7 @@ function ClaimedOwnerLink() {
 function PlotProfile({ plot }: { plot: Plot }) {
   usePlotViewCount(plot.id);
   const tier = normalizeTier(plot.tier);
+  const mapLabel = `Map of ${plot.display_name}'s plot at (${plot.x}, ${plot.y}) and its neighbours`;
   const description = plot.message.trim() || `A ${tierLabel(tier)} plot at coordinates (${plot.x}, ${plot.y}) on ${SITE_NAME}.`;
   usePageMeta(`${plot.display_name}'s Plot - ${SITE_NAME}`, description);
   const link = safeHttpLink(plot.link);
@@ -121,8 +122,10 @@ function PlotProfile({ plot }: { plot: Plot }) {
         x={plot.x}
         y={plot.y}
         tier={tier}
-        label={`Map of ${plot.display_name}'s plot at (${plot.x}, ${plot.y}) and its neighbours`}
+        label={mapLabel}
         className={PLOT_MAP_PREVIEW_CLASS}
+        // The gateway's share card of the plot: the same neighbourhood, drawn on the server.
+        noScriptImage={{ src: `/share-card/${plot.id}.png`, alt: mapLabel }}
       />
       <PlotNeighbours plotId={plot.id} className="mt-4" />
     </PageContainer>
