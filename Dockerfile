@@ -46,7 +46,8 @@ COPY web web
 ARG SERVICE
 # The product name is baked into the page title at build time (docker compose passes SITE_NAME).
 ARG SITE_NAME="Pixel Atlas"
-RUN if [ "$SERVICE" = gateway ]; then SITE_NAME="$SITE_NAME" npm run build --workspace=web; else rm -rf web/dist && mkdir -p web/dist; fi
+RUN if [ "$SERVICE" = gateway ]; then SITE_NAME="$SITE_NAME" npm run build --workspace=web; \
+    else rm -rf web/dist web/dist-server && mkdir -p web/dist web/dist-server; fi
 
 # ---- runtime: production dependencies, the workspace packages and this service's source (TypeScript, run by tsx:
 #      no compile step) with its generated client, run as the unprivileged `node` user
@@ -66,6 +67,8 @@ RUN if [ "$SERVICE" = gateway ]; then \
 COPY services/${SERVICE} services/${SERVICE}
 COPY --from=build /app/services/${SERVICE}/src/generated services/${SERVICE}/src/generated
 COPY --from=build /app/web/dist web/dist
+# The web app's server renderer: the gateway renders plot, user and region pages with it (the app's own components).
+COPY --from=build /app/web/dist-server web/dist-server
 ENV WEB_DIST_DIR=/app/web/dist
 USER node
 WORKDIR /app/services/${SERVICE}

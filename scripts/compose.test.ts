@@ -344,6 +344,8 @@ describe('Dockerfile (one for every service, ARG SERVICE)', () => {
     expect(runtime).toContain('COPY --from=build /app/services/${SERVICE}/src/generated services/${SERVICE}/src/generated');
     expect(text).toMatch(/if \[ "\$SERVICE" = gateway \]; then .*npm run build --workspace=web/);
     expect(runtime).toContain('COPY --from=build /app/web/dist web/dist');
+    // The gateway renders plot, user and region pages with the web app's server bundle.
+    expect(runtime).toContain('COPY --from=build /app/web/dist-server web/dist-server');
     expect(runtime).toContain('ENV WEB_DIST_DIR=/app/web/dist');
   });
 });

@@ -47,7 +47,10 @@ function prerenderShell(): Plugin {
     },
     async closeBundle() {
       if (ssrBuild) return;
-      const serverOut = path.join(root, SERVER_OUT_DIR);
+      // Beside the client build: web/dist-server for web/dist; for a build into a temporary folder (scripts/lib/workspace.ts
+      // builds into web/.dist-<pid>-<time>, then swaps it in) <that folder>-server, swapped in with it, so a build running
+      // at the same time never mixes its server bundle with another build's client files.
+      const serverOut = path.basename(outDir) === 'dist' ? path.join(path.dirname(outDir), SERVER_OUT_DIR) : `${outDir}-server`;
       await build({
         configFile: false,
         root,

@@ -95,21 +95,28 @@ export async function buildWeb(root = ROOT, { force = false, log = console.log }
   });
   if (code !== 0) {
     rmSync(fresh, { recursive: true, force: true });
+    rmSync(`${fresh}-server`, { recursive: true, force: true });
     throw new Error(`web build failed (exit code ${code})`);
   }
-  const dist = path.join(web, 'dist');
+  // The client files, then the server bundle built beside them (web/vite.config.ts): the gateway reads both at start.
+  swapIn(fresh, path.join(web, 'dist'));
+  swapIn(`${fresh}-server`, path.join(web, 'dist-server'));
+}
+
+/** Puts a freshly built folder in place of `target` by renames (the old one removed), never emptying `target` in between. */
+function swapIn(fresh: string, target: string) {
   for (let attempt = 0; ; attempt++) {
     const old = `${fresh}-old${attempt}`;
     try {
-      renameSync(dist, old);
+      renameSync(target, old);
     } catch {
-      // no web/dist (first build, or another build is between its two renames)
+      // no target yet (first build, or another build is between its two renames)
     }
     try {
-      renameSync(fresh, dist);
+      renameSync(fresh, target);
       break;
     } catch (error) {
-      if (attempt >= 20) throw error; // another build put its web/dist back in between: move it aside again
+      if (attempt >= 20) throw error; // another build put its folder back in between: move it aside again
     } finally {
       rmSync(old, { recursive: true, force: true });
     }
