@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
+import { regionSlug, UNCHARTED_REGION } from '@pixel-atlas/contracts/region-catalog';
+import type { Plot } from '@pixel-atlas/contracts/plots';
 import { afterAll, afterEach, assert, beforeAll, describe, expect, it } from 'vitest';
 import { gotoLive, signInAdmin, startStack, type Stack } from './support/stack.ts';
 import { ONE_PIXEL_PNG_BYTES, claimThroughApi, paidCheckout } from './support/claim.ts';
@@ -168,12 +170,16 @@ describe.each(VIEWPORTS)('axe at $name', (size) => {
     const tile = unclaimed[VIEWPORTS.indexOf(size)];
     assert(tile, 'an unclaimed land tile per viewport');
     const sessionId = await paidCheckout(page.request, stack.url, tile);
+    const { region_name: regionName } = (await (await page.request.get(`${stack.url}/api/plots/${plotId}`)).json()) as Plot;
+    const regionPage = `/regions/${regionName ? regionSlug(regionName) : UNCHARTED_REGION.slug}`;
     const routes: Array<[string, number, string]> = [
       ['/', 200, 'Claim Your Place in'],
       ['/claim', 200, 'Missing Session ID'],
       [`/claim?session_id=${sessionId}`, 200, 'Payment Successful! Claim Your Plot'],
       [`/plot/${plotId}`, 200, `${PLOT_NAME}'s Plot`],
       [`/user/${encodeURIComponent(PLOT_NAME)}`, 200, `${PLOT_NAME}'s Atlas`],
+      ['/regions', 200, 'Regions of the Atlas'],
+      [regionPage, 200, PLOT_NAME],
       [`/manage/${manageToken}`, 200, `Manage ${PLOT_NAME}'s Plot`],
       ['/about', 200, 'How it works'],
       ['/faq', 200, 'Still have questions?'],

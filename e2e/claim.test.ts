@@ -89,8 +89,10 @@ describe('claiming a plot, end to end in a real browser', () => {
 
     // Crawlers get the plot's own page, with the outbound link in the markup.
     const html = await (await buyer.request.get(`${stack.url}/plot/${plotId}`)).text();
-    expect(html).toContain('<a href="https://pioneer.example/" rel="noopener">Visit Website</a>');
-    expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).toContain(`/plot/${plotId}</loc>`);
+    expect(html).toMatch(/<a href="https:\/\/pioneer\.example\/"[^>]* rel="noopener"[^>]*>(?:<[^>]+>)*Visit Website</);
+    // The sitemap is an index; the plot is listed in its plots file.
+    expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).toContain('/sitemaps/plots-1.xml</loc>');
+    expect(await (await buyer.request.get(`${stack.url}/sitemaps/plots-1.xml`)).text()).toContain(`/plot/${plotId}</loc>`);
   });
 
   it("opens a plot page with the gateway's page on screen until the app's own page replaces it whole (never an empty frame)", async () => {

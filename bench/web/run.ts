@@ -11,7 +11,7 @@
  * into .data/bench-web/node24 and used for the Lighthouse child only. Chromium: CHROME_PATH or /usr/bin/chromium.
  *
  *   BENCH_WEB_RUNS=1 (Lighthouse runs per page and preset; the median by Performance score is reported)
- *   BENCH_WEB_PAGES=/,/faq,plot  BENCH_WEB_PRESETS=mobile,desktop  BENCH_LOG_LEVEL=warn
+ *   BENCH_WEB_PAGES=/,/faq,plot  (also: region, the seeded plot's directory page)  BENCH_WEB_PRESETS=mobile,desktop  BENCH_LOG_LEVEL=warn
  *   BENCH_WEB_READY_S=300 (how long each service may take to answer /readyz)
  *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
  *   BENCH_WEB_REPORTS_DIR=<dir> (keep each Lighthouse JSON report there)
@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants as zc, gzipSync } from 'node:zlib';
 import { BACKEND_NAMES, SERVICES, type ServiceName } from '@pixel-atlas/contracts/services';
+import { regionSlug, UNCHARTED_REGION } from '@pixel-atlas/contracts/region-catalog';
 import { createTestDatabase, createTestStream } from '@pixel-atlas/service-kit/testing';
 import { ensureInfra } from '../../scripts/lib/infra.ts';
 import { ROOT, buildWeb, randomToken, runGenerate } from '../../scripts/lib/workspace.ts';
@@ -140,6 +141,14 @@ async function seedPlot(gateway: string): Promise<string> {
   });
   if (claimed.status !== 200 && claimed.status !== 201) throw new Error(`claim failed: ${claimed.status} ${JSON.stringify(claimed.body)}`);
   return claimed.body.plot.id;
+}
+
+/** The directory page the seeded plot is listed on (the page a crawler reaches it from). */
+async function regionPageOf(gateway: string, plotId: string): Promise<string> {
+  const response = await fetch(`${gateway}/api/plots/${plotId}`);
+  if (!response.ok) throw new Error(`GET /api/plots/${plotId}: ${response.status}`);
+  const plot = (await response.json()) as { region_name: string | null };
+  return `/regions/${plot.region_name ? regionSlug(plot.region_name) : UNCHARTED_REGION.slug}`;
 }
 
 interface Lhr {
@@ -347,7 +356,7 @@ async function main() {
     const rows: Row[] = [];
     const bytes: Array<{ page: string; js: Bytes; css: Bytes }> = [];
     for (const page of PAGES) {
-      const pagePath = page === 'plot' ? `/plot/${plotId}` : page;
+      const pagePath = page === 'plot' ? `/plot/${plotId}` : page === 'region' ? await regionPageOf(gatewayUrl, plotId) : page;
       for (const preset of PRESETS) {
         const runs: Lhr[] = [];
         for (let i = 0; i < RUNS; i++) {
@@ -358,7 +367,7 @@ async function main() {
         const lhr = runs[Math.floor(runs.length / 2)];
         if (!lhr) throw new Error(`no Lighthouse run of ${pagePath} (${preset})`);
         const row: Row = {
-          page: page === 'plot' ? '/plot/:id' : page,
+          page: page === 'plot' ? '/plot/:id' : page === 'region' ? '/regions/:slug' : page,
           preset,
           perf: score(lhr, 'performance'),
           a11y: score(lhr, 'accessibility'),
