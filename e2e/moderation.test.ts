@@ -74,8 +74,16 @@ describe('moderation, end to end in a real browser', () => {
   });
 
   it('lets a visitor flag a plot without hiding it; the admin rejects it and it is gone everywhere but the payment record', async () => {
-    const tile = landTiles.find((t) => t.x === 50) ?? landTiles[0];
-    assert(tile, 'land on the map');
+    // Free land: the first test's auto-assign may have taken any tile.
+    let tile: { x: number; y: number } | undefined;
+    for (const candidate of [...landTiles.filter((t) => t.x >= 50), ...landTiles]) {
+      const answer = await buyer.request.get(`${stack.url}/api/position-available?x=${candidate.x}&y=${candidate.y}`);
+      if (((await answer.json()) as { available?: boolean }).available) {
+        tile = candidate;
+        break;
+      }
+    }
+    assert(tile, 'free land on the map');
     const { plotId, sessionId } = await claimThroughApi(buyer.request, stack.url, tile, {
       display_name: 'Shady Shop',
       message: 'A calm corner of the map',
@@ -112,7 +120,7 @@ describe('moderation, end to end in a real browser', () => {
     expect((await buyer.request.get(`${stack.url}/api/plots/${plotId}`)).status()).toBe(404);
     await gotoLive(buyer, `${stack.url}/user/Shady%20Shop`);
     await expect.poll(() => buyer.getByText('Claim Your First Plot').count()).toBe(1);
-    expect(await (await buyer.request.get(`${stack.url}/sitemap.xml`)).text()).not.toContain(plotId);
+    expect(await (await buyer.request.get(`${stack.url}/sitemaps/plots-1.xml`)).text()).not.toContain(plotId);
     const position = await (await buyer.request.get(`${stack.url}/api/position-available?x=${tile.x}&y=${tile.y}`)).json();
     expect(position.available).toBe(true);
     await expect
