@@ -82,9 +82,14 @@ export const databasePlugin = fp(
     const { client } = opts;
     app.decorate('db', client);
     app.decorate('pg', opts.pool);
-    app.addReadinessCheck('database', async () => {
-      await client.$queryRawUnsafe('SELECT 1');
-    });
+    const { pool } = opts;
+    app.addReadinessCheck(
+      'database',
+      async () => {
+        await client.$queryRawUnsafe('SELECT 1');
+      },
+      () => `pool: ${pool.totalCount} open, ${pool.idleCount} idle, ${pool.waitingCount} waiting`,
+    );
     app.addHook('onClose', async () => {
       await client.$disconnect();
     });

@@ -14,8 +14,11 @@ export interface Readiness {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Registers a dependency `/readyz` must see working (database, NATS, ...). */
-    addReadinessCheck(name: string, check: ReadinessCheck): void;
+    /**
+     * Registers a dependency `/readyz` must see working (database, NATS, ...). `describe` adds what the operator needs
+     * to tell a dependency that is away from one that is saturated (say, a pool's queue) to a check that timed out.
+     */
+    addReadinessCheck(name: string, check: ReadinessCheck, describe?: () => string): void;
     /** Runs every readiness check now. */
     readiness(): Promise<Readiness>;
   }
@@ -38,23 +41,24 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
 export const healthPlugin = fp(
   async (app: FastifyInstance, opts: { detailed?: boolean }) => {
     const detailed = opts.detailed ?? true;
-    const checks = new Map<string, ReadinessCheck>();
+    const checks = new Map<string, { check: ReadinessCheck; describe?: () => string }>();
     let closing = false;
-    app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck) => {
-      checks.set(name, check);
+    app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck, describe?: () => string) => {
+      checks.set(name, { check, describe });
     });
     app.decorate('readiness', async (): Promise<Readiness> => {
       if (closing) return { ready: false, status: 'shutting-down', checks: {} };
       const results: Record<string, string> = {};
       let ready = true;
       await Promise.all(
-        [...checks].map(async ([name, check]) => {
+        [...checks].map(async ([name, { check, describe }]) => {
           try {
             await withTimeout(check(), CHECK_TIMEOUT_MS);
             results[name] = 'ok';
           } catch (error) {
             ready = false;
-            results[name] = error instanceof Error ? error.message : 'failed';
+            const message = error instanceof Error ? error.message : 'failed';
+            results[name] = describe ? `${message} (${describe()})` : message;
           }
         }),
       );

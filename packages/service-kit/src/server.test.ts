@@ -49,6 +49,21 @@ describe('operational endpoints', () => {
     });
   });
 
+  it("a check's failure carries what its dependency's describe says (a pool's queue beside the database's error)", async () => {
+    app = await createServiceApp({ name: 'edge', internalToken: TOKEN, logLevel: 'silent', trustRequestIdFrom: 'nobody' });
+    app.addReadinessCheck(
+      'database',
+      async () => {
+        throw new Error('timeout exceeded when trying to connect');
+      },
+      () => 'pool: 10 open, 0 idle, 37 waiting',
+    );
+    await app.ready();
+    expect((await app.inject('/readyz')).json().checks).toEqual({
+      database: 'timeout exceeded when trying to connect (pool: 10 open, 0 idle, 37 waiting)',
+    });
+  });
+
   it('serves metrics and detailed readiness on the operations port, and nothing else', async () => {
     app = await serviceWithFailingCheck(true);
     operations = await listenOperations(app, { host: '127.0.0.1', port: 0 });
