@@ -43,6 +43,13 @@ describe.each(SERVICE_NAMES)('service %s', (name: ServiceName) => {
     expect(envSchema.shape.PORT.parse(undefined), `${dir}/src/env.ts: PORT default`).toBe(SERVICES[name].port);
   });
 
+  it("treats an unset NODE_ENV as production, the kit's one rule (src/env.ts spreads baseEnvShape)", async () => {
+    const { envSchema } = (await import(pathToFileURL(path.join(ROOT, dir, 'src', 'env.ts')).href)) as {
+      envSchema: { shape: { NODE_ENV: { parse(value: unknown): unknown } } };
+    };
+    expect(envSchema.shape.NODE_ENV.parse(undefined), `${dir}/src/env.ts: NODE_ENV default`).toBe('production');
+  });
+
   it("keeps its tables in the table's schema (src/db.ts SCHEMA)", async () => {
     const { SCHEMA } = (await import(pathToFileURL(path.join(ROOT, dir, 'src', 'db.ts')).href)) as { SCHEMA: string };
     expect(SCHEMA, `${dir}/src/db.ts: SCHEMA`).toBe(SERVICES[name].schema);

@@ -14,7 +14,12 @@ export const envField = {
 
 /** Settings every service reads; a service extends this object with its own keys. */
 export const baseEnvShape = {
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * Unset means production (ARCHITECTURE.md section 7), in every service alike: only an explicit development or test
+   * turns on development conveniences (the built-in test checkout, derived secrets, localhost links), so a forgotten
+   * NODE_ENV never runs a live site on them. `npm start` passes development, the test helpers test.
+   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),

@@ -253,10 +253,14 @@ describe('operational endpoints', () => {
 });
 
 describe('links in pages', () => {
-  it('requires PUBLIC_ORIGIN with NODE_ENV=production', () => {
+  it('requires PUBLIC_ORIGIN with NODE_ENV production or unset; development and test link to localhost', () => {
     const env = { ...bed.env, NODE_ENV: 'production', CONTACT_URL: 'http://127.0.0.1:9' };
-    expect(() => loadEnv(env)).toThrow(/PUBLIC_ORIGIN: is required with NODE_ENV=production/);
+    const required = /PUBLIC_ORIGIN: is required unless NODE_ENV is explicitly development or test \(unset counts as production\)/;
+    expect(() => loadEnv(env)).toThrow(required);
+    const { NODE_ENV: _unset, ...withoutNodeEnv } = env;
+    expect(() => loadEnv(withoutNodeEnv)).toThrow(required);
     expect(loadEnv({ ...env, PUBLIC_ORIGIN: 'https://atlas.example.com' }).PUBLIC_ORIGIN).toBe('https://atlas.example.com');
+    expect(loadEnv({ ...env, NODE_ENV: 'development' }).PUBLIC_ORIGIN).toBeUndefined();
   });
 
   it('never writes a forged Host (or X-Forwarded-Host) into a page, og:url, the sitemap or robots.txt', async () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { BACKEND_NAMES, SERVICES, type BackendName } from '@pixel-atlas/contracts/services';
-import { baseEnvShape, envField, envLoader } from '@pixel-atlas/service-kit/env';
+import { baseEnvShape, envField, envLoader, requireOutsideDevelopment } from '@pixel-atlas/service-kit/env';
 import { z } from 'zod';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -88,8 +88,8 @@ export const envSchema = z
     SITE_NAME: z.string().min(1).default('Pixel Atlas'),
     /**
      * The address people use, e.g. https://atlas.example.com; https here turns on Secure __Host- cookies.
-     * Canonical URLs, og:url and the sitemap are built from it, never from the Host header: required with
-     * NODE_ENV=production; in development and tests it is http://localhost:<PORT> (see publicOriginOf).
+     * Canonical URLs, og:url and the sitemap are built from it, never from the Host header: required unless NODE_ENV
+     * is explicitly development or test (unset is production); there it is http://localhost:<PORT> (see publicOriginOf).
      */
     PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://atlas.example.com' }).optional(),
     /** Proxies in front of the gateway whose X-Forwarded-For entries are believed: a hop count or addresses/CIDRs. */
@@ -154,12 +154,11 @@ export const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PUBLIC_ORIGIN'],
-        message:
-          'is required with NODE_ENV=production (the address people use, e.g. https://atlas.example.com): page links are never taken from the Host header',
-      });
+      requireOutsideDevelopment(
+        ctx,
+        'PUBLIC_ORIGIN',
+        'the address people use, e.g. https://atlas.example.com; page links are never taken from the Host header',
+      );
     }
   });
 export type GatewayEnv = z.infer<typeof envSchema>;

@@ -22,12 +22,8 @@ const tierPriceOverrides = z
 
 export const envSchema = z
   .object({
+    // NODE_ENV comes from the kit: unset means production, so only an explicit development or test runs the test checkout.
     ...baseEnvShape,
-    /**
-     * Unset means production rules (ARCHITECTURE.md section 7): only an explicit development or test may run
-     * the built-in test checkout, so a forgotten NODE_ENV can never put a free checkout on a live site.
-     */
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
     PORT: envField.port(SERVICES.payments.port),
     /** The address buyers use (the gateway's); Stripe sends them back to `${PUBLIC_ORIGIN}/claim?session_id=...`. */
     PUBLIC_ORIGIN: z

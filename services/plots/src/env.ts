@@ -4,9 +4,8 @@ import { z } from 'zod';
 
 export const envSchema = z
   .object({
+    // NODE_ENV comes from the kit: unset means production, so VISITOR_COOKIE_SECRET is required unless development or test.
     ...baseEnvShape,
-    /** Unset means production rules (ARCHITECTURE.md section 7): secrets are required, no development defaults. */
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
     PORT: envField.port(SERVICES.plots.port),
     /** Decoding bound for avatars (width × height): a small file can declare a huge image. */
     AVATAR_MAX_INPUT_PIXELS: envField.positiveInt(4096 * 4096),
