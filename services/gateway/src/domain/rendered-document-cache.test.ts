@@ -21,6 +21,8 @@ function gatedBuild(body: () => string) {
   return { state, build };
 }
 
+const text = (doc: { representations: { identity: { bytes: Buffer } } }) => doc.representations.identity.bytes.toString();
+
 describe('the rendered-document cache', () => {
   it('builds a document once for many concurrent requests, and serves it from memory after', async () => {
     const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000 });
@@ -95,6 +97,54 @@ describe('the rendered-document cache', () => {
     expect(docs.map((d) => d.representations.identity.bytes.toString())).toEqual(['v2', 'v2']);
     expect(state.builds).toBe(2);
     expect(cache.peek('k')?.representations.identity.bytes.toString()).toBe('v2');
+  });
+
+  it('answers a copy that missed a change for staleMs after it while one rebuild runs; then only the rebuilt one', async () => {
+    let clock = 0;
+    const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000, staleMs: 1000, now: () => clock });
+    let version = 1;
+    const { state, build } = gatedBuild(() => `v${version}`);
+    const recipe = { tags: ['plots'], build, staleWhileRebuilding: true };
+    const first = cache.get('k', recipe);
+    await new Promise((r) => setImmediate(r));
+    state.release();
+    expect(text(await first)).toBe('v1');
+
+    version = 2;
+    cache.invalidate('plots');
+    clock += 999;
+    // A document that did not ask for it (a versioned share card) is never answered stale.
+    expect(cache.answerNow('k', { tags: ['plots'], build })).toBeUndefined();
+    // A crowd keeps its answers from memory: the v1 copy, at once, however many ask; one rebuild starts.
+    const crowd = await Promise.all(Array.from({ length: 20 }, () => cache.get('k', recipe)));
+    expect(crowd.map(text)).toEqual(Array.from({ length: 20 }, () => 'v1'));
+    expect(state.builds).toBe(2);
+    // The owner who just saved waits for the rebuild, which began after the change.
+    const owner = cache.get('k', recipe, { fresh: true });
+    state.release();
+    expect(text(await owner)).toBe('v2');
+    expect(text(await cache.get('k', recipe))).toBe('v2');
+    expect(state.builds).toBe(2);
+  });
+
+  it('does not answer a copy whose missed change is older than staleMs: the request waits for the rebuild', async () => {
+    let clock = 0;
+    const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000, staleMs: 1000, now: () => clock });
+    let version = 1;
+    const { state, build } = gatedBuild(() => `v${version}`);
+    const recipe = { tags: ['plots'], build, staleWhileRebuilding: true };
+    const first = cache.get('k', recipe);
+    await new Promise((r) => setImmediate(r));
+    state.release();
+    await first;
+    version = 2;
+    cache.invalidate('plots');
+    clock += 1001;
+    expect(cache.answerNow('k', recipe)).toBeUndefined();
+    const late = cache.get('k', recipe);
+    while (state.builds < 2) await new Promise((r) => setImmediate(r));
+    state.release();
+    expect(text(await late)).toBe('v2');
   });
 
   it('gives a failure kept for no time to the requests that waited for it, and builds again for the next', async () => {

@@ -54,6 +54,11 @@ export interface RenderedDocument {
 export interface DocumentRecipe {
   tags: readonly string[];
   build: () => Promise<DocumentDraft>;
+  /**
+   * A copy that missed a change may be answered for the cache's `staleMs` while it is rebuilt (pages a crowd opens).
+   * Off for documents whose address promises what they show (a versioned share card is cached for a year).
+   */
+  staleWhileRebuilding?: boolean;
 }
 
 export interface RenderedDocumentCacheOptions {
@@ -61,6 +66,20 @@ export interface RenderedDocumentCacheOptions {
   maxBytes: number;
   /** The longest a document is served without being rebuilt: a lost event cannot keep a page stale for longer. */
   maxAgeMs: number;
+  /**
+   * How long after a change a document that missed it may still be answered while one rebuild runs (0: never; every
+   * request then waits for the rebuild). A crowd on one page keeps being answered from memory when a purchase
+   * elsewhere makes every page stale, the way a CDN's `stale-while-revalidate` would.
+   */
+  staleMs?: number;
+  /** The clock `staleMs` is measured on (ms; tests move it). */
+  now?: () => number;
+}
+
+/** What a request may be answered with. */
+export interface FreshnessNeed {
+  /** Only a document built after every change it shows (the owner who just saved looks at their own page). */
+  fresh?: boolean;
 }
 
 /** Builds a document, compressed once in each coding, with its tags: what every answer of it is made of. */
@@ -108,8 +127,9 @@ const sizeOf = (doc: RenderedDocument, key: string) =>
  *
  * - Single flight: requests for a key whose build is under way wait on that build (lru-cache's `fetch`).
  * - Events, not timers, make documents stale: each document names tags (`plots`, `map`, `plot:<id>`…) and an event
- *   bumps a tag. A document whose build began before a bump of one of its tags is never served again, even when the
- *   build finishes after the event (it may have read the old data).
+ *   bumps a tag. A document whose build began before a bump of one of its tags is stale, even when the build
+ *   finishes after the event (it may have read the old data): it is answered only for `staleMs` after the change it
+ *   missed, while one rebuild runs, and never to a request that needs it fresh.
  * - `maxAgeMs` bounds what a lost event can cost; memory is bounded by bytes, least recently used first.
  */
 export class RenderedDocumentCache {
@@ -118,8 +138,17 @@ export class RenderedDocumentCache {
   /** The epoch of each tag's last bump (tags never bumped are absent). */
   private readonly bumped = new Map<string, number>();
   private readonly lru: LRUCache<string, RenderedDocument, DocumentRecipe>;
+  private readonly staleMs: number;
+  private readonly now: () => number;
+  /** Bumps of the last `staleMs`, oldest first; every bump up to `settledEpoch` is older than that. */
+  private readonly recentBumps: Array<{ epoch: number; at: number }> = [];
+  private settledEpoch = 0;
+  /** Keys whose background rebuild is under way (at most one each). */
+  private readonly rebuilding = new Set<string>();
 
   constructor(options: RenderedDocumentCacheOptions) {
+    this.staleMs = options.staleMs ?? 0;
+    this.now = options.now ?? (() => performance.now());
     this.lru = new LRUCache<string, RenderedDocument, DocumentRecipe>({
       maxSize: options.maxBytes,
       sizeCalculation: sizeOf,
@@ -138,6 +167,7 @@ export class RenderedDocumentCache {
   invalidate(tag: string): void {
     this.epoch += 1;
     this.bumped.set(tag, this.epoch);
+    if (this.staleMs > 0) this.recentBumps.push({ epoch: this.epoch, at: this.now() });
   }
 
   /** A value that changes whenever one of `tags` is bumped: a key for data several documents are built from. */
@@ -158,13 +188,45 @@ export class RenderedDocumentCache {
   }
 
   /**
-   * The document, fresh: from memory, or built (one build per key at a time). A build that an event overtook is
-   * built again; after a few rounds of events arriving faster than builds the last build is served (it is at most one
-   * build old).
+   * The document without waiting: fresh from memory, or, unless `need.fresh`, a copy that missed changes all under
+   * `staleMs` old, while one rebuild runs in the background. Undefined: the request has to wait (`get`).
    */
-  async get(key: string, recipe: DocumentRecipe): Promise<RenderedDocument> {
-    const held = this.peek(key);
-    if (held) return held;
+  answerNow(key: string, recipe: DocumentRecipe, need: FreshnessNeed = {}): RenderedDocument | undefined {
+    // Within maxAge; during a rebuild lru-cache answers the copy being replaced.
+    const held = this.lru.get(key);
+    if (!held) return undefined;
+    if (this.isFresh(held)) return held;
+    if (!recipe.staleWhileRebuilding || need.fresh || !this.missedOnlyRecentChanges(held)) return undefined;
+    this.rebuildInBackground(key, recipe);
+    return held;
+  }
+
+  /** Every bump since the document's build began is under `staleMs` old (bumps of other tags counted too: simpler, and safe). */
+  private missedOnlyRecentChanges(doc: RenderedDocument): boolean {
+    if (this.staleMs <= 0) return false;
+    const horizon = this.now() - this.staleMs;
+    while (this.recentBumps.length > 0 && this.recentBumps[0]!.at < horizon) this.settledEpoch = this.recentBumps.shift()!.epoch;
+    return doc.epoch >= this.settledEpoch;
+  }
+
+  private rebuildInBackground(key: string, recipe: DocumentRecipe): void {
+    if (this.rebuilding.has(key)) return;
+    this.rebuilding.add(key);
+    // A failed rebuild drops the stale copy (lru-cache's default): the next request waits for a build of its own.
+    void this.lru
+      .fetch(key, { context: recipe, forceRefresh: true })
+      .catch(() => undefined)
+      .finally(() => this.rebuilding.delete(key));
+  }
+
+  /**
+   * The document: from memory (see `answerNow`), or built (one build per key at a time). A build that an event
+   * overtook is built again; after a few rounds of events arriving faster than builds the last build is served (it is
+   * at most one build old).
+   */
+  async get(key: string, recipe: DocumentRecipe, need: FreshnessNeed = {}): Promise<RenderedDocument> {
+    const now = this.answerNow(key, recipe, need);
+    if (now) return now;
     let doc: RenderedDocument | undefined;
     for (let round = 0; round < 3; round += 1) {
       const stale = this.lru.peek(key, { allowStale: true });

@@ -61,10 +61,21 @@ describe('an owner edit through the gateway', () => {
       link: 'https://engine.example.org/',
     });
 
-    const page = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } })).text();
+    // The owner, whose browser their owner page marked, sees what they saved at once; a visitor within a second
+    // (pages a crowd opens may be answered from the copy being rebuilt for that long).
+    const ownerCookie = (await fetch(`${base}/api/manage/${token}`)).headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    expect(ownerCookie).toMatch(/^pa_owns=/);
+    const page = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER, cookie: ownerCookie } })).text();
     // The head tags here (the body is the web app's server render, which these tests run without).
     expect(page).toContain('Now on the analytical engine');
     expect(page).not.toContain('First program, first plot.');
+    await eventually(async () => {
+      const visitorPage = await (await fetch(`${base}/plot/${plotId}`, { headers: { 'user-agent': BROWSER } })).text();
+      return visitorPage.includes('Now on the analytical engine') && !visitorPage.includes('First program, first plot.');
+    });
     const sitemap = await (await fetch(`${base}/sitemaps/plots-1.xml`)).text();
     expect(sitemap).toContain(`/plot/${plotId}`);
   });

@@ -1,4 +1,5 @@
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
+import { OWNER_COOKIE } from '@pixel-atlas/contracts/stats';
 import { etagMatches } from '@pixel-atlas/service-kit/cached-json';
 import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 import type { OutgoingHttpHeader } from 'node:http';
@@ -36,6 +37,12 @@ export interface RenderedDocumentsOptions {
 
 /** `Cache-Control` of pages: a CDN may keep a copy for a second and serve it while it revalidates (r/place's board). */
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-revalidate=60';
+/**
+ * What the gateway itself allows, as the CDN's `s-maxage`: a document that missed a change is answered for up to a
+ * second after it while one rebuild runs, so a purchase (which makes every page stale: pages show neighbours and
+ * counts) does not make a crowd wait for a server render. The plot's owner always gets the page built after the change.
+ */
+const STALE_WHILE_REBUILDING_MS = 1000;
 
 /**
  * The rendered-document cache of this replica, and the one way its documents are answered. Every replica follows the
@@ -44,7 +51,7 @@ export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-re
  */
 export const renderedDocumentsPlugin = fp(
   async (app: FastifyInstance, opts: RenderedDocumentsOptions) => {
-    const cache = new RenderedDocumentCache({ maxBytes: opts.maxBytes, maxAgeMs: opts.maxAgeMs });
+    const cache = new RenderedDocumentCache({ maxBytes: opts.maxBytes, maxAgeMs: opts.maxAgeMs, staleMs: STALE_WHILE_REBUILDING_MS });
     const { builds } = defineMetrics(app.metrics, (m) => ({
       bytes: m.gauge({
         name: 'gateway_rendered_documents_bytes',
@@ -96,16 +103,16 @@ export const renderedDocumentsPlugin = fp(
     };
 
     const serve: RenderedDocuments['serve'] = async (request, reply, key, recipe) => {
-      let doc = cache.peek(key);
-      if (!doc) {
-        doc = await cache.get(key, {
-          tags: recipe.tags,
-          build: () => {
-            builds.inc();
-            return recipe.build();
-          },
-        });
-      }
+      const counted: DocumentRecipe = {
+        ...recipe,
+        build: () => {
+          builds.inc();
+          return recipe.build();
+        },
+      };
+      // An owner (the cookie their private link set) may have just saved: they see what they saved.
+      const need = { fresh: request.cookies?.[OWNER_COOKIE] !== undefined };
+      const doc = cache.answerNow(key, counted, need) ?? (await cache.get(key, counted, need));
       send(request, reply, doc);
       return doc;
     };

@@ -113,6 +113,7 @@ export const sharePagesPlugin = fp(
       const { pathname, search } = sharePageUrl(page);
       return documents.serve(request, reply, `page:${pathname}${search}`, {
         tags: PAGE_TAGS,
+        staleWhileRebuilding: true,
         build: () =>
           renderSharePageDocument({
             page,
@@ -198,6 +199,7 @@ function sitemapRoutes(app: FastifyInstance, { origin, route, fetchApi }: Sitema
   const serveSitemap = (request: FastifyRequest, reply: FastifyReply, file: string, render: (s: SitemapSource) => string | null) =>
     documents.serve(request, reply, `sitemap:${file}`, {
       tags: PAGE_TAGS,
+      staleWhileRebuilding: true,
       build: async () => {
         try {
           const text = render(await sourceFor(request));
