@@ -1,4 +1,5 @@
 import { AppError } from '@pixel-atlas/service-kit/errors';
+import pLimit, { type LimitFunction } from 'p-limit';
 
 export const DECODER_BUSY_MESSAGE = 'Too many images are being processed right now. Please try again in a moment.';
 
@@ -22,43 +23,35 @@ export interface AvatarDecodeSlotsOptions {
 }
 
 /**
- * A small semaphore around image decoding: a large avatar costs 160–250 ms of CPU, so a burst of claims must
- * queue (a few) or be told to come back (the rest), never pile up on the event loop's thread pool.
+ * A bound around image decoding: a large avatar costs 160–250 ms of CPU, so a burst of claims must queue (a few)
+ * or be told to come back (the rest), never pile up on the event loop's thread pool. p-limit runs and queues the
+ * decodes (as it does the gateway's share cards); what it lacks, and this adds, is a queue that refuses when full.
  */
 export class AvatarDecodeSlots {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly limit: LimitFunction;
 
   constructor(private readonly options: AvatarDecodeSlotsOptions) {
     if (options.concurrency < 1) throw new Error('concurrency must be at least 1');
+    this.limit = pLimit(options.concurrency);
   }
 
   get running(): number {
-    return this.active;
+    return this.limit.activeCount;
   }
 
   get queued(): number {
-    return this.waiting.length;
+    return this.limit.pendingCount;
   }
 
   async run<T>(decode: () => Promise<T>): Promise<T> {
-    if (this.active < this.options.concurrency) {
-      this.active += 1;
-    } else {
-      if (this.waiting.length >= this.options.maxQueue) {
-        this.options.onRefused?.();
-        throw new DecoderBusyError(this.options.retryAfterSeconds ?? 2);
-      }
-      // The slot is handed over by the finishing decode (active stays the same).
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    // p-limit counts synchronously, so a burst arriving in one tick is bounded too.
+    if (this.limit.activeCount + this.limit.pendingCount >= this.options.concurrency + this.options.maxQueue) {
+      this.options.onRefused?.();
+      throw new DecoderBusyError(this.options.retryAfterSeconds ?? 2);
     }
-    try {
+    return this.limit(() => {
       this.options.onDecode?.();
-      return await decode();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active -= 1;
-    }
+      return decode();
+    });
   }
 }
