@@ -1,6 +1,7 @@
 import swaggerUi from '@fastify/swagger-ui';
 import { clientKey, ipv6PrefixFromEnv } from '@pixel-atlas/service-kit/client-key';
 import { mergeOpenApi, type OpenApiDocument as OpenApiDoc } from '@pixel-atlas/service-kit/openapi';
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DocumentDraft } from '../domain/rendered-document-cache.ts';
@@ -68,13 +69,20 @@ export const apiDocsPlugin = fp(
     // The pools re-resolve their services' names: a changed replica set is a deploy, and the document is merged again.
     const replicaSet = () => [...app.upstreams].map(([name, pool]) => `${name}=${pool.members.join(',')}`).join(';');
     let replicas = replicaSet();
-    const watch = setInterval(() => {
-      const now = replicaSet();
-      if (now !== replicas) documents.cache.invalidate(REPLICAS_TAG);
-      replicas = now;
-    }, opts.replicaCheckMs ?? 2000);
-    watch.unref();
-    app.addHook('onClose', async () => clearInterval(watch));
+    const watch = new PollingWorker({
+      name: 'API reference replica watch',
+      log: app.log,
+      pollIntervalMs: opts.replicaCheckMs ?? 2000,
+      waitBeforeFirstRound: true,
+      tick: async () => {
+        const now = replicaSet();
+        if (now !== replicas) documents.cache.invalidate(REPLICAS_TAG);
+        replicas = now;
+        return 0;
+      },
+    });
+    app.addHook('onReady', async () => watch.start());
+    app.addHook('onClose', async () => watch.stop());
 
     const ipv6Prefix = ipv6PrefixFromEnv();
     // One budget for the three document URLs together (the key's prefix keeps it apart from every other limit).

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { clientKey, ipv6PrefixFromEnv } from '@pixel-atlas/service-kit/client-key';
 import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
+import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import { LiveEventLog } from '../domain/live-event-log.ts';
 import { LiveClients } from '../live-clients.ts';
 import { followLiveFeeds } from '../live-feeds.ts';
@@ -46,12 +47,22 @@ export const liveUpdatesPlugin = fp(
       backfillMessages: opts.backfillMessages,
       onAppended: (entry) => (entry ? clients.broadcast(entry) : clients.settleAhead()),
     });
-    const heartbeat = setInterval(() => clients.heartbeat(), HEARTBEAT_MS);
-    heartbeat.unref();
+    // A comment line every HEARTBEAT_MS keeps idle streams open through proxies and the port's idle timeout.
+    const heartbeat = new PollingWorker({
+      name: 'live-update heartbeat',
+      log: app.log,
+      pollIntervalMs: HEARTBEAT_MS,
+      waitBeforeFirstRound: true,
+      tick: async () => {
+        clients.heartbeat();
+        return 0;
+      },
+    });
+    app.addHook('onReady', async () => heartbeat.start());
     liveRoute(app, { opts, events, clients, metrics });
 
     app.addHook('preClose', async () => {
-      clearInterval(heartbeat);
+      await heartbeat.stop();
       await feeds.stop();
       clients.endAll();
     });
