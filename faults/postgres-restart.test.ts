@@ -115,9 +115,13 @@ it('PostgreSQL stopped and started under traffic: not ready while down, ready ag
         // without saying which process): one still not ready is named with what its checks answered.
         await eventually(
           async () => {
-            const answers = await Promise.all(processes.map(async (p) => ({ name: p.name, ...(await readiness(p.metricsUrl)) })));
+            const answers = await Promise.all(processes.map(async (p) => ({ p, ...(await readiness(p.metricsUrl)) })));
             const waiting = answers.filter((a) => a.status !== 200);
-            if (waiting.length) throw new Error(waiting.map((a) => `${a.name}: ${a.status} ${JSON.stringify(a.body)}`).join('; '));
+            const why = ({ p, status, body }: (typeof answers)[number]) =>
+              p.child.exitCode === null && p.child.signalCode === null
+                ? `${p.name}: ${status} ${JSON.stringify(body)}`
+                : `${p.name} exited (${p.child.exitCode ?? p.child.signalCode}):\n${p.output().slice(-3000)}`;
+            if (waiting.length) throw new Error(waiting.map(why).join('; '));
             return true;
           },
           60_000,

@@ -83,6 +83,9 @@ export const databasePlugin = fp(
     app.decorate('db', client);
     app.decorate('pg', opts.pool);
     const { pool } = opts;
+    // An idle connection the database ends (a restart, a failover) is reported by the pool as an 'error' event: without
+    // a listener that would end the process. The pool has dropped the connection already; the next query opens another.
+    pool.on('error', (error) => app.log.warn({ err: error }, 'an idle database connection was closed by the server'));
     app.addReadinessCheck(
       'database',
       async () => {

@@ -191,3 +191,37 @@ it('after the broker lost its store, publishes nothing into a stream someone re-
     await contact.nc.close();
   }
 });
+
+it('survives the database ending its connection during a publish: the batch fails, nothing is marked, the next round sends it', async () => {
+  const ids = await enqueue(2);
+  // The broker is slow to acknowledge; meanwhile the database ends the relay's connection (a restart under traffic).
+  let ended!: () => void;
+  const endedOnce = new Promise<void>((resolve) => (ended = resolve));
+  let first = true;
+  const slow: EventBus = {
+    ...bus,
+    js: new Proxy(bus.js, {
+      get(target, key, receiver) {
+        if (key !== 'publish') return Reflect.get(target, key, receiver);
+        return async (subject: string, payload: string, options: { msgID: string }) => {
+          if (first) {
+            first = false;
+            await db.query(
+              `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+               WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle in transaction'`,
+            );
+            ended();
+          }
+          await endedOnce;
+          return target.publish(subject, payload, options);
+        };
+      },
+    }),
+  };
+  const relay = relayOver(slow);
+  // Without a listener on the borrowed client this was an uncaught 'error' event, and the process ended.
+  await expect(relay.publishBatch()).rejects.toThrow();
+  expect((await rows()).some((r) => r.published)).toBe(false);
+  expect(await relay.publishBatch()).toBe(2);
+  expect(Object.fromEntries(await storedPerId())).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+});

@@ -100,6 +100,13 @@ export class OutboxRelay {
     const [probe] = (await pool.query<{ waiting: boolean }>(this.statements.waiting)).rows;
     if (!probe?.waiting) return 0;
     const client = await pool.connect();
+    // While the client is out of the pool nobody else listens for its errors: a connection the database ends during a
+    // publish (PostgreSQL stopped under traffic) would be an uncaught 'error' event, and the process would exit.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onLost);
     let published: number;
     let failure: Error | null = null;
     try {
@@ -140,10 +147,12 @@ export class OutboxRelay {
         () => true,
         () => false,
       );
-      client.release(!rolledBack);
+      client.off('error', onLost);
+      client.release(!rolledBack || lost !== undefined);
       throw error;
     }
-    client.release();
+    client.off('error', onLost);
+    client.release(lost);
     if (failure) throw failure;
     return published;
   }
