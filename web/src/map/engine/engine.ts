@@ -21,6 +21,7 @@ import type { MapPlot } from './plot-index.ts';
 import type { ReservedFootprint } from './reserved-layer.ts';
 import { createSceneData } from './scene-data.ts';
 import { createSceneState, type MapLayoutInput } from './scene.ts';
+import { browserTerrainWorker, type TerrainWorkerFactory } from './terrain-worker-client.ts';
 import { createWorldSource } from './world-source.ts';
 
 export { ZOOM_STEP } from './camera-control.ts';
@@ -77,6 +78,11 @@ export interface MapEngineOptions {
   onFrameDrawn?: (drawMs: number) => void;
   /** Runs background work (pre-rendering the remaining terrain chunks) when the page is idle. */
   scheduleIdle?: (work: () => void) => () => void;
+  /**
+   * Starts the worker that classifies and rasterises the terrain (browserTerrainWorker by default); a factory that
+   * returns null keeps that work on the main thread, in short slices (tests, browsers without Worker).
+   */
+  terrainWorker?: TerrainWorkerFactory;
 }
 
 export interface MapEngine {
@@ -151,7 +157,8 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
   const map = createMapPainter({ canvas, scene, layers, world, labels, overlay, idle, now, requestFrame });
   const camera = createCameraControl({ scene, limits, now, prefersReducedMotion, requestFrame });
   const drawFrame = createFrameDrawer({ ctx, scene, camera, map, overlay, events: options });
-  const data = createSceneData({ scene, createSurface, layers, world, map, idle });
+  const loading = { createSurface, terrainWorker: options.terrainWorker ?? browserTerrainWorker, onTerrainArrived: requestFrame };
+  const data = createSceneData({ scene, loading, layers, world, map, idle });
 
   prepareCanvas(canvas);
   whenLabelFontLoads(options.fonts, () => {
@@ -198,6 +205,7 @@ export function createMapEngine(canvas: HTMLCanvasElement, options: MapEngineOpt
       detachInput();
       scheduler.destroy();
       idle.stop();
+      scene.layout?.terrain.dispose();
       world.clear();
       layers.clear();
     },

@@ -11,7 +11,10 @@ export interface IdlePrerenderOptions {
   scheduleIdle?: (work: () => void) => () => void;
 }
 
-/** Idle time pre-renders the terrain chunks, then the layer tiles just outside the view: one unit per idle callback. */
+/**
+ * Idle time pre-renders the terrain chunks (or waits for the worker's), then the layer tiles just outside the view: one
+ * unit per idle callback.
+ */
 export interface IdlePrerender {
   /** Starts working through what is missing, unless that is under way already. */
   schedule(): void;
@@ -29,7 +32,8 @@ export function createIdlePrerender({ scene, layers, world, scheduleIdle = defau
     cancelWork = null;
     const layout = scene.layout;
     if (!layout || stopped) return;
-    if (layout.terrain.prerenderNext() || layers.prerenderNext(world())) cancelWork = scheduleIdle(step);
+    // Layer tiles only once every chunk is in: a tile drawn before its chunk came from the worker would rasterise it here.
+    if (layout.terrain.prerenderNext() !== 'done' || layers.prerenderNext(world())) cancelWork = scheduleIdle(step);
   };
 
   return {

@@ -5,6 +5,7 @@ import { chooseRenderZoom, TILE_DEVICE_PX, TILES_BUILT_PER_PAN_FRAME, type Frame
 import { chooseLevelOfDetail } from './level-of-detail.ts';
 import type { OverlayPainter } from './overlay-painter.ts';
 import type { SceneState } from './scene.ts';
+import type { ChunkWork } from './terrain-renderer.ts';
 import type { WorldSource } from './world-source.ts';
 
 /**
@@ -28,8 +29,12 @@ export interface MapPainterOptions {
   requestFrame: () => void;
 }
 
-/** What one frame did to the map canvas; 'terrain-pending' when it could show only the sea (the frame ends there). */
-export type MapPaint = { painted: boolean; animating: boolean } | 'terrain-pending';
+/**
+ * What one frame did to the map canvas; when it could show only the sea (the frame ends there): 'terrain-pending' while
+ * the main thread rasterises the chunks (the next frame goes on), 'terrain-waiting' for the worker's (their arrival asks
+ * for a frame).
+ */
+export type MapPaint = { painted: boolean; animating: boolean } | 'terrain-pending' | 'terrain-waiting';
 
 /**
  * Keeps the map canvas showing the cached static layers (layer-cache.ts) and the region labels for the camera: a
@@ -76,10 +81,11 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
     const frameStarted = now();
     const sliceOver = () => now() - frameStarted >= FIRST_PAINT_SLICE_MS;
     const current = world.current();
-    if (firstPaint && current && prerenderTerrainUnder(scene, camera, wantedZoom, sliceOver)) {
-      // The sea until the terrain under the view is ready (a few frames); the next frame goes on.
+    const terrain = firstPaint && current ? prerenderTerrainUnder(scene, camera, wantedZoom, sliceOver) : 'done';
+    if (terrain !== 'done') {
+      // The sea until the terrain under the view is ready (a few frames).
       layers.drawWorld({ ctx, camera, viewport, dpr, width, height }, null, wantedZoom, () => false);
-      return 'terrain-pending';
+      return terrain === 'waiting' ? 'terrain-waiting' : 'terrain-pending';
     }
     // A pan at an unchanged render zoom over unchanged data builds one missing tile per frame; so does the
     // first paint, within its time slice; a data or zoom change builds them all (no plot blinks out).
@@ -142,7 +148,7 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
       let animating = false;
       if (moved || staticDirty || tilesPending || wantedZoom !== shown?.renderZoom || overlay.needsMapRepaint()) {
         const result = repaint(ctx, time, drawnCamera, width, height);
-        if (result === 'terrain-pending') return result;
+        if (typeof result === 'string') return result;
         ({ painted, animating } = result);
       }
       // Until the zoom rests the tiles may be a zoom bucket's: one more frame then re-renders them exactly.
@@ -155,19 +161,19 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
 
 /**
  * Rasterises terrain chunks the first paint needs (those under the view's layer tiles; every chunk for the far
- * overview) until `sliceOver`; true while some are still missing.
+ * overview) until `sliceOver`: 'done' when they are all in, 'built' while the main thread is at it, 'waiting' for
+ * the worker's.
  */
-function prerenderTerrainUnder(scene: SceneState, camera: Camera, zoom: number, sliceOver: () => boolean): boolean {
+function prerenderTerrainUnder(scene: SceneState, camera: Camera, zoom: number, sliceOver: () => boolean): ChunkWork {
   const terrain = scene.layout?.terrain;
-  if (!terrain) return false;
+  if (!terrain) return 'done';
   // Layer tiles reach up to one tile edge past the view.
   const reach = (TILE_DEVICE_PX * 2) / scene.dpr;
   const around = { width: scene.viewport.width + reach, height: scene.viewport.height + reach };
   const far = chooseLevelOfDetail(zoom) === 'far';
   const view = { ...camera, zoom };
-  do {
-    const built = far ? terrain.prerenderNext() : terrain.prerenderNextIn(view, around);
-    if (!built) return false;
-  } while (!sliceOver());
-  return true;
+  for (;;) {
+    const work = far ? terrain.prerenderNext(true) : terrain.prerenderNextIn(view, around);
+    if (work !== 'built' || sliceOver()) return work;
+  }
 }

@@ -1,16 +1,15 @@
 import type { ScreenRect } from './camera.ts';
-import type { CanvasFactory } from './canvas-factory.ts';
 import type { IdlePrerender } from './idle-prerender.ts';
 import type { LayerCache } from './layer-cache.ts';
 import type { MapPainter } from './map-painter.ts';
 import { createPlotIndex, type MapPlot } from './plot-index.ts';
 import { createReservedIndex, type ReservedFootprint } from './reserved-layer.ts';
-import { loadLayout, type MapLayoutInput, type SceneState } from './scene.ts';
+import { loadLayout, type LayoutLoading, type MapLayoutInput, type SceneState } from './scene.ts';
 import type { WorldSource } from './world-source.ts';
 
 export interface SceneDataOptions {
   scene: SceneState;
-  createSurface: CanvasFactory;
+  loading: LayoutLoading;
   layers: LayerCache;
   world: WorldSource;
   map: MapPainter;
@@ -25,7 +24,7 @@ export interface SceneData {
   setOccludedRects(rects: readonly ScreenRect[]): void;
 }
 
-export function createSceneData({ scene, createSurface, layers, world, map, idle }: SceneDataOptions): SceneData {
+export function createSceneData({ scene, loading, layers, world, map, idle }: SceneDataOptions): SceneData {
   /** Every cached tile shows the old data. */
   function dataChanged(): void {
     layers.invalidate();
@@ -37,7 +36,8 @@ export function createSceneData({ scene, createSurface, layers, world, map, idle
     setLayout(next) {
       // The work under way pre-renders the old layout's chunks.
       idle.cancel();
-      scene.layout = next ? loadLayout(next, createSurface) : null;
+      scene.layout?.terrain.dispose();
+      scene.layout = next ? loadLayout(next, loading) : null;
       map.layoutChanged();
       if (!next) scene.placedLabels = [];
       dataChanged();

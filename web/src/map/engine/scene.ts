@@ -7,8 +7,9 @@ import type { Flight } from './fly-to.ts';
 import { createPlotIndex, type PlotIndex } from './plot-index.ts';
 import type { PlacedLabel } from './region-labels.ts';
 import { createReservedIndex, type ReservedIndex } from './reserved-layer.ts';
-import { classifyTerrain } from './terrain-classify.ts';
+import { terrainMasks } from './terrain-classify.ts';
 import { createTerrainRenderer, type TerrainRenderer } from './terrain-renderer.ts';
+import type { TerrainWorkerFactory } from './terrain-worker-client.ts';
 
 export interface MapLayoutInput {
   tiles: readonly MapTile[];
@@ -63,13 +64,25 @@ export function createSceneState(limits: ZoomLimits): SceneState {
   };
 }
 
-export function loadLayout(input: MapLayoutInput, createSurface: CanvasFactory): LoadedLayout {
-  const land = new Uint8Array(GRID_SIZE * GRID_SIZE);
-  for (const tile of input.tiles) if (tile.is_land) land[tile.y * GRID_SIZE + tile.x] = 1;
-  const grid = classifyTerrain(
-    input.tiles,
-    GRID_SIZE,
-    input.regions.map((region) => region.focus),
+export interface LayoutLoading {
+  createSurface: CanvasFactory;
+  /** Null: terrain on the main thread. */
+  terrainWorker: TerrainWorkerFactory;
+  /** A terrain chunk a frame waited for has come from the worker. */
+  onTerrainArrived: () => void;
+}
+
+export function loadLayout(input: MapLayoutInput, loading: LayoutLoading): LoadedLayout {
+  const masks = terrainMasks(input.tiles, GRID_SIZE);
+  const terrain = createTerrainRenderer(
+    {
+      // The worker gets copies: hit testing keeps reading this land mask.
+      masks,
+      labelPoints: input.regions.map((region) => region.focus),
+      worker: loading.terrainWorker(),
+      onChunkArrived: loading.onTerrainArrived,
+    },
+    loading.createSurface,
   );
-  return { regions: input.regions, land, terrain: createTerrainRenderer(grid, createSurface) };
+  return { regions: input.regions, land: masks.land, terrain };
 }

@@ -39,6 +39,27 @@ const SIDE_BIT = [SIDE.north, SIDE.east, SIDE.south, SIDE.west] as const;
 const LANDMARKS_PER_REGION = 3;
 const LANDMARK_SPACING = 6;
 
+/** Land and region per tile (row-major), the input classification needs: small, and cheap to send to a worker. */
+export interface TerrainMasks {
+  size: number;
+  /** 1 = land. */
+  land: Uint8Array;
+  /** zone_value per tile (0 = water). */
+  region: Uint8Array;
+}
+
+export function terrainMasks(tiles: readonly TerrainTileInput[], size: number): TerrainMasks {
+  const region = new Uint8Array(size * size);
+  const land = new Uint8Array(size * size);
+  for (const tile of tiles) {
+    if (tile.x < 0 || tile.y < 0 || tile.x >= size || tile.y >= size) continue;
+    const index = tile.y * size + tile.x;
+    land[index] = tile.is_land ? 1 : 0;
+    region[index] = tile.is_land ? tile.zone_value : 0;
+  }
+  return { size, land, region };
+}
+
 /**
  * Decides what every tile looks like, purely from the layout: water depth by distance to land,
  * sand where land meets water, forests and hills from per-region noise, a few landmarks per region
@@ -49,19 +70,17 @@ export function classifyTerrain(
   size: number,
   labelPoints: ReadonlyArray<{ x: number; y: number }> = [],
 ): TerrainGrid {
-  const region = new Uint8Array(size * size);
-  const land = new Uint8Array(size * size);
-  for (const tile of tiles) {
-    if (tile.x < 0 || tile.y < 0 || tile.x >= size || tile.y >= size) continue;
-    const index = tile.y * size + tile.x;
-    land[index] = tile.is_land ? 1 : 0;
-    region[index] = tile.is_land ? tile.zone_value : 0;
-  }
+  return classifyTerrainMasks(terrainMasks(tiles, size), labelPoints);
+}
+
+/** classifyTerrain from the masks: what the terrain worker runs (terrain-worker-core.ts). */
+export function classifyTerrainMasks(masks: TerrainMasks, labelPoints: ReadonlyArray<{ x: number; y: number }> = []): TerrainGrid {
+  const { size, land, region } = masks;
   const isLand = (x: number, y: number) => x >= 0 && y >= 0 && x < size && y < size && land[y * size + x] === 1;
   const distanceToLand = chebyshevDistanceToLand(land, size);
 
-  // Runs once per layout on the page's main thread, mostly before the JIT has warmed up: plain indexed loops,
-  // no per-tile arrays or iterators (they made this 3-4x slower on a phone).
+  // Runs once per layout (in the terrain worker, or on the main thread without one), mostly before the JIT has
+  // warmed up: plain indexed loops, no per-tile arrays or iterators (they made this 3-4x slower on a phone).
   const kind = new Uint8Array(size * size);
   const edges = new Uint8Array(size * size);
   for (let y = 0; y < size; y++) {

@@ -14,6 +14,30 @@ export interface TileArea {
   y1: number;
 }
 
+/**
+ * 9x9 tiles = 144x144 px per chunk at the base resolution: 100 chunks for the 90x90 world. Rasterising one is
+ * per-pixel JS, and the first ones run before the JIT has warmed up; at this size even a cold chunk is a short task
+ * on a slow phone, where the main thread rasterises (no worker): first paint and idle time build them one task slice
+ * at a time (30x30 chunks were 55-60 ms each with 4x CPU throttling; a cold 15x15 chunk still made a 50 ms task).
+ */
+export const CHUNK_TILES = 9;
+
+export function terrainChunksPerSide(gridSize: number): number {
+  return Math.ceil(gridSize / CHUNK_TILES);
+}
+
+/** The tiles of chunk `slot` (row-major, terrainChunksPerSide per row), clamped to the grid, and its size in pixels. */
+export function terrainChunkArea(gridSize: number, slot: number): TileArea & { widthPx: number; heightPx: number } {
+  const perSide = terrainChunksPerSide(gridSize);
+  const cx = slot % perSide;
+  const cy = Math.floor(slot / perSide);
+  const x0 = cx * CHUNK_TILES;
+  const y0 = cy * CHUNK_TILES;
+  const x1 = Math.min(gridSize, x0 + CHUNK_TILES);
+  const y1 = Math.min(gridSize, y0 + CHUNK_TILES);
+  return { x0, y0, x1, y1, widthPx: (x1 - x0) * TERRAIN_TILE_PX, heightPx: (y1 - y0) * TERRAIN_TILE_PX };
+}
+
 const FIXED_COLOURS: Record<string, Rgb> = {
   o: [44, 34, 44],
   s: [206, 200, 188],
@@ -32,7 +56,7 @@ const FIXED_COLOURS: Record<string, Rgb> = {
 
 /**
  * Paints the tiles of `area` as RGBA pixels (row-major, TERRAIN_TILE_PX per tile). Pure: no canvas,
- * so it runs in tests and could run in a worker; the renderer uploads the result with putImageData.
+ * so it runs in tests and in the terrain worker (terrain-worker-core.ts); the main-thread path uploads it with putImageData.
  */
 export function rasterizeTerrain(grid: TerrainGrid, area: TileArea): Uint8ClampedArray<ArrayBuffer> {
   const widthPx = (area.x1 - area.x0) * TERRAIN_TILE_PX;
@@ -52,8 +76,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * Paints one 16x16 tile at a time into the chunk's pixels. One painter per chunk, moved from tile to tile, and
- * whole-tile fills as 32-bit words: this runs on the main thread while the page loads, before the JIT has warmed
- * up, so a closure object per tile and per-pixel destructuring cost more than the painting.
+ * whole-tile fills as 32-bit words: this runs while the page loads (on the main thread without a worker), before the
+ * JIT has warmed up, so a closure object per tile and per-pixel destructuring cost more than the painting.
  */
 class TilePainter {
   /** World tile coordinates, used to seed per-pixel variation. */

@@ -1,61 +1,131 @@
 import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
 import { worldToScreen, visibleTileRange, type Camera, type Viewport } from './camera.ts';
 import type { CanvasFactory, Surface } from './canvas-factory.ts';
-import type { TerrainGrid } from './terrain-classify.ts';
-import { rasterizeTerrain, TERRAIN_TILE_PX } from './terrain-raster.ts';
+import { classifyTerrainMasks, type TerrainGrid, type TerrainMasks } from './terrain-classify.ts';
+import { CHUNK_TILES, rasterizeTerrain, TERRAIN_TILE_PX, terrainChunkArea, terrainChunksPerSide } from './terrain-raster.ts';
+import type { TerrainWorkerReply, TerrainWorkerRequest } from './terrain-worker-core.ts';
 
-/**
- * 9x9 tiles = 144x144 px per chunk at the base resolution: 100 chunks for the 90x90 world. Rasterising one is
- * per-pixel JS, and the first ones run before the JIT has warmed up; at this size even a cold chunk is a short task
- * on a slow phone, so first paint and idle time build them one task slice at a time (30x30 chunks were 55-60 ms
- * each with 4x CPU throttling; a cold 15x15 chunk still made a 50 ms task).
- */
-export const CHUNK_TILES = 9;
 /** Pixels per tile of the whole-world overview used at far zoom. */
 export const OVERVIEW_TILE_PX = 8;
 
 type SurfaceImage = Surface & CanvasImageSource;
+/** A rasterised chunk: a canvas (main-thread path, or pixels from the worker) or the worker's ImageBitmap. */
+type ChunkImage = CanvasImageSource & { width: number; height: number };
+
+/** What asking for chunks did: rasterised one here, is waiting for the worker's, or found them all ready. */
+export type ChunkWork = 'built' | 'waiting' | 'done';
 
 export interface TerrainRenderer {
   /** Copies the visible part of the pre-rendered terrain onto ctx (identity transform, device pixels). */
   drawChunks(ctx: CanvasRenderingContext2D, camera: Camera, viewport: Viewport, dpr: number): void;
   /** The whole world at OVERVIEW_TILE_PX per tile (built on first use). */
   overview(): SurfaceImage;
-  /** Pre-renders one more chunk that is not ready yet; false when all are. Lets idle time do the work. */
-  prerenderNext(): boolean;
-  /** Rasterises one chunk this view needs that is not ready yet; false when the view's chunks are all ready. */
-  prerenderNextIn(camera: Camera, viewport: Viewport): boolean;
+  /**
+   * Pre-renders one more chunk that is not ready yet, or waits for the worker's: idle time (and, `forFrame`, the far
+   * view's first paint, which needs them all: an arrival then asks for a frame).
+   */
+  prerenderNext(forFrame?: boolean): ChunkWork;
+  /** Rasterises one chunk this view needs that is not ready yet (or asks the worker for them first). */
+  prerenderNextIn(camera: Camera, viewport: Viewport): ChunkWork;
+  /** Stops the worker (a new layout, or the engine goes). */
+  dispose(): void;
   readonly chunksPerSide: number;
 }
 
+export interface TerrainSource {
+  masks: TerrainMasks;
+  labelPoints: ReadonlyArray<{ x: number; y: number }>;
+  /** The terrain worker, or null: classification and rasterisation on the main thread. */
+  worker: Worker | null;
+  /** A chunk the engine waited for has come from the worker: time for a frame. */
+  onChunkArrived?: () => void;
+}
+
 /**
- * Terrain is static per layout: each chunk is rasterised once (pixel art at TERRAIN_TILE_PX per tile)
- * into an offscreen canvas, then only copied — scaled with nearest-neighbour — on every frame.
+ * Terrain is static per layout: each chunk is rasterised once (pixel art at TERRAIN_TILE_PX per tile), then only
+ * copied — scaled with nearest-neighbour — on every frame. With a worker, classification and rasterisation run
+ * there (terrain-worker-core.ts) and the chunks arrive as ImageBitmaps; the main thread rasterises a chunk itself
+ * (the same pure rasterizeTerrain) only when a frame needs one the worker has not sent yet, or the worker failed.
  */
-export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFactory): TerrainRenderer {
-  const chunksPerSide = Math.ceil(grid.size / CHUNK_TILES);
-  const chunks: Array<SurfaceImage | null> = new Array(chunksPerSide * chunksPerSide).fill(null);
+export function createTerrainRenderer(source: TerrainSource, createSurface: CanvasFactory): TerrainRenderer {
+  const size = source.masks.size;
+  const chunksPerSide = terrainChunksPerSide(size);
+  const chunks: Array<ChunkImage | null> = new Array(chunksPerSide * chunksPerSide).fill(null);
   let overviewSurface: SurfaceImage | null = null;
+  let worker = source.worker;
+  let grid: TerrainGrid | null = worker ? null : classifyTerrainMasks(source.masks, source.labelPoints);
+  /** Chunks asked of the worker already (a 'want' moves them to the front of its queue). */
+  const wanted = new Uint8Array(chunks.length);
+  /** Someone found a chunk missing and waits for the worker: its arrival asks for a frame. */
+  let waiting = false;
 
-  const chunkArea = (cx: number, cy: number) => ({
-    x0: cx * CHUNK_TILES,
-    y0: cy * CHUNK_TILES,
-    x1: Math.min(grid.size, (cx + 1) * CHUNK_TILES),
-    y1: Math.min(grid.size, (cy + 1) * CHUNK_TILES),
-  });
+  const uploadPixels = (pixels: Uint8ClampedArray<ArrayBuffer>, width: number, height: number): SurfaceImage => {
+    const surface = createSurface(width, height);
+    surface.getContext('2d')?.putImageData(new ImageData(pixels, width, height), 0, 0);
+    return surface;
+  };
 
-  const ensureChunk = (cx: number, cy: number): SurfaceImage => {
-    const slot = cy * chunksPerSide + cx;
+  const stopWorker = () => {
+    worker?.terminate();
+    worker = null;
+  };
+
+  const fallBackToMainThread = () => {
+    stopWorker();
+    grid ??= classifyTerrainMasks(source.masks, source.labelPoints);
+    if (waiting) source.onChunkArrived?.();
+    waiting = false;
+  };
+
+  if (worker) {
+    worker.onmessage = (event: MessageEvent<TerrainWorkerReply>) => {
+      const reply = event.data;
+      if (reply.type === 'grid') {
+        grid ??= reply.grid;
+        return;
+      }
+      if (chunks[reply.slot]) return;
+      if (reply.bitmap) chunks[reply.slot] = reply.bitmap;
+      else if (reply.pixels) chunks[reply.slot] = uploadPixels(reply.pixels, reply.width, reply.height);
+      if (waiting) {
+        waiting = false;
+        source.onChunkArrived?.();
+      }
+    };
+    worker.onerror = fallBackToMainThread;
+    worker.onmessageerror = fallBackToMainThread;
+    const request: TerrainWorkerRequest = { type: 'layout', masks: source.masks, labelPoints: source.labelPoints };
+    worker.postMessage(request);
+  }
+
+  /** The chunk, rasterised here if it is not ready (null only while the worker has not even sent the grid). */
+  const ensureChunk = (slot: number): ChunkImage | null => {
     const existing = chunks[slot];
     if (existing) return existing;
-    const area = chunkArea(cx, cy);
-    const width = (area.x1 - area.x0) * TERRAIN_TILE_PX;
-    const height = (area.y1 - area.y0) * TERRAIN_TILE_PX;
-    const surface = createSurface(width, height);
-    const ctx = surface.getContext('2d');
-    if (ctx) ctx.putImageData(new ImageData(rasterizeTerrain(grid, area), width, height), 0, 0);
+    if (!grid) return null;
+    const area = terrainChunkArea(size, slot);
+    const surface = uploadPixels(rasterizeTerrain(grid, area), area.widthPx, area.heightPx);
     chunks[slot] = surface;
     return surface;
+  };
+
+  /**
+   * Rasterises the first of `slots` that is missing here; with a worker, waits for it, and with `urgent` (a frame
+   * needs them) asks the worker for the missing ones first and asks for a frame when one arrives.
+   */
+  const workOn = (slots: readonly number[], urgent: boolean): ChunkWork => {
+    const missing = slots.filter((slot) => !chunks[slot]);
+    if (!missing.length) return 'done';
+    if (!worker) {
+      ensureChunk(missing[0]!);
+      return 'built';
+    }
+    if (!urgent) return 'waiting';
+    const unasked = missing.filter((slot) => !wanted[slot]);
+    for (const slot of unasked) wanted[slot] = 1;
+    if (unasked.length) worker.postMessage({ type: 'want', slots: unasked } satisfies TerrainWorkerRequest);
+    waiting = true;
+    return 'waiting';
   };
 
   /** Chunk coordinates the view touches. */
@@ -70,19 +140,18 @@ export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFa
     };
   };
 
+  const allSlots = Array.from({ length: chunks.length }, (_, slot) => slot);
+
   return {
     chunksPerSide,
     prerenderNextIn(camera, viewport) {
       const chunkRange = chunkRangeIn(camera, viewport);
-      if (!chunkRange) return false;
+      if (!chunkRange) return 'done';
+      const slots: number[] = [];
       for (let cy = chunkRange.cy0; cy <= chunkRange.cy1; cy++) {
-        for (let cx = chunkRange.cx0; cx <= chunkRange.cx1; cx++) {
-          if (chunks[cy * chunksPerSide + cx]) continue;
-          ensureChunk(cx, cy);
-          return true;
-        }
+        for (let cx = chunkRange.cx0; cx <= chunkRange.cx1; cx++) slots.push(cy * chunksPerSide + cx);
       }
-      return false;
+      return workOn(slots, true);
     },
     drawChunks(ctx, camera, viewport, dpr) {
       const range = visibleTileRange(camera, viewport);
@@ -94,7 +163,10 @@ export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFa
       const cy1 = Math.floor((range.y1 - 1) / CHUNK_TILES);
       for (let cy = cy0; cy <= cy1; cy++) {
         for (let cx = cx0; cx <= cx1; cx++) {
-          const area = chunkArea(cx, cy);
+          const slot = cy * chunksPerSide + cx;
+          const chunk = ensureChunk(slot);
+          if (!chunk) continue;
+          const area = terrainChunkArea(size, slot);
           // Copy only the tiles in view: cheap at deep zoom, where a chunk is far bigger than the screen.
           const tx0 = Math.max(area.x0, range.x0);
           const ty0 = Math.max(area.y0, range.y0);
@@ -108,7 +180,7 @@ export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFa
           const dx1 = Math.round(bottomRight.x * dpr);
           const dy1 = Math.round(bottomRight.y * dpr);
           ctx.drawImage(
-            ensureChunk(cx, cy),
+            chunk,
             (tx0 - area.x0) * TERRAIN_TILE_PX,
             (ty0 - area.y0) * TERRAIN_TILE_PX,
             (tx1 - tx0) * TERRAIN_TILE_PX,
@@ -123,34 +195,25 @@ export function createTerrainRenderer(grid: TerrainGrid, createSurface: CanvasFa
     },
     overview() {
       if (overviewSurface) return overviewSurface;
-      const surface = createSurface(grid.size * OVERVIEW_TILE_PX, grid.size * OVERVIEW_TILE_PX);
+      const surface = createSurface(size * OVERVIEW_TILE_PX, size * OVERVIEW_TILE_PX);
       const ctx = surface.getContext('2d');
       if (ctx) {
         // Smoothing on for the downscale only: averaging keeps far-zoom terrain calm instead of shimmering.
         ctx.imageSmoothingEnabled = true;
         ctx.imageSmoothingQuality = 'high';
         const scale = OVERVIEW_TILE_PX / TERRAIN_TILE_PX;
-        for (let cy = 0; cy < chunksPerSide; cy++) {
-          for (let cx = 0; cx < chunksPerSide; cx++) {
-            const chunk = ensureChunk(cx, cy);
-            ctx.drawImage(
-              chunk,
-              cx * CHUNK_TILES * OVERVIEW_TILE_PX,
-              cy * CHUNK_TILES * OVERVIEW_TILE_PX,
-              chunk.width * scale,
-              chunk.height * scale,
-            );
-          }
+        for (const slot of allSlots) {
+          const chunk = ensureChunk(slot);
+          if (!chunk) continue;
+          const area = terrainChunkArea(size, slot);
+          ctx.drawImage(chunk, area.x0 * OVERVIEW_TILE_PX, area.y0 * OVERVIEW_TILE_PX, chunk.width * scale, chunk.height * scale);
         }
       }
-      overviewSurface = surface;
+      // Not kept while the worker has not even classified the layout: the next call draws it whole.
+      if (grid) overviewSurface = surface;
       return surface;
     },
-    prerenderNext() {
-      const slot = chunks.findIndex((chunk) => chunk === null);
-      if (slot < 0) return false;
-      ensureChunk(slot % chunksPerSide, Math.floor(slot / chunksPerSide));
-      return true;
-    },
+    prerenderNext: (forFrame = false) => workOn(allSlots, forFrame),
+    dispose: stopWorker,
   };
 }
