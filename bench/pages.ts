@@ -370,6 +370,8 @@ async function main() {
         { label: '/user/:name', path: `/user/${encodeURIComponent(seeded.plot.name)}`, headers: browser },
         { label: '/regions/:slug', path: regionPath, headers: browser },
         { label: '/sitemap.xml', path: '/sitemap.xml', headers: browser },
+        // The index names the files a crawler then reads: the plots file is where the bytes are.
+        { label: '/sitemaps/plots-1.xml', path: '/sitemaps/plots-1.xml', headers: browser },
       ]);
     if (ONLY !== 'pages') await crowd(stack, plotPath, free);
   } finally {

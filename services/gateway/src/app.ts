@@ -80,9 +80,10 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     adminCookieName: app.adminCookie.name,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    serviceCallTimeoutMs: env.SERVICE_CALL_TIMEOUT_MS,
     documentMaxAgeMs: env.PUBLIC_DOCUMENT_MAX_AGE_MS,
   });
-  await app.register(plotViewsPlugin, { internalToken: env.INTERNAL_TOKEN });
+  await app.register(plotViewsPlugin, {});
   await app.register(liveUpdatesPlugin, {
     maxPerClient: env.LIVE_MAX_PER_CLIENT,
     maxTotal: env.LIVE_MAX_TOTAL,
@@ -101,14 +102,12 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
     siteName: env.SITE_NAME,
     // Never undefined: a missing origin would make the share pages fall back to the request's Host header.
     publicOrigin: publicOriginOf(env),
-    internalToken: env.INTERNAL_TOKEN,
     outboundLinkRel: env.OUTBOUND_LINK_REL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   });
   await app.register(shareCardsPlugin, {
     siteName: env.SITE_NAME,
     publicOrigin: publicOriginOf(env),
-    internalToken: env.INTERNAL_TOKEN,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     renderConcurrency: env.SHARE_CARD_RENDER_CONCURRENCY,
     renderQueue: env.SHARE_CARD_RENDER_QUEUE,
@@ -117,7 +116,6 @@ export async function buildApp(env: GatewayEnv): Promise<AppWithDb<PrismaClient>
   });
   await app.register(badgesPlugin, {
     siteName: env.SITE_NAME,
-    internalToken: env.INTERNAL_TOKEN,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   });
   await app.register(spaPlugin, { distDir: env.WEB_DIST_DIR });

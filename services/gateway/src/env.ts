@@ -112,6 +112,11 @@ export const envSchema = z
     OUTBOUND_LINK_REL: z.string().trim().default('noopener'),
     UPSTREAM_TIMEOUT_MS: envField.positiveInt(15_000),
     /**
+     * How long one call the gateway makes itself may take: a page's or a share card's data, a badge's plot, a service's
+     * API document, a batch of page views. Shorter than a proxied request's: a crowd's page waits on it.
+     */
+    SERVICE_CALL_TIMEOUT_MS: envField.positiveInt(5000),
+    /**
      * The map layout and plot lists are answered from the gateway's memory for at most this long without asking
      * their service again (events that change them expire the copy at once); 0 revalidates every request.
      */

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_TABLE, UpstreamPool } from './upstreams.ts';
+import { ROUTE_TABLE, ServiceCallFailed, UpstreamPool, serviceCaller } from './upstreams.ts';
 
 describe('ROUTE_TABLE', () => {
   it("routes every public path of the services' API (the checked-in OpenAPI document) to its service", () => {
@@ -53,5 +55,33 @@ describe('UpstreamPool', () => {
     });
     await pool.refreshMembers();
     expect(pool.members).toEqual(['http://plots:3001']);
+  });
+});
+
+describe('serviceCaller (the gateway calling a service itself)', () => {
+  it('sends the internal token and the request id to the next replica, and names a replica that does not answer in time', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const server = http.createServer((request, response) => {
+      seen.push(request.headers);
+      if (request.url === '/slow') return; // never answers
+      response.setHeader('content-type', 'application/json').end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const call = serviceCaller(new Map([['plots', new UpstreamPool('plots', [base])]]), { internalToken: 'token-1', timeoutMs: 300 });
+      const { response, replica } = await call('plots', { path: '/api/plots/x', requestId: 'req-1' });
+      expect(await response.json()).toEqual({ ok: true });
+      expect(replica).toBe(base);
+      expect(seen[0]).toMatchObject({ 'x-internal-token': 'token-1', 'x-request-id': 'req-1' });
+
+      const slow = await call('plots', { path: '/slow' }).catch((error: unknown) => error);
+      expect(slow).toBeInstanceOf(ServiceCallFailed);
+      expect(slow).toMatchObject({ service: 'plots', replica: base });
+      await expect(call('map', { path: '/x' })).rejects.toThrow('no map replica is configured');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { BackendName } from '@pixel-atlas/contracts/services';
 import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import type { FastifyBaseLogger } from 'fastify';
@@ -150,4 +151,61 @@ export class UpstreamPool {
     await this.healthChecks?.stop();
     this.healthChecks = null;
   }
+}
+
+/** One call the gateway makes to a service itself (not a proxied request). */
+export interface ServiceCall {
+  /** Path and query on the service. */
+  path: string;
+  method?: 'GET' | 'POST';
+  /** A JSON body. */
+  body?: string;
+  /** The id of the request this call serves, for the logs of both sides. */
+  requestId?: string;
+  /** A replica that just failed: another is used when there is one. */
+  avoid?: string;
+}
+
+/** A call that got no answer (refused, dropped, out of time), naming the replica, so the caller can avoid it next time. */
+export class ServiceCallFailed extends Error {
+  constructor(
+    readonly service: ServiceName,
+    readonly replica: string,
+    cause: unknown,
+  ) {
+    super(`${service} (${replica}) did not answer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** Throws when the service has no replica configured, when it does not answer in time, or the connection fails. */
+export type CallService = (service: ServiceName, call: ServiceCall) => Promise<{ response: Response; replica: string }>;
+
+/**
+ * The gateway's one way to call a service besides the proxy (a page's data, a share card's plot, a badge, the API
+ * reference, a batch of views): the next ready replica, the internal token, the request id, and one time limit from
+ * configuration (SERVICE_CALL_TIMEOUT_MS).
+ */
+export function serviceCaller(
+  pools: ReadonlyMap<ServiceName, UpstreamPool>,
+  options: { internalToken: string; timeoutMs: number },
+): CallService {
+  return async (service, call) => {
+    const pool = pools.get(service);
+    if (!pool) throw new Error(`no ${service} replica is configured`);
+    const replica = pool.pick(call.avoid);
+    const headers: Record<string, string> = { [INTERNAL_HEADERS.token]: options.internalToken };
+    if (call.requestId) headers[INTERNAL_HEADERS.requestId] = call.requestId;
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const response = await fetch(`${replica}${call.path}`, {
+        method: call.method ?? 'GET',
+        headers,
+        body: call.body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      return { response, replica };
+    } catch (error) {
+      throw new ServiceCallFailed(service, replica, error);
+    }
+  };
 }

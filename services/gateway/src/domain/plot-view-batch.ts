@@ -1,5 +1,3 @@
-import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
-
 /** One entry of `POST /internal/plot-views` (plots counts it exactly as it counts a `POST /api/plot-stats` beacon). */
 export interface PlotViewEntry {
   plotId: string;
@@ -94,22 +92,14 @@ export class PlotViewsRejected extends Error {
   }
 }
 
+/** The call that sends one batch to plots (`POST /internal/plot-views`). */
+export const plotViewsCall = (body: string, avoid?: string) => ({ path: '/internal/plot-views', method: 'POST' as const, body, avoid });
+
 /**
- * Sends one batch to plots. A 4xx other than 429 means plots will never take these entries (a contract mismatch or a
- * wrong token): `PlotViewsRejected`, and the caller drops them; anything else throws and the batch is kept.
+ * What plots answered to a batch. A 4xx other than 429 means plots will never take these entries (a contract mismatch
+ * or a wrong token): `PlotViewsRejected`, and the caller drops them; anything else throws and the batch is kept.
  */
-export async function sendPlotViews(options: {
-  base: string;
-  internalToken: string;
-  body: string;
-  timeoutMs: number;
-}): Promise<{ counted: number }> {
-  const response = await fetch(`${options.base}/internal/plot-views`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [INTERNAL_HEADERS.token]: options.internalToken },
-    body: options.body,
-    signal: AbortSignal.timeout(options.timeoutMs),
-  });
+export async function readPlotViewsAnswer(response: Response): Promise<{ counted: number }> {
   const text = await response.text();
   if (response.ok) {
     const counted = (JSON.parse(text) as { counted?: unknown }).counted;

@@ -42,9 +42,9 @@ export const apiDocsPlugin = fp(
 
     const build = async (): Promise<DocumentDraft> => {
       const docs = await Promise.all(
-        [...app.upstreams.values()].map(async (pool) => {
+        [...app.upstreams.keys()].map(async (service) => {
           try {
-            const response = await fetch(`${pool.pick()}/openapi.json`, { signal: AbortSignal.timeout(3000) });
+            const { response } = await app.callService(service, { path: '/openapi.json' });
             return response.ok ? ((await response.json()) as OpenApiDoc) : null;
           } catch {
             return null;

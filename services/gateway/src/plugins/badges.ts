@@ -1,4 +1,3 @@
-import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -7,7 +6,6 @@ import type { DocumentDraft } from '../domain/rendered-document-cache.ts';
 
 export interface BadgesOptions {
   siteName: string;
-  internalToken: string;
   rateLimitPerMinute: number;
 }
 
@@ -36,7 +34,6 @@ export const badgesPlugin = fp(
   async (app: FastifyInstance, opts: BadgesOptions) => {
     /** The plot's badge, or a 404 for a plot nobody may see; an upstream failure is kept for no time. */
     async function buildBadge(request: FastifyRequest, id: string): Promise<DocumentDraft> {
-      const pool = app.upstreams.get('plots');
       const unavailable: DocumentDraft = {
         status: 503,
         contentType: 'application/json; charset=utf-8',
@@ -44,12 +41,8 @@ export const badgesPlugin = fp(
         cacheControl: 'no-store',
         keepMs: 0,
       };
-      if (!pool) return unavailable;
       try {
-        const response = await fetch(`${pool.pick()}/api/plots/${id}`, {
-          headers: { [INTERNAL_HEADERS.token]: opts.internalToken, [INTERNAL_HEADERS.requestId]: request.id },
-          signal: AbortSignal.timeout(3000),
-        });
+        const { response } = await app.callService('plots', { path: `/api/plots/${id}`, requestId: request.id });
         // Unknown, hidden (under review) and removed plots: one answer, until an event about the plot.
         if (response.status === 404 || response.status === 400) {
           await response.body?.cancel();

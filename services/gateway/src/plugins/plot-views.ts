@@ -4,12 +4,14 @@ import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 import { PollingWorker } from '@pixel-atlas/service-kit/polling-worker';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ServiceCallFailed } from '../upstreams.ts';
 import {
   PlotViewBatch,
   PlotViewsRejected,
   VISITOR_MAX,
   plotViewVisitor,
-  sendPlotViews,
+  plotViewsCall,
+  readPlotViewsAnswer,
   type PlotViewEntry,
 } from '../domain/plot-view-batch.ts';
 
@@ -25,7 +27,6 @@ export interface PlotViews {
 }
 
 export interface PlotViewsOptions {
-  internalToken: string;
   /** A batch goes out this often (ms), or at once when `flushSize` entries wait. */
   flushIntervalMs?: number;
   flushSize?: number;
@@ -33,8 +34,6 @@ export interface PlotViewsOptions {
   maxPending?: number;
   /** After failed sends wait up to this long (ms) between tries. */
   maxBackoffMs?: number;
-  /** One send's time limit (ms). */
-  timeoutMs?: number;
 }
 
 /** The raw owner cookie, unless it is larger than any the plots service signs (then it proves nothing, and costs bytes). */
@@ -50,7 +49,6 @@ const OWNER_COOKIE_MAX = 4096;
 export const plotViewsPlugin = fp(
   async (app: FastifyInstance, opts: PlotViewsOptions) => {
     const flushSize = opts.flushSize ?? 500;
-    const timeoutMs = opts.timeoutMs ?? 5000;
     const batch = new PlotViewBatch(opts.maxPending ?? 20_000);
     const ipv6Prefix = ipv6PrefixFromEnv();
     const metrics = defineMetrics(app.metrics, (m) => ({
@@ -85,12 +83,12 @@ export const plotViewsPlugin = fp(
     /** One batch to plots; returns how many entries it sent (0: nothing waited). Throws when it should be tried again. */
     async function flushOnce(): Promise<number> {
       if (!batch.size) return 0;
-      const pool = app.upstreams.get('plots');
-      if (!pool) throw new Error('no plots upstream to send views to');
       const taken = batch.take();
-      const base = pool.pick(avoid);
+      let replica: string | undefined;
       try {
-        const { counted } = await sendPlotViews({ base, internalToken: opts.internalToken, body: taken.body, timeoutMs });
+        const call = await app.callService('plots', plotViewsCall(taken.body, avoid));
+        replica = call.replica;
+        const { counted } = await readPlotViewsAnswer(call.response);
         metrics.sends.inc({ result: 'ok' });
         metrics.sent.inc(taken.keys.length);
         metrics.counted.inc(counted);
@@ -107,7 +105,7 @@ export const plotViewsPlugin = fp(
         metrics.sends.inc({ result: 'failed' });
         metrics.lost.inc({ reason: 'full' }, batch.restore(taken));
         failing = true;
-        avoid = base;
+        avoid = error instanceof ServiceCallFailed ? error.replica : replica;
         throw error;
       }
     }

@@ -10,11 +10,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookH
 import fp from 'fastify-plugin';
 import { PublicDocumentCache, type CachedAnswer } from '../domain/public-document-cache.ts';
 import { answerHead, buildAnswerHeads, negotiateEncodingMemo, notModifiedSince, type AnswerHeads } from './cached-answer-head.ts';
-import { IDLE_UPSTREAM_SOCKET_MS, ROUTE_TABLE, UpstreamPool, type ServiceName } from '../upstreams.ts';
+import { IDLE_UPSTREAM_SOCKET_MS, ROUTE_TABLE, UpstreamPool, serviceCaller, type CallService, type ServiceName } from '../upstreams.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     upstreams: Map<ServiceName, UpstreamPool>;
+    /** A call of the gateway's own to a service (see `serviceCaller`). */
+    callService: CallService;
   }
 }
 
@@ -24,6 +26,8 @@ export interface ProxyOptions {
   adminCookieName: string;
   rateLimitPerMinute: number;
   timeoutMs: number;
+  /** One time limit for the calls the gateway makes itself (`callService`). */
+  serviceCallTimeoutMs: number;
   /** How long the gateway may answer the public documents from memory without asking their service again. */
   documentMaxAgeMs: number;
 }
@@ -97,6 +101,7 @@ export const proxyPlugin = fp(
       if (bases?.length) pools.set(service, new UpstreamPool(service, bases));
     }
     app.decorate('upstreams', pools);
+    app.decorate('callService', serviceCaller(pools, { internalToken: opts.internalToken, timeoutMs: opts.serviceCallTimeoutMs }));
     defineMetrics(app.metrics, (m) => ({
       replicaReady: m.gauge({
         name: 'gateway_upstream_replica_ready',

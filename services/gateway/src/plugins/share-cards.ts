@@ -1,4 +1,3 @@
-import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { AppError } from '@pixel-atlas/service-kit/errors';
@@ -16,7 +15,6 @@ import type { ServiceName } from '../upstreams.ts';
 export interface ShareCardsOptions {
   siteName: string;
   publicOrigin: string;
-  internalToken: string;
   rateLimitPerMinute: number;
   /** Cards rendered at once per process (CPU-bound), and how many may wait; past that 503 with Retry-After. */
   renderConcurrency: number;
@@ -62,13 +60,8 @@ export const shareCardsPlugin = fp(
     }));
 
     async function upstream(request: FastifyRequest, service: ServiceName, url: string): Promise<Response | null> {
-      const pool = app.upstreams.get(service);
-      if (!pool) return null;
       try {
-        return await fetch(`${pool.pick()}${url}`, {
-          headers: { [INTERNAL_HEADERS.token]: opts.internalToken, [INTERNAL_HEADERS.requestId]: request.id },
-          signal: AbortSignal.timeout(5000),
-        });
+        return (await app.callService(service, { path: url, requestId: request.id })).response;
       } catch (error) {
         request.log.warn({ err: error, service }, 'share card: upstream unavailable');
         return null;

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import { DIRECTORY_MAX_PAGE, regionListSchema, type RegionSummary } from '@pixel-atlas/contracts/directory';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,13 +32,10 @@ export interface SharePagesOptions {
   siteName: string;
   /** Every absolute link (canonical, og:url, sitemap) is built from it, never from the Host header: pages are shared. */
   publicOrigin: string;
-  internalToken: string;
   /** rel of outbound plot links in server-rendered pages (ARCHITECTURE.md 7: an operator decision). */
   outboundLinkRel: string;
   /** Requests per minute per client, the same ceiling as the API. */
   rateLimitPerMinute: number;
-  /** How long one upstream call of a build may take. */
-  timeoutMs?: number;
 }
 
 /** What a page shows changes with any plot (its neighbours, its region's counts) or with the map (region names). */
@@ -71,13 +67,8 @@ export const sharePagesPlugin = fp(
     };
 
     const fetchApi = async (request: FastifyRequest, apiPath: string): Promise<ApiAnswer> => {
-      const pool = app.upstreams.get('plots');
-      if (!pool) return { status: 503, body: null };
       try {
-        const response = await fetch(`${pool.pick()}${apiPath}`, {
-          headers: { [INTERNAL_HEADERS.token]: opts.internalToken, [INTERNAL_HEADERS.requestId]: request.id },
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
-        });
+        const { response } = await app.callService('plots', { path: apiPath, requestId: request.id });
         if (!response.ok) {
           await response.body?.cancel();
           return { status: response.status, body: null };
