@@ -1,4 +1,5 @@
 import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
+import type { EventType } from '@pixel-atlas/contracts/events';
 import { OWNER_COOKIE } from '@pixel-atlas/contracts/stats';
 import { etagMatches } from '@pixel-atlas/service-kit/cached-json';
 import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
@@ -43,11 +44,19 @@ export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-re
  * counts) does not make a crowd wait for a server render. The plot's owner always gets the page built after the change.
  */
 const STALE_WHILE_REBUILDING_MS = 1000;
+/** The events that change what public pages show (a plot appears, changes, or goes); others bump only `plot:<id>`. */
+const PAGE_CHANGING_EVENTS = [
+  'plots.plot.claimed',
+  'plots.plot.updated',
+  'plots.plot.published',
+  'plots.plot.removed',
+] as const satisfies readonly EventType[];
 
 /**
  * The rendered-document cache of this replica, and the one way its documents are answered. Every replica follows the
  * `plots.>` and `map.layout.>` events itself (a plain subscription, as the public documents and share cards do): an
- * event bumps `plots` (or `map`) and the plot's own tag `plot:<id>`, so what it changed is rebuilt on the next request.
+ * event that changes public pages bumps `plots` (or `map`), and every plot event its own tag `plot:<id>`, so what it
+ * changed is rebuilt on the next request.
  */
 export const renderedDocumentsPlugin = fp(
   async (app: FastifyInstance, opts: RenderedDocumentsOptions) => {
@@ -63,10 +72,12 @@ export const renderedDocumentsPlugin = fp(
       builds: m.counter({ name: 'gateway_rendered_document_builds_total', help: 'Rendered documents built (cache misses)' }),
     }));
 
+    const pageChanging = new Set(PAGE_CHANGING_EVENTS.map((type) => app.bus.subject(type)));
     const subscriptions = [
       app.bus.nc.subscribe(app.bus.subject('plots.>'), {
         callback: (_error, message) => {
-          cache.invalidate('plots');
+          // A flag, a pending edit or a link check changes no public page: a flood of flags must not rebuild them all.
+          if (pageChanging.has(message.subject)) cache.invalidate('plots');
           try {
             const plotId = message.json<{ data?: { plotId?: unknown } }>().data?.plotId;
             if (typeof plotId === 'string') cache.invalidate(`plot:${plotId}`);

@@ -311,6 +311,23 @@ describe('server-rendered pages', () => {
     expect(gone.body).not.toContain('Changed by its owner');
   });
 
+  it('stay as they are after a flag, a pending edit or a link check (a flood of flags rebuilds nothing); a claim makes them stale', async () => {
+    const cache = gateway.renderedDocuments.cache;
+    const key = `page:/plot/${NORMAL.id}`;
+    // Fresh in memory (an earlier test's events may have left a copy that is being rebuilt).
+    await eventually(async () => (await get(`/plot/${NORMAL.id}`)) && cache.peek(key) !== undefined);
+    const other = hostile[0]!.id;
+    for (const type of ['plots.plot.flagged', 'plots.edit.submitted', 'plots.link.unreachable']) {
+      const handled = cache.stamp([`plot:${other}`]);
+      announce(type, other);
+      // Heard: the plot's own tag moved.
+      await eventually(async () => cache.stamp([`plot:${other}`]) > handled);
+      expect(cache.peek(key), type).toBeDefined();
+    }
+    announce('plots.plot.claimed', other);
+    await eventually(async () => cache.peek(key) === undefined);
+  });
+
   it('share one document per region page: only `page` selects it', async () => {
     const first = await get('/regions/creator-coast');
     expect(first.statusCode).toBe(200);
