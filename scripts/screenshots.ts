@@ -6,7 +6,7 @@
 // PNGs at 1x device scale, palette-encoded: <screen>-<width>x<height>.png. Nothing of the run is kept but the pictures.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import { mapCanvas, mapView, screenPointOfTile } from '../e2e/support/map.ts';
 import { ensureInfra, findExecutable, InfraError, NATS_MISSING_MESSAGE } from './lib/infra.ts';
@@ -121,8 +121,11 @@ async function shootAll(siteUrl: string, browser: Browser) {
       hasTouch: size.touch,
     });
     const page = await context.newPage();
+    const openRequests = trackOpenRequests(page);
     await openHome(page, siteUrl);
-    await page.waitForTimeout(2500); // avatars and the live counters arrive after the first frame
+    // The strip's counters and the map's avatars arrive after the first frame.
+    await waitFor(async () => /\d/.test(await page.getByTestId('strip-plots').innerText()), "the strip's counters");
+    await settled(page, openRequests, 'the home page');
     await save(page, name('home'));
 
     // The claim popup on free land near the middle of the view, filled in as a buyer would.
@@ -142,7 +145,8 @@ async function shootAll(siteUrl: string, browser: Browser) {
     await waitFor(async () => (await page.getByText('Avatar Saved').count()) > 0, 'the saved avatar');
     // Saving scrolled the phone's sheet down to the avatar: show it from its title.
     await popup.evaluate((sheet) => sheet.scrollTo(0, 0));
-    await page.waitForTimeout(400);
+    await waitFor(async () => (await popup.evaluate((sheet) => sheet.scrollTop)) === 0, 'the popup scrolled to its title');
+    await settled(page, openRequests, 'the claim popup');
     await save(page, name('claim-popup'));
 
     // Pay in the test checkout: /claim verifies the payment, claims the plot and celebrates.
@@ -151,14 +155,16 @@ async function shootAll(siteUrl: string, browser: Browser) {
     await page.getByRole('button', { name: /Pay \(test mode\)/ }).click();
     await page.waitForURL(/\/claim\?session_id=/, { timeout: 30_000 });
     await waitFor(async () => (await page.getByRole('heading', { name: 'Plot Claimed!' }).count()) === 1, "/claim's 'Plot Claimed!'");
-    await page.waitForTimeout(700);
+    // The preview's chunk and the map under it arrive, then it flies to the new plot (the pin lands as it stops).
+    await waitFor(async () => (await page.locator('[data-testid="map-preview"] canvas[data-zoom]').count()) === 1, 'the map preview');
+    await settled(page, openRequests, "the celebration's map");
     await save(page, name('claim'));
 
     // The celebration keeps the owner link on screen until the buyer goes on to the new plot's page.
     await page.getByRole('link', { name: 'Continue to Your Plot' }).click();
     await page.waitForURL(/\/plot\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await waitFor(async () => (await page.getByRole('heading', { name: /'s Plot$/ }).count()) === 1, 'the plot page');
-    await page.waitForTimeout(1500);
+    await settled(page, openRequests, 'the plot page');
     await save(page, name('plot'));
     await context.close();
   }
@@ -256,10 +262,104 @@ async function pixelAvatar(page: Page, colour: string): Promise<string> {
   }, colour);
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+/**
+ * The requests the page has open, the live-update stream left out (it stays open for as long as the page does): what
+ * a picture still waits for (the plot list, avatars, a lazily loaded chunk) is one of them until it has arrived. A web
+ * worker's script counts as arrived once the worker runs: Playwright never reports that request finished.
+ */
+function trackOpenRequests(page: Page): () => string[] {
+  const open = new Set<Request>();
+  const runningWorkers = new Set<string>();
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!new URL(url).pathname.startsWith('/api/live') && !runningWorkers.has(url)) open.add(request);
+  });
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+  page.on('worker', (worker) => {
+    runningWorkers.add(worker.url());
+    worker.once('close', () => runningWorkers.delete(worker.url()));
+    for (const request of open) if (request.url() === worker.url()) open.delete(request);
+  });
+  return () => Array.from(open, (request) => `${request.method()} ${new URL(request.url()).pathname}`);
+}
+
+/**
+ * Waits until the page shows what it is going to show: its fonts loaded, no request open, every image in view
+ * decoded, and over four frames every map drawn and still and no finite animation running (endless ones, such as a
+ * placeholder's pulse, never end). Frames, not a clock: a busy machine draws them later, and the answer holds.
+ */
+async function settled(page: Page, openRequests: () => string[], what: string) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  let pending = '';
+  const settledNow = async () => {
+    const open = openRequests();
+    pending = open.length ? `requests open: ${open.join(', ')}` : await stillOverFourFrames(page);
+    if (!pending && openRequests().length) pending = `requests open: ${openRequests().join(', ')}`;
+    return pending === '';
+  };
+  await waitFor(settledNow, what, 30_000, () => pending);
+}
+
+/**
+ * What still moves or loads over four frames ('' when nothing does). A map is its canvas (data-zoom and its
+ * camera): its picture, sampled small, the same over the frames and more than a backdrop's colour or two (the
+ * terrain comes from a worker, the avatars from their own requests, after the first frames).
+ */
+async function stillOverFourFrames(page: Page): Promise<string> {
+  // No named helpers in here: tsx (esbuild keepNames) would wrap them in a __name() the page does not have.
+  return page.evaluate(async () => {
+    const side = 24;
+    const scratch = document.createElement('canvas');
+    scratch.width = side;
+    scratch.height = side;
+    const sampler = scratch.getContext('2d', { willReadFrequently: true })!;
+    const passes: Array<Array<{ camera: string; colours: number; pixels: string }>> = [];
+    for (let pass = 0; pass < 2; pass += 1) {
+      if (pass === 1) for (let frame = 0; frame < 4; frame += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
+      const maps = Array.from(document.querySelectorAll<HTMLCanvasElement>('canvas[data-zoom]')).filter((map) => map.width && map.height);
+      passes.push(
+        maps.map((map) => {
+          sampler.clearRect(0, 0, side, side);
+          sampler.drawImage(map, 0, 0, side, side);
+          const pixels = sampler.getImageData(0, 0, side, side).data;
+          const colours = new Set<number>();
+          for (let i = 0; i < pixels.length; i += 4) colours.add((pixels[i]! << 16) | (pixels[i + 1]! << 8) | pixels[i + 2]!);
+          return { camera: JSON.stringify(map.dataset), colours: colours.size, pixels: pixels.join(',') };
+        }),
+      );
+    }
+    const [before = [], after = []] = passes;
+    const changed =
+      before.length !== after.length || before.some((map, i) => map.camera !== after[i]?.camera || map.pixels !== after[i]?.pixels);
+    const blank = after.filter((map) => map.colours <= 2);
+    const loading = Array.from(document.images).filter((image) => {
+      const box = image.getBoundingClientRect();
+      const inView = box.bottom > 0 && box.right > 0 && box.top < window.innerHeight && box.left < window.innerWidth;
+      return inView && !image.complete;
+    });
+    const animating = document
+      .getAnimations()
+      .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity);
+    return [
+      changed ? 'a map still moving or drawing' : '',
+      blank.length ? `${blank.length} map(s) not drawn yet` : '',
+      loading.length ? `images loading: ${loading.map((image) => image.currentSrc || image.src).join(', ')}` : '',
+      animating.length
+        ? `animations running: ${animating.map((animation) => ('animationName' in animation ? animation.animationName : 'transitionProperty' in animation ? animation.transitionProperty : animation.id || 'scripted')).join(', ')}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000, stillPending?: () => string) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${stillPending ? ` (${stillPending()})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
