@@ -44,7 +44,8 @@ describe('home map wiring', () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
     act(() => lastEngine().options.onTileClick!({ x: 31, y: 41, isLand: true, plot }));
-    const card = screen.getByRole('dialog', { name: 'Ada Pixel' });
+    // The profile popup's code loads when it first opens (or at the first touch): the card comes a moment later.
+    const card = await screen.findByRole('dialog', { name: 'Ada Pixel' });
     expect(within(card).getByRole('link', { name: "View Ada Pixel's Plot" })).toBeTruthy();
   });
 
@@ -52,7 +53,7 @@ describe('home map wiring', () => {
     const user = userEvent.setup();
     renderHome();
     await user.click(await screen.findByRole('button', { name: 'Find Plots (1)' }));
-    const dialog = screen.getByRole('dialog', { name: 'Claimed Plots (1)' });
+    const dialog = await screen.findByRole('dialog', { name: 'Claimed Plots (1)' });
     await user.click(within(dialog).getByRole('link', { name: /Ada Pixel/ }));
     // A 2×2 plot: its whole footprint lands clear of the map's panels.
     expect(lastEngine().engine.flyTo).toHaveBeenCalledWith(30.5, 40.5, 1.5, { size: 2 });

@@ -5,20 +5,24 @@ import type { Tile } from '../../features/claim/claim-popup.tsx';
 import { handleReservedTileClick, useReservedFootprints } from '../../features/claim/reserved-land.ts';
 import { storedTier } from '../../features/claim/stored-tier.ts';
 import { TierGuidanceDialog } from '../../features/claim/tier-guidance-dialog.tsx';
-import { FindPlotsDialog } from '../../features/plots/find-plots-dialog.tsx';
 import { flyToPlot } from '../../features/plots/fly-to-plot.ts';
-import { PlotProfilePopup } from '../../features/plots/plot-profile-popup.tsx';
 import type { AtlasPlot } from '../../map/components/atlas-plot.ts';
 import { AtlasMap } from '../../map/components/AtlasMap.tsx';
 
 /**
  * The claim popup (its form, the avatar editor, the checkout's schemas) is most of this screen's code and none of what
  * the map needs to come alive: on a phone, evaluating it with the map was one of the longest tasks of the first load.
- * It loads at the visitor's first touch, click or key press on the page (a tap's pointerdown comes before its click),
- * or when a tile is opened, and stays mounted once opened.
+ * So are the plot's profile popup (share menu, flag button, avatar) and 'Find Plots' (the list and its filters): none
+ * is open on the first screen. They load at the visitor's first touch, click or key press on the page (a tap's
+ * pointerdown comes before its click), or when one is opened, and each stays mounted once opened.
  */
 const loadClaimPopup = () => import('../../features/claim/claim-popup.tsx');
 const ClaimPopup = lazy(() => loadClaimPopup().then((module) => ({ default: module.ClaimPopup })));
+const loadPlotProfilePopup = () => import('../../features/plots/plot-profile-popup.tsx');
+const PlotProfilePopup = lazy(() => loadPlotProfilePopup().then((module) => ({ default: module.PlotProfilePopup })));
+const loadFindPlotsDialog = () => import('../../features/plots/find-plots-dialog.tsx');
+const FindPlotsDialog = lazy(() => loadFindPlotsDialog().then((module) => ({ default: module.FindPlotsDialog })));
+const loadDeferredDialogs = () => Promise.all([loadClaimPopup(), loadPlotProfilePopup(), loadFindPlotsDialog()]);
 
 function useLoadOnFirstInteraction(load: () => Promise<unknown>) {
   useEffect(() => {
@@ -47,7 +51,9 @@ export function HomeMap() {
   const [claimTier, setClaimTier] = useState<Tier | undefined>(undefined);
   const [pinTier, setPinTier] = useState<Tier>(storedTier);
   const [profilePlot, setProfilePlot] = useState<AtlasPlot | null>(null);
+  const [profileMounted, setProfileMounted] = useState(false);
   const [findOpen, setFindOpen] = useState(false);
+  const [findMounted, setFindMounted] = useState(false);
   const reservedFootprints = useReservedFootprints();
 
   const openClaim = (tile: Tile, tier?: Tier) => {
@@ -58,7 +64,7 @@ export function HomeMap() {
     setClaimMounted(true);
     setClaimOpen(true);
   };
-  useLoadOnFirstInteraction(loadClaimPopup);
+  useLoadOnFirstInteraction(loadDeferredDialogs);
   useCheckoutCancelReturn((tile, tier) => {
     flyToPlot({ ...tile, tier });
     openClaim(tile, tier);
@@ -71,8 +77,12 @@ export function HomeMap() {
         onPlotClick={(plot) => {
           setClaimOpen(false);
           setProfilePlot(plot);
+          setProfileMounted(true);
         }}
-        onFindPlotsClick={() => setFindOpen(true)}
+        onFindPlotsClick={() => {
+          setFindOpen(true);
+          setFindMounted(true);
+        }}
         reservedFootprints={reservedFootprints}
         onReservedTileClick={(footprint) => handleReservedTileClick(footprint, openClaim)}
         selectedTier={pinTier}
@@ -83,8 +93,16 @@ export function HomeMap() {
           <ClaimPopup tile={claimTile} open={claimOpen} onOpenChange={setClaimOpen} initialTier={claimTier} onTierChange={setPinTier} />
         </Suspense>
       ) : null}
-      <PlotProfilePopup plot={profilePlot} onClose={() => setProfilePlot(null)} />
-      <FindPlotsDialog open={findOpen} onOpenChange={setFindOpen} onChoosePlot={flyToPlot} />
+      {profileMounted ? (
+        <Suspense fallback={null}>
+          <PlotProfilePopup plot={profilePlot} onClose={() => setProfilePlot(null)} />
+        </Suspense>
+      ) : null}
+      {findMounted ? (
+        <Suspense fallback={null}>
+          <FindPlotsDialog open={findOpen} onOpenChange={setFindOpen} onChoosePlot={flyToPlot} />
+        </Suspense>
+      ) : null}
       <TierGuidanceDialog
         onTierSelected={setPinTier}
         onAutoAssign={(tile, tier) => {
