@@ -1,8 +1,6 @@
+import { InvalidatedValue } from '@pixel-atlas/service-kit/invalidated-value';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import type { FastifyBaseLogger } from 'fastify';
-
-/** How many times a read retries when the copy is dropped while it loads, before it gives up with the last error. */
-const MAX_RELOADS = 5;
 
 /**
  * This replica's copy of something another service owns (the map's land mask, moderation's word list), loaded on
@@ -19,42 +17,25 @@ const MAX_RELOADS = 5;
  * replicas still answer from their own copies.
  */
 export class LocalCopy<T> {
-  private current: Promise<T> | null = null;
-  private generation = 0;
+  private readonly value: InvalidatedValue<T>;
   private stopWatching: (() => void) | null = null;
 
-  constructor(private readonly load: () => Promise<T>) {}
+  constructor(load: () => Promise<T>) {
+    this.value = new InvalidatedValue({ load });
+  }
 
-  async get(): Promise<T> {
-    for (let reloads = 0; ; reloads++) {
-      const generation = this.generation;
-      let entry = this.current;
-      if (!entry) {
-        const loading = this.load();
-        entry = loading;
-        // Kept only if nothing changed while it was being started; a failed load is not kept: the next read asks again.
-        if (generation === this.generation) this.current = loading;
-        loading.catch(() => {
-          if (this.current === loading) this.current = null;
-        });
-      }
-      const value = await entry;
-      if (generation === this.generation || reloads >= MAX_RELOADS) {
-        if (generation !== this.generation) throw new Error('the copy kept changing while it loaded');
-        return value;
-      }
-    }
+  get(): Promise<T> {
+    return this.value.get();
   }
 
   /** Drops the copy (and any load under way): the next read loads again. */
   invalidate(): void {
-    this.generation += 1;
-    this.current = null;
+    this.value.invalidate();
   }
 
   /** How many times the copy was dropped (tests). */
   get invalidations(): number {
-    return this.generation;
+    return this.value.invalidations;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { encodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { encodeJson, type EncodedJson } from '@pixel-atlas/service-kit/cached-json';
+import { InvalidatedValue } from '@pixel-atlas/service-kit/invalidated-value';
 
 /** The plot list in the spec's shape (the document's own fields) and in the compact, columnar one. */
 export interface PlotListBody extends EncodedJson {
@@ -16,54 +17,27 @@ export interface PlotListBody extends EncodedJson {
  * older than maxAgeMs is served while a rebuild runs in the background (a safety net for a lost event).
  */
 export class PlotListCache {
-  private generation = 0;
-  private current: { generation: number; body: PlotListBody } | null = null;
-  private building: { generation: number; promise: Promise<PlotListBody> } | null = null;
+  private readonly value: InvalidatedValue<PlotListBody>;
 
   constructor(
     private readonly load: () => Promise<Plot[]>,
-    private readonly maxAgeMs: number,
-    private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
+    maxAgeMs: number,
+    onError: (error: unknown) => void = () => undefined,
+  ) {
+    this.value = new InvalidatedValue({
+      load: () => this.build(),
+      ...(maxAgeMs > 0 && { maxAgeMs, whenOld: 'in-background' as const }),
+      // The database is unreachable: an older list beats an error page for people browsing the map.
+      keepOnError: onError,
+    });
+  }
 
   invalidate(): void {
-    this.generation += 1;
+    this.value.invalidate();
   }
 
-  async get(): Promise<PlotListBody> {
-    const current = this.current;
-    if (current && current.generation === this.generation) {
-      if (this.maxAgeMs > 0 && Date.now() - current.body.builtAt > this.maxAgeMs && !this.building) {
-        this.rebuild().catch(this.onError);
-      }
-      return current.body;
-    }
-    try {
-      return await this.rebuild();
-    } catch (error) {
-      // The database is unreachable: an older list beats an error page for people browsing the map.
-      if (!current) throw error;
-      this.onError(error);
-      return current.body;
-    }
-  }
-
-  private rebuild(): Promise<PlotListBody> {
-    if (this.building && this.building.generation === this.generation) return this.building.promise;
-    const generation = this.generation;
-    const promise = this.build().then(
-      (body) => {
-        if (!this.current || this.current.generation <= generation) this.current = { generation, body };
-        if (this.building?.generation === generation) this.building = null;
-        return body;
-      },
-      (error) => {
-        if (this.building?.generation === generation) this.building = null;
-        throw error;
-      },
-    );
-    this.building = { generation, promise };
-    return promise;
+  get(): Promise<PlotListBody> {
+    return this.value.get();
   }
 
   private async build(): Promise<PlotListBody> {

@@ -1,4 +1,5 @@
 import type { ReservedFootprint } from '@pixel-atlas/contracts/plots';
+import { InvalidatedValue } from '@pixel-atlas/service-kit/invalidated-value';
 
 /**
  * GET /api/reserved-footprints is polled by every open map (every ~30 s and on each live plot change),
@@ -7,38 +8,8 @@ import type { ReservedFootprint } from '@pixel-atlas/contracts/plots';
  * to the truth; this replica also drops the list after its own changes (a hold it took, a claim it
  * made), so a buyer's second browser sees their own hold at once. 0 reads the database every time.
  */
-export class ReservedFootprintsCache {
-  private current: { list: ReservedFootprint[]; builtAt: number; generation: number } | null = null;
-  private loading: { generation: number; promise: Promise<ReservedFootprint[]> } | null = null;
-  private generation = 0;
-
-  constructor(
-    private readonly load: () => Promise<ReservedFootprint[]>,
-    private readonly maxAgeMs: number,
-  ) {}
-
-  invalidate(): void {
-    this.generation += 1;
-  }
-
-  async get(): Promise<ReservedFootprint[]> {
-    const current = this.current;
-    if (current && current.generation === this.generation && Date.now() - current.builtAt < this.maxAgeMs) return current.list;
-    if (this.loading && this.loading.generation === this.generation) return this.loading.promise;
-    const generation = this.generation;
-    const builtAt = Date.now();
-    const promise = this.load().then(
-      (list) => {
-        if (!this.current || this.current.generation <= generation) this.current = { list, builtAt, generation };
-        if (this.loading?.generation === generation) this.loading = null;
-        return list;
-      },
-      (error: unknown) => {
-        if (this.loading?.generation === generation) this.loading = null;
-        throw error;
-      },
-    );
-    this.loading = { generation, promise };
-    return promise;
+export class ReservedFootprintsCache extends InvalidatedValue<ReservedFootprint[]> {
+  constructor(load: () => Promise<ReservedFootprint[]>, maxAgeMs: number) {
+    super({ load, maxAgeMs, whenOld: 'reload' });
   }
 }

@@ -1,6 +1,7 @@
 import type { MapLayout } from '@pixel-atlas/contracts/map';
 import { regionSchema } from '@pixel-atlas/contracts/regions';
 import { encodeJson, type EncodedJson } from '@pixel-atlas/service-kit/cached-json';
+import { InvalidatedValue } from '@pixel-atlas/service-kit/invalidated-value';
 import { z } from 'zod';
 import type { PrismaClient } from '../db.ts';
 import { createLandMask, createRegionIndex, type LandMask, type RegionIndex } from './land-mask.ts';
@@ -19,20 +20,16 @@ export interface CachedLayout {
  * `map.layout.*` event says it changed (on any replica), so scaled-out readers never serve a stale world.
  */
 export class LayoutCache {
-  private current: Promise<CachedLayout | null> | null = null;
+  private readonly value = new InvalidatedValue<CachedLayout | null>({ load: () => this.load() });
 
   constructor(private readonly db: PrismaClient) {}
 
   get(): Promise<CachedLayout | null> {
-    this.current ??= this.load().catch((error) => {
-      this.current = null;
-      throw error;
-    });
-    return this.current;
+    return this.value.get();
   }
 
   invalidate(): void {
-    this.current = null;
+    this.value.invalidate();
   }
 
   /**
