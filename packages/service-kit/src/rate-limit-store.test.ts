@@ -37,6 +37,7 @@ async function replica(pool: pg.Pool, limits: { max: number; timeWindow: number 
   app.get('/a', { config: { rateLimit: limits } }, async () => ({ ok: true }));
   app.get('/b', { config: { rateLimit: limits } }, async () => ({ ok: true }));
   app.get('/inline', { config: { inlineRateLimit: limits } }, async () => ({ ok: true }));
+  app.get('/page', { config: { inlineRateLimit: { max: 3, timeWindow: 60_000, countedIn: 'replica' } } }, async () => ({ ok: true }));
   await app.ready();
   apps.push(app);
   return app;
@@ -357,6 +358,25 @@ describe('inlineRateLimit: the same count without the plugin', () => {
     const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-ratelimit-remaining']));
     expect(new Set(remaining).size).toBe(150);
     expect((await hits()).find((h) => h.key.endsWith('198.51.100.62'))?.count).toBe(200);
+  });
+
+  it("countedIn 'replica': the same heads and refusal, counted in the replica's memory (no row), each replica its own", async () => {
+    const [one, two] = [await replica(newPool(db.url)), await replica(newPool(db.url))];
+    const ip = '198.51.100.64';
+    const onOne = [];
+    for (let i = 0; i < 4; i += 1) onOne.push(await get(one, '/page', ip));
+    expect(onOne.map((a) => [a.statusCode, a.headers['x-ratelimit-remaining']])).toEqual([
+      [200, '2'],
+      [200, '1'],
+      [200, '0'],
+      [429, '0'],
+    ]);
+    expect(onOne[3]!.headers['retry-after']).toBe('60');
+    expect(onOne[3]!.json().error.code).toBe('RATE_LIMITED');
+    // Another client on the same replica, and the same client on another replica, have windows of their own.
+    expect((await get(one, '/page', '198.51.100.65')).statusCode).toBe(200);
+    expect((await get(two, '/page', ip)).statusCode).toBe(200);
+    expect((await hits()).filter((h) => h.key.includes('/page'))).toEqual([]);
   });
 
   it('without databaseSchema the plugin counts it in memory', async () => {

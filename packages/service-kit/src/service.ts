@@ -18,7 +18,7 @@ import { metricsPlugin } from './metrics.ts';
 import { API_SECURITY_SCHEMES } from './openapi.ts';
 import type { SqlClient } from './database.ts';
 import { clientKey, ipv6PrefixFromEnv } from './client-key.ts';
-import { inlineRateLimitHook, pgRateLimitStore, type RateLimitRefusal } from './rate-limit-store.ts';
+import { inlineRateLimitHook, pgRateLimitStore, replicaRateLimitHook, type RateLimitRefusal } from './rate-limit-store.ts';
 import { withRouteHook } from './route-hooks.ts';
 
 export type ServiceApp = FastifyInstance & { withTypeProvider<T = ZodTypeProvider>(): FastifyInstance };
@@ -218,6 +218,10 @@ export async function createServiceApp(options: CreateServiceAppOptions): Promis
   app.addHook('onRoute', (route) => {
     const limit = route.config?.inlineRateLimit;
     if (!limit) return;
+    if (limit.countedIn === 'replica') {
+      route.onRequest = withRouteHook(route.onRequest, replicaRateLimitHook(limit, { keyGenerator, errorResponseBuilder }));
+      return;
+    }
     if (!rootStore) {
       // Counted in memory: the plugin's store has no synchronous path to offer.
       route.config = { ...route.config, rateLimit: limit };

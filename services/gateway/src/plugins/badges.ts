@@ -66,7 +66,10 @@ export const badgesPlugin = fp(
       }
     }
 
-    const config = { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: true };
+    const config = {
+      inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000, countedIn: 'replica' as const },
+      writesOwnHead: true,
+    };
     app.get<{ Params: { file: string } }>('/badge/:file', { schema: { hide: true }, config }, async (request, reply) => {
       const id = BADGE_FILE.exec(request.params.file)?.[1]?.toLowerCase();
       const doc = await app.renderedDocuments.serve(request, reply, id ? `badge:${id}` : 'badge:not-found', {

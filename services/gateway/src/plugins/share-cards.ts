@@ -157,7 +157,7 @@ export const shareCardsPlugin = fp(
       '/share-card/:file',
       {
         schema: { hide: true },
-        config: { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: true },
+        config: { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000, countedIn: 'replica' }, writesOwnHead: true },
       },
       async (request, reply) => {
         const id = CARD_FILE.exec(request.params.file)?.[1];

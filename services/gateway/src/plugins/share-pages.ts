@@ -119,7 +119,10 @@ export const sharePagesPlugin = fp(
       });
     }
 
-    const config = { inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 }, writesOwnHead: true };
+    const config = {
+      inlineRateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000, countedIn: 'replica' as const },
+      writesOwnHead: true,
+    };
     const route = { schema: { hide: true }, config };
 
     app.get<{ Params: { id: string } }>('/plot/:id', route, async (request, reply) => {
