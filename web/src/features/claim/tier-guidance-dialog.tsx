@@ -13,6 +13,8 @@ interface TierGuidanceDialogProps {
   onTierSelected?: (tier: Tier) => void;
   /** Auto-assign found a free spot: open the claim popup there. */
   onAutoAssign: (tile: Tile, tier: Tier) => void;
+  /** The guidance event that made the page load this dialog (home-map.tsx): answered as soon as it mounts. */
+  initialGuidance?: TierGuidanceDetail;
 }
 
 /** The title when no tier was chosen ('Claim Your Tile' before any SELECT): it names no tier. */
@@ -23,7 +25,7 @@ export const NO_TIER_GUIDANCE_TITLE = 'Choose Your Plot Location';
  * '<Tier> Tier Selected!' with the two ways to choose a location; without a chosen tier it names none
  * (the claim popup then starts at Basic, where the tier is chosen).
  */
-export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanceDialogProps) {
+export function TierGuidanceDialog({ onTierSelected, onAutoAssign, initialGuidance }: TierGuidanceDialogProps) {
   // open: the dialog shows; tier: the one chosen, or null when the visitor has not chosen one yet.
   const [guidance, setGuidance] = useState<{ tier: Tier | null } | null>(null);
   const tier = guidance?.tier ?? null;
@@ -31,13 +33,22 @@ export function TierGuidanceDialog({ onTierSelected, onAutoAssign }: TierGuidanc
   // An effect event, so the window listener is added once and still calls the latest callback.
   const tierSelected = useEffectEvent((next: Tier) => onTierSelected?.(next));
 
+  const answerGuidance = useEffectEvent((detail: TierGuidanceDetail | undefined) => {
+    const next = detail?.tier ?? chosenTier();
+    setGuidance({ tier: next });
+    if (next) tierSelected(next);
+  });
+  // Once, not again when StrictMode runs the effects a second time.
+  const initialAnswered = useRef(false);
+
   useEffect(() => {
-    const onGuidance = (event: Event) => {
-      const detail = (event as CustomEvent<TierGuidanceDetail | undefined>).detail;
-      const next = detail?.tier ?? chosenTier();
-      setGuidance({ tier: next });
-      if (next) tierSelected(next);
-    };
+    if (!initialGuidance || initialAnswered.current) return;
+    initialAnswered.current = true;
+    answerGuidance(initialGuidance);
+  }, [initialGuidance]);
+
+  useEffect(() => {
+    const onGuidance = (event: Event) => answerGuidance((event as CustomEvent<TierGuidanceDetail | undefined>).detail);
     window.addEventListener(TIER_GUIDANCE_EVENT, onGuidance);
     return () => window.removeEventListener(TIER_GUIDANCE_EVENT, onGuidance);
   }, []);

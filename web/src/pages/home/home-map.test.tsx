@@ -66,7 +66,8 @@ describe('home map wiring', () => {
     renderHome();
     await screen.findByRole('button', { name: 'Find Plots (1)' });
     act(() => dispatchTierGuidance({ tier: 'prime' }));
-    await user.click(screen.getByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
+    // The guidance dialog's code loads with the first guidance event: it answers a moment later.
+    await user.click(await screen.findByRole('button', { name: 'AUTO-ASSIGN A PLOT' }));
     const popup = await screen.findByRole('dialog', { name: 'Claim This Tile' });
     expect(within(popup).getByText('Position (45, 50)')).toBeTruthy();
     expect(await within(popup).findByRole('button', { name: 'PAY & CLAIM ($75)' })).toBeTruthy();

@@ -4,17 +4,18 @@ import { useCheckoutCancelReturn } from '../../features/claim/checkout-cancel-re
 import type { Tile } from '../../features/claim/claim-popup.tsx';
 import { handleReservedTileClick, useReservedFootprints } from '../../features/claim/reserved-land.ts';
 import { storedTier } from '../../features/claim/stored-tier.ts';
-import { TierGuidanceDialog } from '../../features/claim/tier-guidance-dialog.tsx';
 import { flyToPlot } from '../../features/plots/fly-to-plot.ts';
 import type { AtlasPlot } from '../../map/components/atlas-plot.ts';
+import { TIER_GUIDANCE_EVENT, type TierGuidanceDetail } from '../../lib/tier-guidance.ts';
 import { AtlasMap } from '../../map/components/AtlasMap.tsx';
 
 /**
  * The claim popup (its form, the avatar editor, the checkout's schemas) is most of this screen's code and none of what
  * the map needs to come alive: on a phone, evaluating it with the map was one of the longest tasks of the first load.
- * So are the plot's profile popup (share menu, flag button, avatar) and 'Find Plots' (the list and its filters): none
- * is open on the first screen. They load at the visitor's first touch, click or key press on the page (a tap's
- * pointerdown comes before its click), or when one is opened, and each stays mounted once opened.
+ * So are the plot's profile popup (share menu, flag button, avatar), 'Find Plots' (the list and its filters) and the
+ * tier guidance dialog (with them, the Radix dialog): none is open on the first screen. They load at the visitor's
+ * first touch, click or key press on the page (a tap's pointerdown comes before its click), or when one is opened, and
+ * each stays mounted once opened.
  */
 const loadClaimPopup = () => import('../../features/claim/claim-popup.tsx');
 const ClaimPopup = lazy(() => loadClaimPopup().then((module) => ({ default: module.ClaimPopup })));
@@ -22,7 +23,24 @@ const loadPlotProfilePopup = () => import('../../features/plots/plot-profile-pop
 const PlotProfilePopup = lazy(() => loadPlotProfilePopup().then((module) => ({ default: module.PlotProfilePopup })));
 const loadFindPlotsDialog = () => import('../../features/plots/find-plots-dialog.tsx');
 const FindPlotsDialog = lazy(() => loadFindPlotsDialog().then((module) => ({ default: module.FindPlotsDialog })));
-const loadDeferredDialogs = () => Promise.all([loadClaimPopup(), loadPlotProfilePopup(), loadFindPlotsDialog()]);
+const loadTierGuidanceDialog = () => import('../../features/claim/tier-guidance-dialog.tsx');
+const TierGuidanceDialog = lazy(() => loadTierGuidanceDialog().then((module) => ({ default: module.TierGuidanceDialog })));
+const loadDeferredDialogs = () => Promise.all([loadClaimPopup(), loadPlotProfilePopup(), loadFindPlotsDialog(), loadTierGuidanceDialog()]);
+
+/**
+ * The tier guidance dialog answers the 'tierGuidance' event, but is loaded only when the first one comes: this keeps
+ * that event's detail for the dialog to answer when it mounts (it listens itself from then on).
+ */
+function useGuidanceUntilDialogMounts(): TierGuidanceDetail | null {
+  const [first, setFirst] = useState<TierGuidanceDetail | null>(null);
+  useEffect(() => {
+    if (first) return;
+    const onGuidance = (event: Event) => setFirst((event as CustomEvent<TierGuidanceDetail | undefined>).detail ?? {});
+    window.addEventListener(TIER_GUIDANCE_EVENT, onGuidance);
+    return () => window.removeEventListener(TIER_GUIDANCE_EVENT, onGuidance);
+  }, [first]);
+  return first;
+}
 
 function useLoadOnFirstInteraction(load: () => Promise<unknown>) {
   useEffect(() => {
@@ -55,6 +73,7 @@ export function HomeMap() {
   const [findOpen, setFindOpen] = useState(false);
   const [findMounted, setFindMounted] = useState(false);
   const reservedFootprints = useReservedFootprints();
+  const firstGuidance = useGuidanceUntilDialogMounts();
 
   const openClaim = (tile: Tile, tier?: Tier) => {
     setProfilePlot(null);
@@ -103,13 +122,18 @@ export function HomeMap() {
           <FindPlotsDialog open={findOpen} onOpenChange={setFindOpen} onChoosePlot={flyToPlot} />
         </Suspense>
       ) : null}
-      <TierGuidanceDialog
-        onTierSelected={setPinTier}
-        onAutoAssign={(tile, tier) => {
-          flyToPlot({ ...tile, tier });
-          openClaim(tile, tier);
-        }}
-      />
+      {firstGuidance ? (
+        <Suspense fallback={null}>
+          <TierGuidanceDialog
+            initialGuidance={firstGuidance}
+            onTierSelected={setPinTier}
+            onAutoAssign={(tile, tier) => {
+              flyToPlot({ ...tile, tier });
+              openClaim(tile, tier);
+            }}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }
