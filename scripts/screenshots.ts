@@ -2,7 +2,8 @@
 //   PostgreSQL (as npm test finds it) and nats-server -> Prisma clients -> web build when stale
 //   -> the whole site on a throwaway database and its own ports, with the test checkout (e2e/support/stack.ts)
 //   -> a few plots bought and claimed through the public API (checkout, test-mode payment, claim)
-//   -> for 390x844 and 1366x768: home, the claim popup on a land tile, /claim after a test-mode payment, the plot page.
+//   -> for 390x844 and 1366x768: home, the claim popup on a land tile, /claim after a test-mode payment, the plot page,
+//      /regions and the region page the plot page links.
 // PNGs at 1x device scale, palette-encoded: <screen>-<width>x<height>.png. Nothing of the run is kept but the pictures.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -166,6 +167,18 @@ async function shootAll(siteUrl: string, browser: Browser) {
     await waitFor(async () => (await page.getByRole('heading', { name: /'s Plot$/ }).count()) === 1, 'the plot page');
     await settled(page, openRequests, 'the plot page');
     await save(page, name('plot'));
+
+    // The directory a crawler walks: the regions, and the region the plot page links.
+    const regionHref = await page.locator('main a[href^="/regions/"]').first().getAttribute('href');
+    if (!regionHref) throw new Error('the plot page links no region page');
+    await page.goto(`${siteUrl}/regions`);
+    await waitFor(async () => (await page.getByRole('heading', { name: 'Regions of the Atlas' }).count()) === 1, 'the regions page');
+    await settled(page, openRequests, 'the regions page');
+    await save(page, name('regions'));
+    await page.goto(`${siteUrl}${regionHref}`);
+    await waitFor(async () => (await page.locator('main a[href^="/plot/"]').count()) > 0, 'the region page');
+    await settled(page, openRequests, 'the region page');
+    await save(page, name('region'));
     await context.close();
   }
 }
