@@ -23,6 +23,25 @@ function gatedBuild(body: () => string) {
 
 const text = (doc: { representations: { identity: { bytes: Buffer } } }) => doc.representations.identity.bytes.toString();
 
+/**
+ * A cache (staleMs 1 s, on a clock the test moves) holding 'v1' of a page that asked for stale-while-rebuilding; then
+ * the page's data changes to 'v2' and its event arrives: `changed.after(ms)` moves the clock that far past the event.
+ */
+async function builtThenChanged() {
+  let clock = 0;
+  const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000, staleMs: 1000, now: () => clock });
+  let version = 1;
+  const { state, build } = gatedBuild(() => `v${version}`);
+  const recipe = { tags: ['plots'], build, staleWhileRebuilding: true };
+  const first = cache.get('k', recipe);
+  await new Promise((r) => setImmediate(r));
+  state.release();
+  expect(text(await first)).toBe('v1');
+  version = 2;
+  cache.invalidate('plots');
+  return { cache, state, build, recipe, changed: { after: (ms: number) => (clock += ms) } };
+}
+
 describe('the rendered-document cache', () => {
   it('builds a document once for many concurrent requests, and serves it from memory after', async () => {
     const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000 });
@@ -100,19 +119,8 @@ describe('the rendered-document cache', () => {
   });
 
   it('answers a copy that missed a change for staleMs after it while one rebuild runs; then only the rebuilt one', async () => {
-    let clock = 0;
-    const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000, staleMs: 1000, now: () => clock });
-    let version = 1;
-    const { state, build } = gatedBuild(() => `v${version}`);
-    const recipe = { tags: ['plots'], build, staleWhileRebuilding: true };
-    const first = cache.get('k', recipe);
-    await new Promise((r) => setImmediate(r));
-    state.release();
-    expect(text(await first)).toBe('v1');
-
-    version = 2;
-    cache.invalidate('plots');
-    clock += 999;
+    const { cache, state, build, recipe, changed } = await builtThenChanged();
+    changed.after(999);
     // A document that did not ask for it (a versioned share card) is never answered stale.
     expect(cache.answerNow('k', { tags: ['plots'], build })).toBeUndefined();
     // A crowd keeps its answers from memory: the v1 copy, at once, however many ask; one rebuild starts.
@@ -128,18 +136,8 @@ describe('the rendered-document cache', () => {
   });
 
   it('does not answer a copy whose missed change is older than staleMs: the request waits for the rebuild', async () => {
-    let clock = 0;
-    const cache = new RenderedDocumentCache({ maxBytes: 1e6, maxAgeMs: 60_000, staleMs: 1000, now: () => clock });
-    let version = 1;
-    const { state, build } = gatedBuild(() => `v${version}`);
-    const recipe = { tags: ['plots'], build, staleWhileRebuilding: true };
-    const first = cache.get('k', recipe);
-    await new Promise((r) => setImmediate(r));
-    state.release();
-    await first;
-    version = 2;
-    cache.invalidate('plots');
-    clock += 1001;
+    const { cache, state, recipe, changed } = await builtThenChanged();
+    changed.after(1001);
     expect(cache.answerNow('k', recipe)).toBeUndefined();
     const late = cache.get('k', recipe);
     while (state.builds < 2) await new Promise((r) => setImmediate(r));
