@@ -417,14 +417,13 @@ export function inlineRateLimitHook(
  */
 export function replicaRateLimitHook(
   limit: InlineRateLimit,
-  options: { keyGenerator: (request: FastifyRequest) => string; errorResponseBuilder: RefusalBuilder; now?: () => number },
+  options: { keyGenerator: (request: FastifyRequest) => string; errorResponseBuilder: RefusalBuilder },
 ): onRequestHookHandler {
   const { max, timeWindow } = limit;
-  const now = options.now ?? Date.now;
   const windows = new LRUCache<string, { count: number; resetAt: number }>({ max: REPLICA_COUNTED_KEYS });
   return (request, reply, done) => {
     const key = options.keyGenerator(request);
-    const at = now();
+    const at = Date.now();
     let window = windows.get(key);
     if (!window || window.resetAt <= at) {
       window = { count: 0, resetAt: at + timeWindow };

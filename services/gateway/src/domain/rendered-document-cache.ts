@@ -74,6 +74,8 @@ export interface RenderedDocumentCacheOptions {
   staleMs?: number;
   /** The clock `staleMs` is measured on (ms; tests move it). */
   now?: () => number;
+  /** Told of every build (a miss, a rebuild): for a metric. */
+  onBuild?: () => void;
 }
 
 /** What a request may be answered with. */
@@ -154,6 +156,7 @@ export class RenderedDocumentCache {
       sizeCalculation: sizeOf,
       ttl: options.maxAgeMs,
       fetchMethod: async (_key, _stale, { options: set, context }) => {
+        options.onBuild?.();
         const epoch = this.epoch;
         const draft = await context.build();
         // A build kept for no time still answers everyone who waited on it (lru-cache needs a positive ttl).

@@ -60,7 +60,6 @@ const PAGE_CHANGING_EVENTS = [
  */
 export const renderedDocumentsPlugin = fp(
   async (app: FastifyInstance, opts: RenderedDocumentsOptions) => {
-    const cache = new RenderedDocumentCache({ maxBytes: opts.maxBytes, maxAgeMs: opts.maxAgeMs, staleMs: STALE_WHILE_REBUILDING_MS });
     const { builds } = defineMetrics(app.metrics, (m) => ({
       bytes: m.gauge({
         name: 'gateway_rendered_documents_bytes',
@@ -71,6 +70,12 @@ export const renderedDocumentsPlugin = fp(
       }),
       builds: m.counter({ name: 'gateway_rendered_document_builds_total', help: 'Rendered documents built (cache misses)' }),
     }));
+    const cache = new RenderedDocumentCache({
+      maxBytes: opts.maxBytes,
+      maxAgeMs: opts.maxAgeMs,
+      staleMs: STALE_WHILE_REBUILDING_MS,
+      onBuild: () => builds.inc(),
+    });
 
     const pageChanging = new Set(PAGE_CHANGING_EVENTS.map((type) => app.bus.subject(type)));
     const subscriptions = [
@@ -114,16 +119,9 @@ export const renderedDocumentsPlugin = fp(
     };
 
     const serve: RenderedDocuments['serve'] = async (request, reply, key, recipe) => {
-      const counted: DocumentRecipe = {
-        ...recipe,
-        build: () => {
-          builds.inc();
-          return recipe.build();
-        },
-      };
       // An owner (the cookie their private link set) may have just saved: they see what they saved.
       const need = { fresh: request.cookies?.[OWNER_COOKIE] !== undefined };
-      const doc = cache.answerNow(key, counted, need) ?? (await cache.get(key, counted, need));
+      const doc = cache.answerNow(key, recipe, need) ?? (await cache.get(key, recipe, need));
       send(request, reply, doc);
       return doc;
     };
