@@ -20,9 +20,9 @@ describe('InvalidatedValue', () => {
     expect(value.invalidations).toBe(1);
   });
 
-  it('never answers a load an invalidate() overtook: the reader waits for a load begun after it', async () => {
+  it("with overtaken 'reload', never answers a load an invalidate() overtook: the reader waits for a load begun after it", async () => {
     const { pending, load } = manualLoads<string>();
-    const value = new InvalidatedValue({ load });
+    const value = new InvalidatedValue({ load, overtaken: 'reload' });
     const reader = value.get();
     await settle();
     value.invalidate();
@@ -30,6 +30,20 @@ describe('InvalidatedValue', () => {
     while (pending.length < 2) await settle();
     pending[1]!.resolve('after the change');
     expect(await reader).toBe('after the change');
+  });
+
+  it('by default answers a read the load it waited on, and keeps only a load begun after the last invalidate()', async () => {
+    const { pending, load } = manualLoads<string>();
+    const value = new InvalidatedValue({ load });
+    const reader = value.get();
+    await settle();
+    value.invalidate();
+    pending[0]!.resolve('before the change');
+    expect(await reader).toBe('before the change');
+    const next = value.get();
+    await settle();
+    pending[1]!.resolve('after the change');
+    expect(await next).toBe('after the change');
   });
 
   it("past maxAgeMs: 'reload' waits for a new load, 'in-background' answers the old value while one load runs", async () => {

@@ -18,6 +18,12 @@ export interface InvalidatedValueOptions<T> {
    * error page), and tell this callback why. Without it the read fails.
    */
   keepOnError?: (error: unknown) => void;
+  /**
+   * A read whose load an `invalidate()` overtook: 'answer' gives it that load (it asked before the change, as a
+   * request in flight would have been answered; under a stream of changes every read still ends); 'reload' loads
+   * again, up to 5 times, then fails (a copy that must never be older than the last change heard).
+   */
+  overtaken?: 'answer' | 'reload';
   /** The clock `maxAgeMs` is measured on (tests move it). */
   now?: () => number;
 }
@@ -25,8 +31,8 @@ export interface InvalidatedValueOptions<T> {
 /**
  * One value this process keeps of something that changes elsewhere (a list, the map's layout, another service's
  * data): loaded on first use, shared by every read (one load at a time), and dropped by `invalidate()` when its owner
- * says it changed. A load that an `invalidate()` overtook is never answered, since it may have read the old data: the
- * read loads again. The one mechanism behind the services' caches of a single value; the gateway's documents use
+ * says it changed. A load that an `invalidate()` overtook is never kept; whether the reads waiting on it get it is
+ * `overtaken`'s choice. The one mechanism behind the services' caches of a single value; the gateway's documents use
  * lru-cache for many.
  */
 export class InvalidatedValue<T> {
@@ -59,7 +65,7 @@ export class InvalidatedValue<T> {
         this.options.keepOnError(error);
         return kept.value;
       }
-      if (generation === this.generation) return value;
+      if (generation === this.generation || this.options.overtaken !== 'reload') return value;
       if (reloads >= MAX_RELOADS) throw new Error('the value kept changing while it loaded');
     }
   }

@@ -21,7 +21,7 @@ export class LocalCopy<T> {
   private stopWatching: (() => void) | null = null;
 
   constructor(load: () => Promise<T>) {
-    this.value = new InvalidatedValue({ load });
+    this.value = new InvalidatedValue({ load, overtaken: 'reload' });
   }
 
   get(): Promise<T> {
