@@ -20,6 +20,19 @@ describe('InvalidatedValue', () => {
     expect(value.invalidations).toBe(1);
   });
 
+  it('peek() answers only a held, current value, without loading', async () => {
+    let clock = 0;
+    const value = new InvalidatedValue({ load: async () => 'loaded', maxAgeMs: 10, now: () => clock });
+    expect(value.peek()).toBeUndefined();
+    await value.get();
+    expect(value.peek()).toBe('loaded');
+    value.invalidate();
+    expect(value.peek()).toBeUndefined();
+    await value.get();
+    clock = 10;
+    expect(value.peek()).toBeUndefined();
+  });
+
   it("with overtaken 'reload', never answers a load an invalidate() overtook: the reader waits for a load begun after it", async () => {
     const { pending, load } = manualLoads<string>();
     const value = new InvalidatedValue({ load, overtaken: 'reload' });

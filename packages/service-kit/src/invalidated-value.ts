@@ -70,6 +70,12 @@ export class InvalidatedValue<T> {
     }
   }
 
+  /** The value when it is held and current, without waiting for anything (a hot path answers at once); else undefined. */
+  peek(): T | undefined {
+    const held = this.held;
+    return held && held.generation === this.generation && !this.isOld(held.loadedAt) ? held.value : undefined;
+  }
+
   /** Something the value shows changed: the next read loads it again (a load under way is not answered). */
   invalidate(): void {
     this.generation += 1;

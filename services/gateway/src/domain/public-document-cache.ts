@@ -1,7 +1,6 @@
-import http from 'node:http';
-import { INTERNAL_HEADERS } from '@pixel-atlas/contracts/admin';
 import type { ContentEncoding } from '@pixel-atlas/service-kit/cached-json';
-import { IDLE_UPSTREAM_SOCKET_MS } from '../upstreams.ts';
+import { InvalidatedValue } from '@pixel-atlas/service-kit/invalidated-value';
+import type { CallService, ServiceName } from '../upstreams.ts';
 
 /**
  * The public documents every visitor loads (`GET /api/map-layout`, `GET /api/plots`, `GET /api/plots?format=compact`).
@@ -17,20 +16,12 @@ import { IDLE_UPSTREAM_SOCKET_MS } from '../upstreams.ts';
  * - one refresh per document at a time: a crowd arriving together waits on the same upstream request.
  * If the service cannot give a cacheable copy (an error, or no ETag), the cache steps aside for `maxAgeMs` (or until the
  * next event) and requests are proxied as before, the service's own answer included.
+ * Each document in each encoding is one of the kit's `InvalidatedValue`s (one load at a time, dropped by an event,
+ * reloaded past its age); the service's own bytes are kept, as it compressed them: the gateway never compresses a
+ * document itself.
  */
 export const CACHED_DOCUMENTS = ['/api/map-layout', '/api/plots', '/api/plots?format=compact'] as const;
 export type CachedDocument = (typeof CACHED_DOCUMENTS)[number];
-
-/** One version of a document (one ETag) and the encodings of it fetched so far, each as the service encoded it. */
-interface Entry {
-  etag: string;
-  cacheControl: string;
-  /** One answer object per encoding for as long as the version is held: requests share it, and the gateway keys its prebuilt response heads on it. */
-  variants: Partial<Record<ContentEncoding, CachedAnswer>>;
-  fetchedAt: number;
-  /** Bumped by every event; a copy fetched under an older generation is stale. */
-  generation: number;
-}
 
 /** What a request is answered with: the document's validator and the bytes in the encoding it accepts. */
 export interface CachedAnswer {
@@ -46,26 +37,24 @@ export interface UpstreamContext {
 }
 
 export interface PublicDocumentCacheOptions {
-  /** The replica to ask, per document path. */
-  pickUpstream: (path: string) => string | undefined;
-  internalToken: string;
+  /** The gateway's service client (`app.callService`). */
+  callService: CallService;
   maxAgeMs: number;
-  timeoutMs: number;
+  /** The clock ages are measured on (tests move it). */
   now?: () => number;
 }
 
-export class PublicDocumentCache {
-  private readonly entries = new Map<CachedDocument, Entry>();
-  private readonly loading = new Map<string, Promise<Entry | null>>();
-  /** A service that gave no cacheable copy (an error, no ETag) is proxied to directly for a while, not asked twice per request. */
-  private readonly bypass = new Map<CachedDocument, { until: number; generation: number }>();
-  private generation = 0;
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_UPSTREAM_SOCKET_MS });
-  private readonly now: () => number;
+/** null: the service gave no cacheable copy, and requests are proxied until the copy's age or the next event. */
+type Held = CachedAnswer | null;
 
-  constructor(private readonly options: PublicDocumentCacheOptions) {
-    this.now = options.now ?? Date.now;
-  }
+const serviceOf = (document: CachedDocument): ServiceName => (document === '/api/map-layout' ? 'map' : 'plots');
+
+export class PublicDocumentCache {
+  private readonly copies = new Map<string, InvalidatedValue<Held>>();
+  /** The request a copy's next load is made for (its id and address reach the service's log). */
+  private readonly asking = new Map<string, UpstreamContext>();
+
+  constructor(private readonly options: PublicDocumentCacheOptions) {}
 
   /** The cached document a request asks for, or null when it asks for anything else (other queries included). */
   static documentFor(method: string, url: string): CachedDocument | null {
@@ -75,128 +64,63 @@ export class PublicDocumentCache {
 
   /** Something changed: every copy is revalidated before it is served again. */
   invalidate(): void {
-    this.generation += 1;
+    for (const copy of this.copies.values()) copy.invalidate();
   }
 
   /** The document in `encoding` when memory holds it fresh, without waiting for anything; else undefined (ask `get`). */
   peek(document: CachedDocument, encoding: ContentEncoding): CachedAnswer | undefined {
-    const entry = this.entries.get(document);
-    const variant = entry?.variants[encoding];
-    if (!entry || !variant || entry.generation !== this.generation || this.now() - entry.fetchedAt >= this.options.maxAgeMs)
-      return undefined;
-    return variant;
+    return this.copies.get(`${document} ${encoding}`)?.peek() ?? undefined;
   }
 
   /**
-   * The document in `encoding`, fresh: from memory, or fetched (a copy past its age or generation is revalidated with
-   * If-None-Match); null when the service could not give a cacheable copy. The service's own bytes are kept for each
-   * encoding (it compressed them once already): the gateway never compresses a document itself.
+   * The document in `encoding`, fresh: from memory, or fetched (a copy past its age or an event is revalidated with
+   * If-None-Match); null when the service could not give a cacheable copy.
    */
-  async get(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<CachedAnswer | null> {
-    let entry = this.entries.get(document);
-    const fresh = entry && entry.generation === this.generation && this.now() - entry.fetchedAt < this.options.maxAgeMs;
-    if (!fresh || !entry?.variants[encoding]) {
-      const bypass = this.bypass.get(document);
-      if (bypass && bypass.generation === this.generation && this.now() < bypass.until) return null;
-      const key = `${document} ${encoding}`;
-      let load = this.loading.get(key);
-      if (!load) {
-        load = this.load(document, encoding, context).finally(() => this.loading.delete(key));
-        this.loading.set(key, load);
+  get(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<CachedAnswer | null> {
+    const key = `${document} ${encoding}`;
+    this.asking.set(key, context);
+    let copy = this.copies.get(key);
+    if (!copy) {
+      let previous: Held = null;
+      copy = new InvalidatedValue<Held>({
+        maxAgeMs: this.options.maxAgeMs,
+        now: this.options.now,
+        load: async () => {
+          previous = await this.load(document, encoding, previous, this.asking.get(key) ?? context);
+          return previous;
+        },
+      });
+      this.copies.set(key, copy);
+    }
+    return copy.get();
+  }
+
+  /** The service's answer: a new version, the previous one confirmed (304: the same object, so heads built on it stay), or null. */
+  private async load(document: CachedDocument, encoding: ContentEncoding, previous: Held, context: UpstreamContext): Promise<Held> {
+    const headers: Record<string, string> = { 'accept-encoding': encoding };
+    if (previous) headers['if-none-match'] = previous.etag;
+    try {
+      const { response } = await this.options.callService(serviceOf(document), {
+        path: document,
+        headers,
+        requestId: context.requestId,
+        clientIp: context.clientIp,
+      });
+      if (response.status === 304 && previous) return previous;
+      const etag = response.headers.get('etag');
+      if (response.status !== 200 || !etag) {
+        await response.body?.cancel();
+        return null;
       }
-      entry = (await load) ?? undefined;
-    }
-    return entry?.variants[encoding] ?? null;
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-
-  private async load(document: CachedDocument, encoding: ContentEncoding, context: UpstreamContext): Promise<Entry | null> {
-    const generation = this.generation;
-    const base = this.options.pickUpstream(document);
-    if (!base) return null;
-    const previous = this.entries.get(document);
-    // Conditional only when this encoding is already held: a 304 then confirms every encoding of the version.
-    const conditional = previous?.variants[encoding] ? previous.etag : undefined;
-    const answer = await this.fetchUpstream(new URL(document, base), encoding, conditional, context).catch(() => null);
-    if (answer?.status === 304 && previous) {
-      previous.fetchedAt = this.now();
-      previous.generation = generation;
-      return previous;
-    }
-    if (!answer || answer.status !== 200 || !answer.etag) {
-      this.entries.delete(document);
-      this.bypass.set(document, { until: this.now() + this.options.maxAgeMs, generation });
+      const contentEncoding = response.headers.get('content-encoding');
+      return {
+        etag,
+        cacheControl: response.headers.get('cache-control') ?? 'no-cache',
+        bytes: Buffer.from(await response.arrayBuffer()),
+        contentEncoding: contentEncoding && contentEncoding !== 'identity' ? contentEncoding : undefined,
+      };
+    } catch {
       return null;
     }
-    this.bypass.delete(document);
-    const current = this.entries.get(document);
-    if (current && current.etag === answer.etag) {
-      // The same version: the new encoding joins the others, and the service has just confirmed them all.
-      current.variants[encoding] = {
-        etag: current.etag,
-        cacheControl: current.cacheControl,
-        bytes: answer.body,
-        contentEncoding: answer.contentEncoding,
-      };
-      current.fetchedAt = this.now();
-      current.generation = generation;
-      return current;
-    }
-    const entry: Entry = {
-      etag: answer.etag,
-      cacheControl: answer.cacheControl,
-      variants: {
-        [encoding]: { etag: answer.etag, cacheControl: answer.cacheControl, bytes: answer.body, contentEncoding: answer.contentEncoding },
-      },
-      fetchedAt: this.now(),
-      generation,
-    };
-    this.entries.set(document, entry);
-    return entry;
-  }
-
-  private fetchUpstream(
-    url: URL,
-    encoding: ContentEncoding,
-    etag: string | undefined,
-    context: UpstreamContext,
-  ): Promise<{ status: number; etag?: string; cacheControl: string; contentEncoding?: string; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const request = http.request(
-        url,
-        {
-          agent: this.agent,
-          timeout: this.options.timeoutMs,
-          headers: {
-            'accept-encoding': encoding,
-            ...(etag ? { 'if-none-match': etag } : {}),
-            [INTERNAL_HEADERS.token]: this.options.internalToken,
-            [INTERNAL_HEADERS.requestId]: context.requestId,
-            [INTERNAL_HEADERS.clientIp]: context.clientIp,
-          },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', reject);
-          response.on('end', () => {
-            const contentEncoding = response.headers['content-encoding'];
-            resolve({
-              status: response.statusCode ?? 0,
-              etag: typeof response.headers.etag === 'string' ? response.headers.etag : undefined,
-              cacheControl: response.headers['cache-control'] ?? 'no-cache',
-              contentEncoding: contentEncoding && contentEncoding !== 'identity' ? contentEncoding : undefined,
-              body: Buffer.concat(chunks),
-            });
-          });
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error(`upstream took longer than ${this.options.timeoutMs} ms`)));
-      request.on('error', reject);
-      request.end();
-    });
   }
 }

@@ -101,7 +101,8 @@ export const proxyPlugin = fp(
       if (bases?.length) pools.set(service, new UpstreamPool(service, bases));
     }
     app.decorate('upstreams', pools);
-    app.decorate('callService', serviceCaller(pools, { internalToken: opts.internalToken, timeoutMs: opts.serviceCallTimeoutMs }));
+    const callService = serviceCaller(pools, { internalToken: opts.internalToken, timeoutMs: opts.serviceCallTimeoutMs });
+    app.decorate('callService', callService);
     defineMetrics(app.metrics, (m) => ({
       replicaReady: m.gauge({
         name: 'gateway_upstream_replica_ready',
@@ -137,12 +138,7 @@ export const proxyPlugin = fp(
       return out;
     };
 
-    const documents = new PublicDocumentCache({
-      pickUpstream: (path) => pools.get(path.startsWith('/api/map-layout') ? 'map' : 'plots')?.pick(),
-      internalToken: opts.internalToken,
-      maxAgeMs: opts.documentMaxAgeMs,
-      timeoutMs: opts.timeoutMs,
-    });
+    const documents = new PublicDocumentCache({ callService, maxAgeMs: opts.documentMaxAgeMs });
     // Every replica hears every change itself (a plain subscription, as the live map does).
     const changes = ['plots.>', 'map.layout.>'].map((subject) =>
       app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }),
@@ -268,7 +264,7 @@ export const proxyPlugin = fp(
     app.addHook('onClose', async () => {
       await Promise.all([...pools.values()].map((pool) => pool.stop()));
       for (const subscription of changes) subscription.unsubscribe();
-      documents.close();
+      callService.close();
     });
   },
   { name: 'gateway-proxy', dependencies: ['gateway-admin-auth', 'gateway-security', 'pixel-atlas-nats', 'pixel-atlas-metrics'] },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { PublicDocumentCache } from '../domain/public-document-cache.ts';
 import { loadEnv } from '../env.ts';
+import { UpstreamPool, serviceCaller } from '../upstreams.ts';
 
 const bed = testBedPerFile();
 let operator: NatsConnection;
@@ -121,13 +122,11 @@ describe('the public documents answered from the gateway', () => {
 
   it('without any event, a copy is revalidated with the service after its maximum age (a 304 keeps the bytes)', async () => {
     let now = 0;
-    const cache = new PublicDocumentCache({
-      pickUpstream: () => urlOf(map.app),
+    const callService = serviceCaller(new Map([['map', new UpstreamPool('map', [urlOf(map.app)])]]), {
       internalToken: 'x',
-      maxAgeMs: 1000,
       timeoutMs: 5000,
-      now: () => now,
     });
+    const cache = new PublicDocumentCache({ callService, maxAgeMs: 1000, now: () => now });
     const context = { requestId: 'r', clientIp: '198.51.100.250' };
     const { requests, conditional } = map.state;
     const first = await cache.get('/api/map-layout', 'br', context);
@@ -141,7 +140,7 @@ describe('the public documents answered from the gateway', () => {
     expect(map.state.requests).toBe(requests + 2);
     expect(map.state.conditional).toBe(conditional + 1);
     expect(again?.bytes).toBe(first?.bytes); // the service said 304: the same bytes are kept
-    cache.close();
+    callService.close();
   });
 
   it('when the service cannot answer, the request is proxied as before and gets the service answer', async () => {
