@@ -113,3 +113,30 @@ export const EVENTS = {
 
 export type EventType = keyof typeof EVENTS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENTS)[T]>;
+
+/**
+ * The reconciler's question to a producer (service-kit `reconcile.ts`): which events of these types did you publish?
+ * Asked over NATS request/reply, answered from the producer's outbox (rows are kept `OUTBOX_RETENTION_DAYS`), so a
+ * consumer can apply again what the bus acknowledged and then lost. Without `ids`: a page of ids in publish order,
+ * after `after` (the last row of the previous page) and published at least `olderThanMs` ago. With `ids`: those
+ * events' envelopes, to apply.
+ */
+export const publishedEventsRequestSchema = z.object({
+  types: z.array(z.string()).min(1).max(64),
+  after: z.object({ publishedAt: z.string(), id: z.uuid() }).nullable(),
+  olderThanMs: z.number().int().min(0),
+  limit: z.number().int().min(1).max(1000),
+  ids: z.array(z.uuid()).max(1000).optional(),
+});
+export type PublishedEventsRequest = z.infer<typeof publishedEventsRequestSchema>;
+
+export const publishedEventsReplySchema = z.object({
+  /** `publishedAt` as PostgreSQL prints it (microseconds), so a cursor built from it loses nothing. */
+  events: z.array(z.object({ id: z.uuid(), type: z.string(), publishedAt: z.string(), envelope: eventEnvelopeSchema.optional() })),
+});
+export type PublishedEventsReply = z.infer<typeof publishedEventsReplySchema>;
+
+/** The subject a producer answers it on: `query.<service>.published-events`, like every query named after its answerer. */
+export function publishedEventsQuery(producer: string) {
+  return { subject: `query.${producer}.published-events`, request: publishedEventsRequestSchema, reply: publishedEventsReplySchema };
+}

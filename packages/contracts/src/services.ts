@@ -32,3 +32,11 @@ export const EVENT_DOMAINS = SERVICE_NAMES.flatMap((name): EventDomain[] => {
   const domain = SERVICES[name].eventDomain;
   return domain === null ? [] : [domain];
 });
+
+/** The service that publishes an event type: the one whose `eventDomain` is the type's first segment. */
+export function eventProducer(type: string): ServiceName {
+  const domain = type.split('.')[0];
+  const producer = SERVICE_NAMES.find((name) => SERVICES[name].eventDomain === domain);
+  if (!producer) throw new Error(`no service publishes ${type} (no eventDomain ${domain} in SERVICES)`);
+  return producer;
+}

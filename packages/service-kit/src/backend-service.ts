@@ -3,8 +3,19 @@ import { createDatabasePool, databasePlugin, withDb, type AppWithDb, type Prisma
 import type { BaseEnv } from './env.ts';
 import { defineMetrics, type MetricFactory } from './metrics.ts';
 import { natsPlugin, natsSettingsFromEnv } from './nats.ts';
+import { NATS_SERVICE_NAMES, type NatsServiceName } from './nats-auth.ts';
 import { outboxPlugin } from './outbox.ts';
+import type { ReconcileSettings } from './reconcile.ts';
 import { createServiceApp } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How the service's consumers reconcile (RECONCILE_GRACE_MS, RECONCILE_INTERVAL_MS); absent outside backend services. */
+    reconcileSettings?: ReconcileSettings;
+  }
+}
+
+const isNatsServiceName = (name: string): name is NatsServiceName => (NATS_SERVICE_NAMES as string[]).includes(name);
 
 export interface BackendServiceOptions<C extends PrismaLike> {
   name: string;
@@ -59,7 +70,14 @@ export async function createBackendService<C extends PrismaLike>(
     pool,
   });
   await app.register(natsPlugin, natsSettingsFromEnv(env, options.name));
-  await app.register(outboxPlugin, { schema: options.schema, db: () => client });
+  await app.register(outboxPlugin, {
+    schema: options.schema,
+    db: () => client,
+    service: isNatsServiceName(options.name) ? options.name : undefined,
+    retentionDays: env.OUTBOX_RETENTION_DAYS,
+  });
+  // The consumers' reconcilers (inboxPlugin) read these: a service's inbox is registered after this.
+  app.decorate('reconcileSettings', { graceMs: env.RECONCILE_GRACE_MS, intervalMs: env.RECONCILE_INTERVAL_MS });
   const { metrics } = options;
   if (metrics)
     app.decorate(

@@ -63,6 +63,14 @@ export const baseEnvShape = {
   HTTP_IDLE_TIMEOUT_MS: envField.positiveInt(120_000),
   HTTP_MAX_REQUESTS_PER_SOCKET: envField.positiveInt(1000),
   HTTP_TIMEOUT_CHECK_MS: envField.positiveInt(1000),
+  /**
+   * Reconciliation (reconcile.ts): published outbox rows are kept OUTBOX_RETENTION_DAYS (then pruned), so consumers can
+   * apply what the bus lost; each consumer compares its producers' published ids with its inbox every
+   * RECONCILE_INTERVAL_MS and applies those published more than RECONCILE_GRACE_MS ago and still missing (0: off).
+   */
+  OUTBOX_RETENTION_DAYS: envField.positiveInt(7),
+  RECONCILE_GRACE_MS: envField.nonNegativeInt(60_000),
+  RECONCILE_INTERVAL_MS: envField.positiveInt(30_000),
 } as const;
 
 export class ConfigError extends Error {

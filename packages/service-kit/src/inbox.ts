@@ -9,6 +9,7 @@ import { DEAD_LETTER_TABLE, recordDeadLetter } from './dead-letters.ts';
 import { isTransientFailure } from './failures.ts';
 import { defineMetrics } from './metrics.ts';
 import { durableConsumerConfig, ensureStream, type EventBus } from './nats.ts';
+import { Reconciler, type ReconcileSettings } from './reconcile.ts';
 
 /** `Tx`: the service's Prisma transaction client, the one its domain functions take. */
 export type EventHandlers<Tx extends SqlClient = SqlClient> = {
@@ -382,9 +383,65 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
     }
   }
 
+  /**
+   * The inbox row and the handler's effect in one transaction; false when the inbox already had the event. Two
+   * deliveries of one event at once (JetStream and the reconciler) both insert the same inbox key: the second waits
+   * for the first to commit, then finds the row and applies nothing.
+   */
+  private async applyInTransaction(
+    event: EventEnvelope,
+    handler: (event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>,
+    log: FastifyBaseLogger,
+  ): Promise<boolean> {
+    const { durable, schema } = this.options;
+    return this.db.$transaction(async (tx) => {
+      const inserted = await tx.$executeRawUnsafe(
+        `INSERT INTO ${quoteIdent(schema)}."inbox_events" ("consumer", "event_id", "subject") VALUES ($1, $2::uuid, $3) ON CONFLICT DO NOTHING`,
+        durable,
+        event.id,
+        event.type,
+      );
+      if (inserted === 0) return false;
+      await handler(event, tx, log);
+      return true;
+    });
+  }
+
+  /** The event types this consumer applies (one durable each). */
+  get eventTypes(): EventType[] {
+    return Object.keys(this.options.handlers) as EventType[];
+  }
+
+  /** The consumer's schema (its inbox_events and dead_letter_events). */
+  get schema(): string {
+    return this.options.schema;
+  }
+
+  /**
+   * Applies an event that came from its producer's outbox rather than from JetStream (reconcile.ts): the same checks,
+   * handler, inbox row and afterCommit as a delivery. 'duplicate' when the inbox had it already. Throws when the
+   * payload fails its schema or the handler fails (the reconciler counts that and dead-letters it in the end).
+   */
+  async applyReconciled(envelope: EventEnvelope): Promise<'applied' | 'duplicate'> {
+    const { durable } = this.options;
+    const handler = this.options.handlers[envelope.type as EventType] as
+      ((event: EventEnvelope, tx: SqlClient, log: FastifyBaseLogger) => Promise<void>) | undefined;
+    if (!handler) throw new Error(`consumer ${durable} has no handler for ${envelope.type}`);
+    const event = { ...envelope, data: EVENTS[envelope.type as EventType].parse(envelope.data) };
+    const log = this.log.child({ requestId: event.requestId, eventId: event.id, eventType: event.type, reconciled: true });
+    const applied = await this.applyInTransaction(event, handler, log);
+    this.metrics.handled.inc({ consumer: durable, outcome: applied ? 'applied' : 'duplicate' });
+    if (applied) this.options.afterCommit?.(event);
+    return applied ? 'applied' : 'duplicate';
+  }
+
+  /** Whether a failure is worth retrying (a dependency down), with the consumer's own rule. */
+  async isTransientFailure(error: unknown): Promise<boolean> {
+    return this.isTransient(error);
+  }
+
   /** One event in its own transaction, with the retry and dead-letter rules. */
   private async applyOne(item: ReadyEvent): Promise<void> {
-    const { durable, schema } = this.options;
     const { message, event, handler, log, body } = item;
     const seq = message.info.streamSequence;
     if (this.pausedUntil > Date.now()) {
@@ -393,17 +450,7 @@ export class InboxConsumer<Tx extends SqlClient = SqlClient> {
       return;
     }
     try {
-      const applied = await this.db.$transaction(async (tx) => {
-        const inserted = await tx.$executeRawUnsafe(
-          `INSERT INTO ${quoteIdent(schema)}."inbox_events" ("consumer", "event_id", "subject") VALUES ($1, $2::uuid, $3) ON CONFLICT DO NOTHING`,
-          durable,
-          event.id,
-          event.type,
-        );
-        if (inserted === 0) return false;
-        await handler(event, tx, log);
-        return true;
-      });
+      const applied = await this.applyInTransaction(event, handler, log);
       this.settled(item, applied);
     } catch (error) {
       if (await this.isTransient(error)) {
@@ -511,6 +558,8 @@ function describeError(error: unknown): string {
 export interface InboxOptions<Tx extends SqlClient> {
   db: () => PrismaLike<Tx>;
   consumers: ConsumerOptions<Tx>[];
+  /** The reconcilers' settings, over those of the service's env (`app.reconcileSettings`). */
+  reconcile?: ReconcileSettings;
 }
 
 /**
@@ -578,10 +627,45 @@ async function registerInbox<Tx extends SqlClient>(app: FastifyInstance, opts: I
     }),
   }));
   const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, metrics));
+  const reconcilers = startReconcilers(app, opts, consumers);
   app.addHook('onReady', async () => {
     for (const consumer of consumers) await consumer.start();
+    for (const reconciler of reconcilers) reconciler.worker.start();
   });
   app.addHook('preClose', async () => {
+    await Promise.all(reconcilers.map((r) => r.worker.stop()));
     await Promise.all(consumers.map((c) => c.stop()));
   });
+}
+
+/**
+ * One reconciler per consumer (reconcile.ts), with the settings `createBackendService` read from the env
+ * (`opts.reconcile` overrides them; a grace of 0 turns it off), counted in `events_reconciled_total`.
+ */
+function startReconcilers<Tx extends SqlClient>(
+  app: FastifyInstance,
+  opts: InboxOptions<Tx>,
+  consumers: InboxConsumer<Tx>[],
+): Reconciler[] {
+  const settings = opts.reconcile ?? app.reconcileSettings;
+  if (!settings || settings.graceMs <= 0) return [];
+  const { reconciled } = defineMetrics(app.metrics, (m) => ({
+    reconciled: m.counter({
+      name: 'events_reconciled_total',
+      help: "Events a consumer applied from its producer's outbox because the bus never delivered them (reconciler)",
+      labelNames: ['consumer', 'type', 'producer'],
+    }),
+  }));
+  return consumers.map(
+    (consumer) =>
+      new Reconciler({
+        bus: app.bus,
+        pool: app.pg,
+        db: opts.db(),
+        consumer: consumer as unknown as InboxConsumer,
+        settings,
+        log: app.log,
+        reconciled,
+      }),
+  );
 }

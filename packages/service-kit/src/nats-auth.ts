@@ -1,7 +1,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
-import { EVENTS, type EventType } from '@pixel-atlas/contracts/events';
+import { EVENTS, publishedEventsQuery, type EventType } from '@pixel-atlas/contracts/events';
 import * as queries from '@pixel-atlas/contracts/queries';
-import { SERVICES, type ServiceName } from '@pixel-atlas/contracts/services';
+import { SERVICES, eventProducer, type ServiceName } from '@pixel-atlas/contracts/services';
 
 /**
  * Who may say and hear what on NATS. Without this any process that reaches the broker could read every event
@@ -111,6 +111,20 @@ export function durableConsumers(): Array<{ service: NatsServiceName; name: stri
   });
 }
 
+/**
+ * The reconciler's queries (reconcile.ts): a consumer asks the producer of each event type it consumes which events it
+ * published; a producer answers when some service consumes its events. Derived from the `consumes` lines above.
+ */
+export function reconcileQueries(service: NatsServiceName): { asks: string[]; answers: string[] } {
+  const { consumes }: BusUse = NATS_SERVICE_BUS_USE[service];
+  const producers = new Set((consumes?.events ?? []).map((type) => eventProducer(type)));
+  const consumed = durableConsumers().some(({ type }) => eventProducer(type) === service);
+  return {
+    asks: [...producers].map((producer) => publishedEventsQuery(producer).subject),
+    answers: consumed ? [publishedEventsQuery(service).subject] : [],
+  };
+}
+
 /** The JetStream consumer behind one event type of a logical durable (servers before 2.10 filter on one subject only). */
 export function consumerName(durable: string, type: string): string {
   return `${durable}-${type.replaceAll('.', '-')}`;
@@ -168,7 +182,8 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
     const use: BusUse = NATS_SERVICE_BUS_USE[user];
     const domain: string | null = SERVICES[user].eventDomain;
     const produces = (Object.keys(EVENTS) as EventType[]).filter((type) => type.split('.')[0] === domain);
-    const answers = QUERY_NAMES.filter((name) => name.split('.')[1] === user);
+    const reconcile = reconcileQueries(user);
+    const answers = [...QUERY_NAMES.filter((name) => name.split('.')[1] === user), ...reconcile.answers];
     const consumers = (use.consumes?.events ?? []).map((type) => ({
       name: consumerName(use.consumes!.durable, type),
       filter: subject(type),
@@ -176,6 +191,7 @@ export function natsPermissions(options: { prefix: string; stream: string }): Na
     const publish = [
       ...produces.map(subject),
       ...(use.asks ?? []).map(subject),
+      ...reconcile.asks.map(subject),
       '$JS.API.INFO',
       ...(use.declaresStream ? ['INFO', 'CREATE'].map((op) => `$JS.API.STREAM.${op}.${stream}`) : []),
       ...(use.follows?.length && !use.declaresStream ? [`$JS.API.STREAM.INFO.${stream}`] : []),

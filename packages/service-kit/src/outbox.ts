@@ -9,6 +9,10 @@ import { PollingWorker } from './polling-worker.ts';
 import { quoteIdent, type PrismaLike, type SqlClient } from './database.ts';
 import { defineMetrics } from './metrics.ts';
 import { ensureStream, type EventBus } from './nats.ts';
+import { reconcileQueries, type NatsServiceName } from './nats-auth.ts';
+import { answerPublishedEvents, DEFAULT_OUTBOX_RETENTION_DAYS } from './reconcile.ts';
+import { serveQuery } from './rpc.ts';
+import type { Subscription } from '@nats-io/nats-core';
 import type pg from 'pg';
 
 export interface EnqueueOptions<T extends EventType> {
@@ -165,9 +169,42 @@ declare module 'fastify' {
   }
 }
 
-/** Starts the relay once the app is ready, exports backlog metrics, and stops it before NATS drains. */
+/** Rows deleted per round of the retention sweep. */
+const PRUNE_BATCH = 1000;
+
+/**
+ * Deletes published rows older than the retention, a batch per round (SKIP LOCKED: replicas share the work). Rows
+ * are kept that long for the reconcilers of the consumers (reconcile.ts), not for the relay, which is done with them.
+ */
+export async function pruneOutbox(pool: pg.Pool, schema: string, retentionDays: number): Promise<number> {
+  const table = `${quoteIdent(schema)}."outbox_events"`;
+  const result = await pool.query({
+    name: `outbox.prune.${schema}`,
+    text: `DELETE FROM ${table} WHERE "id" IN (
+             SELECT "id" FROM ${table} WHERE "published_at" < now() - make_interval(days => $1::int) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    values: [retentionDays, PRUNE_BATCH],
+  });
+  return result.rowCount ?? 0;
+}
+
+export interface OutboxPluginOptions {
+  schema: string;
+  db: () => PrismaLike;
+  pollIntervalMs?: number;
+  /** The producing service: it answers its consumers' reconcilers (`query.<service>.published-events`). */
+  service?: NatsServiceName;
+  /** Published rows are kept this many days (OUTBOX_RETENTION_DAYS), then pruned. */
+  retentionDays?: number;
+  /** Between two retention sweeps. */
+  pruneIntervalMs?: number;
+}
+
+/**
+ * Starts the relay once the app is ready, exports backlog metrics, and stops it before NATS drains; prunes published
+ * rows past their retention; answers the reconcilers of the services that consume its events.
+ */
 export const outboxPlugin = fp(
-  async (app: FastifyInstance, opts: { schema: string; db: () => PrismaLike; pollIntervalMs?: number }) => {
+  async (app: FastifyInstance, opts: OutboxPluginOptions) => {
     const table = `${quoteIdent(opts.schema)}."outbox_events"`;
     const { published } = defineMetrics(app.metrics, (m) => ({
       published: m.counter({
@@ -210,7 +247,30 @@ export const outboxPlugin = fp(
       log: app.log,
     });
     app.decorate('outbox', worker);
-    app.addHook('onReady', async () => worker.start());
+    const retentionDays = opts.retentionDays ?? DEFAULT_OUTBOX_RETENTION_DAYS;
+    const pruner = new PollingWorker({
+      name: 'outbox retention sweep',
+      tick: () => pruneOutbox(app.pg, opts.schema, retentionDays),
+      moreMayWait: (deleted) => deleted >= PRUNE_BATCH,
+      pollIntervalMs: opts.pruneIntervalMs ?? 10 * 60_000,
+      maxBackoffMs: 30 * 60_000,
+      log: app.log,
+    });
+    let answering: Subscription | null = null;
+    app.addHook('onReady', async () => {
+      worker.start();
+      pruner.start();
+      if (opts.service && reconcileQueries(opts.service).answers.length) {
+        const handler = answerPublishedEvents({ pool: app.pg, schema: opts.schema, service: opts.service });
+        answering = serveQuery(app.bus, opts.service, handler, (error) =>
+          app.log.error({ err: error, subject: handler.subject }, 'published-events query failed'),
+        );
+      }
+    });
+    app.addHook('preClose', async () => {
+      answering?.unsubscribe();
+      await pruner.stop();
+    });
     // onClose (not preClose): requests still in flight during shutdown may write events the relay should send.
     app.addHook('onClose', async () => {
       await worker.stop();
