@@ -32,6 +32,11 @@ export const baseEnvShape = {
     .string()
     .regex(/^([A-Za-z0-9_-]+\.)?$/, 'empty, or a token ending in a dot')
     .default(''),
+  /**
+   * Copies of the event stream (and of each durable consumer, which follows its stream) a NATS cluster keeps: 1 on
+   * one broker, 3 on a three-node cluster, so any one node may die without losing an event (docs/scaling.md).
+   */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** This service's NATS user (default: the service's name) and password; the broker grants each user only its own subjects. */
   NATS_USER: z
     .string()

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { EVENTS_ADMIN_USER, natsInboxPrefix } from './nats-auth.ts';
-import { declareEventStream } from './nats.ts';
+import { declareEventStream, natsServers } from './nats.ts';
 
 /**
  * The operations step that owns the event stream: connected as its own NATS user (EVENTS_ADMIN_USER, the only one
@@ -10,13 +10,15 @@ import { declareEventStream } from './nats.ts';
  * exits. `npm start` runs it before the services, docker compose as the one-shot `events-setup` service the others
  * wait for, the test stacks through `createTestStream`. Run it again at any time: it changes nothing that is right.
  *
- *   NATS_URL (nats://127.0.0.1:4222), NATS_STREAM (PIXEL_ATLAS), NATS_SUBJECT_PREFIX (''), NATS_USER (events-admin),
- *   NATS_PASSWORD (required when the broker has users)
+ *   NATS_URL (nats://127.0.0.1:4222; a cluster's nodes comma-separated), NATS_STREAM (PIXEL_ATLAS), NATS_SUBJECT_PREFIX (''),
+ *   NATS_STREAM_REPLICAS (1; 3 on a three-node cluster), NATS_USER (events-admin), NATS_PASSWORD (required when the broker has users)
  */
 export interface EventsSetupOptions {
   servers: string;
   stream: string;
   subjectPrefix: string;
+  /** Copies of the stream a cluster keeps (1 on one broker). */
+  streamReplicas?: number;
   user?: string;
   password?: string;
   /** How long to keep trying to reach the broker (it may still be starting). */
@@ -29,7 +31,7 @@ export async function runEventsSetup(options: EventsSetupOptions): Promise<Await
   for (;;) {
     try {
       const nc = await connect({
-        servers: options.servers.split(',').map((s) => s.trim()),
+        servers: natsServers(options.servers),
         name: 'events-setup',
         ...(user ? { user, pass: options.password, inboxPrefix: natsInboxPrefix(user) } : {}),
       });
@@ -39,12 +41,22 @@ export async function runEventsSetup(options: EventsSetupOptions): Promise<Await
         await nc.close();
       }
     } catch (error) {
-      // A refused password or grant will not get better by waiting; a broker still starting (or JetStream not ready) will.
+      // A refused password or grant will not get better by waiting; a broker still starting (or JetStream not ready: a
+      // cluster answers 'JetStream system temporarily unavailable' until its nodes have elected a meta leader) will.
       const message = error instanceof Error ? error.message : String(error);
       if (/authoriz|permission/i.test(message) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
+}
+
+/** NATS_STREAM_REPLICAS as the services read it (env.ts): 1 when unset, else a whole number from 1 to 5. */
+function replicasFromEnv(value: string | undefined): number {
+  if (!value) return 1;
+  const replicas = Number(value);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5)
+    throw new Error(`NATS_STREAM_REPLICAS: a whole number from 1 to 5, not ${value}`);
+  return replicas;
 }
 
 async function main(env: NodeJS.ProcessEnv): Promise<void> {
@@ -53,10 +65,11 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     servers: env.NATS_URL || 'nats://127.0.0.1:4222',
     stream,
     subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '',
+    streamReplicas: replicasFromEnv(env.NATS_STREAM_REPLICAS),
     user: env.NATS_USER || undefined,
     password: env.NATS_PASSWORD || undefined,
   });
-  console.log(`events-setup: stream ${stream} ${done.stream}, ${done.consumers} durable consumers declared`);
+  console.log(`events-setup: stream ${stream} ${done.stream} (${done.replicas} replica(s)), ${done.consumers} durable consumers declared`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -33,6 +33,8 @@ export interface NatsSettings {
   stream: string;
   /** Lets tests (and shared brokers) keep their subjects apart: '' in production, 't123.' in a test. */
   subjectPrefix: string;
+  /** Copies of the stream a cluster keeps (NATS_STREAM_REPLICAS): 1 unless set; 3 on a three-node cluster. */
+  streamReplicas?: number;
   name: string;
   /** The NATS user (each service has its own, see nats-auth.ts); without it the client connects anonymously. */
   user?: string;
@@ -46,13 +48,21 @@ export interface NatsSettings {
 
 /** The settings of a service from its parsed env: it connects as NATS_USER, by default its own name. */
 export function natsSettingsFromEnv(
-  env: { NATS_URL: string; NATS_STREAM: string; NATS_SUBJECT_PREFIX: string; NATS_USER?: string; NATS_PASSWORD?: string },
+  env: {
+    NATS_URL: string;
+    NATS_STREAM: string;
+    NATS_SUBJECT_PREFIX: string;
+    NATS_STREAM_REPLICAS?: number;
+    NATS_USER?: string;
+    NATS_PASSWORD?: string;
+  },
   service: string,
 ): NatsSettings {
   return {
     servers: env.NATS_URL,
     stream: env.NATS_STREAM,
     subjectPrefix: env.NATS_SUBJECT_PREFIX,
+    streamReplicas: env.NATS_STREAM_REPLICAS ?? 1,
     name: service,
     ...(env.NATS_PASSWORD ? { user: env.NATS_USER || service, password: env.NATS_PASSWORD } : {}),
   };
@@ -73,9 +83,17 @@ declare module 'fastify' {
   }
 }
 
+/** NATS_URL as the client takes it: one URL, or a cluster's nodes as a comma-separated list (any of them will do). */
+export function natsServers(servers: string): string[] {
+  return servers
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export async function connectBus(settings: NatsSettings): Promise<EventBus> {
   const nc = await connect({
-    servers: settings.servers.split(',').map((s) => s.trim()),
+    servers: natsServers(settings.servers),
     name: settings.name,
     // Keep retrying for ever: a broker outage must never take the service down, only delay events.
     maxReconnectAttempts: -1,
@@ -101,10 +119,15 @@ export async function connectBus(settings: NatsSettings): Promise<EventBus> {
  * no message deletes, no purges (the server refuses them whoever asks; deny_delete and deny_purge cannot be turned off
  * again once set), so no holder of a publish grant can remove another service's unconsumed events.
  */
-export function eventStreamConfig(settings: Pick<NatsSettings, 'stream' | 'subjectPrefix'>): Partial<StreamConfig> & { name: string } {
+export function eventStreamConfig(
+  settings: Pick<NatsSettings, 'stream' | 'subjectPrefix' | 'streamReplicas'>,
+): Partial<StreamConfig> & { name: string } {
   return {
     name: settings.stream,
     subjects: EVENT_DOMAINS.map((d) => `${settings.subjectPrefix}${d}.>`),
+    // On a cluster every node keeps a copy (R3): a node killed or lost with its disk loses no event, and the durable
+    // consumers, whose replica count follows the stream's, keep their acknowledgements too.
+    num_replicas: settings.streamReplicas ?? 1,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     max_age: nanos(EVENT_RETENTION_MS),
     allow_rollup_hdrs: false,
@@ -164,8 +187,8 @@ export function durableConsumerConfig(durable: string, filterSubject: string): P
  */
 export async function declareEventStream(
   jsm: JetStreamManager,
-  settings: Pick<NatsSettings, 'stream' | 'subjectPrefix'>,
-): Promise<{ stream: 'created' | 'updated' | 'unchanged'; consumers: number }> {
+  settings: Pick<NatsSettings, 'stream' | 'subjectPrefix' | 'streamReplicas'>,
+): Promise<{ stream: 'created' | 'updated' | 'unchanged'; replicas: number; consumers: number }> {
   const config = eventStreamConfig(settings);
   let outcome: 'created' | 'updated' | 'unchanged' = 'unchanged';
   const existing = await jsm.streams.info(config.name).catch((error: unknown) => {
@@ -196,7 +219,7 @@ export async function declareEventStream(
       });
     });
   }
-  return { stream: outcome, consumers: consumers.length };
+  return { stream: outcome, replicas: config.num_replicas ?? 1, consumers: consumers.length };
 }
 
 /** Connects to NATS, makes sure the stream exists (re-creating it if the broker lost it), exposes `app.bus`, and drains the connection on close. */

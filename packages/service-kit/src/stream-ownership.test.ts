@@ -93,6 +93,7 @@ describe('the stream as the operations step declares it', () => {
     try {
       expect(await declareEventStream(await jetstreamManager(nc), { stream: stream.stream, subjectPrefix: stream.subjectPrefix })).toEqual({
         stream: 'unchanged',
+        replicas: 1,
         consumers: durableConsumers().length,
       });
     } finally {

@@ -96,7 +96,11 @@ export interface TestStream {
 export async function declareTestEventStream(server: TestNatsServer): Promise<void> {
   const nc = await connect(server.connectOptions(EVENTS_ADMIN_USER));
   try {
-    await declareEventStream(await jetstreamManager(nc), { stream: server.stream, subjectPrefix: server.subjectPrefix });
+    await declareEventStream(await jetstreamManager(nc), {
+      stream: server.stream,
+      subjectPrefix: server.subjectPrefix,
+      streamReplicas: server.streamReplicas,
+    });
   } finally {
     await nc.close();
   }
@@ -123,6 +127,7 @@ export async function createTestStream(server?: TestNatsServer): Promise<TestStr
         servers: broker.url,
         stream: broker.stream,
         subjectPrefix: broker.subjectPrefix,
+        streamReplicas: broker.streamReplicas,
         name,
         user: options.user,
         password: options.pass,
@@ -198,6 +203,7 @@ export function testServiceEnv(db: TestDatabase, stream: TestStream): Record<str
     NATS_PASSWORD: stream.server.servicePassword,
     NATS_STREAM: stream.stream,
     NATS_SUBJECT_PREFIX: stream.subjectPrefix,
+    NATS_STREAM_REPLICAS: String(stream.server.streamReplicas),
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
   };
 }
