@@ -17,6 +17,7 @@
  *   BENCH_WEB_READY_S=300 (how long each service may take to answer /readyz)
  *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
  *   BENCH_WEB_REPORTS_DIR=<dir> (keep each Lighthouse JSON report there)
+ *   BENCH_WEB_TRACE=N (also trace each page N times in Chromium at 4× CPU: first-frame-trace.ts; BENCH_WEB_RUNS=0 skips Lighthouse)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -31,8 +32,11 @@ import { createTestDatabase, createTestStream } from '@pixel-atlas/service-kit/t
 import { ensureInfra } from '../../scripts/lib/infra.ts';
 import { ROOT, buildWeb, randomToken, runGenerate } from '../../scripts/lib/workspace.ts';
 import { buyAndPay, claimPlot } from '../../faults/support/traffic.ts';
+import { printFirstFrameTrace, traceFirstFrame } from './first-frame-trace.ts';
 
-const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
+const RUNS = Math.max(0, Number(process.env.BENCH_WEB_RUNS ?? 5));
+/** Runs per page of first-frame-trace.ts (4× CPU through CDP: long tasks, scripts evaluated before the map's first frame). */
+const TRACES = Math.max(0, Number(process.env.BENCH_WEB_TRACE ?? 0));
 const PAGES = (process.env.BENCH_WEB_PAGES ?? '/,/faq,plot').split(',');
 const PRESETS = (process.env.BENCH_WEB_PRESETS ?? 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
@@ -402,7 +406,14 @@ async function main() {
     const medians: Array<{ page: string; preset: string; lhr: Lhr }> = [];
     for (const page of PAGES) {
       const pagePath = page === 'plot' ? `/plot/${plotId}` : page === 'region' ? await regionPageOf(gatewayUrl, plotId) : page;
-      for (const preset of PRESETS) {
+      for (let i = 0; i < TRACES && !interrupted; i++) {
+        printFirstFrameTrace(
+          `${pagePath} trace ${i + 1}/${TRACES}, load average ${os.loadavg()[0]!.toFixed(2)}`,
+          await traceFirstFrame(`${gatewayUrl}${pagePath}`, distDir),
+          say,
+        );
+      }
+      for (const preset of RUNS > 0 ? PRESETS : []) {
         const runs: Lhr[] = [];
         for (let i = 0; i < RUNS; i++) {
           if (interrupted) return;

@@ -39,3 +39,19 @@ export function regionSlug(name: string): string {
 
 /** Where the plots without a region (region_name null: claimed with no map, or on a tile outside every region) stand. */
 export const UNCHARTED_REGION = { slug: 'uncharted', name: 'Uncharted Lands' } as const;
+
+/**
+ * The map's zooms and event for a region or plot: here rather than in ./regions.ts, because the map's first chunk
+ * needs them and that module's schema would bring zod with them.
+ */
+export const REGION_FOCUS_ZOOM = 1.2;
+export const PLOT_FOCUS_ZOOM = 1.5;
+
+/** Payload of the browser event that moves the map to a region (spec section 2). */
+export interface NavigateToRegionDetail {
+  x: number;
+  y: number;
+  zoom: number;
+  regionName: string;
+}
+export const NAVIGATE_TO_REGION_EVENT = 'navigateToRegion';

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 
-export { REGION_DEFINITIONS, type RegionName } from './region-catalog.ts';
-export const REGION_FOCUS_ZOOM = 1.2;
-export const PLOT_FOCUS_ZOOM = 1.5;
+export {
+  NAVIGATE_TO_REGION_EVENT,
+  PLOT_FOCUS_ZOOM,
+  REGION_DEFINITIONS,
+  REGION_FOCUS_ZOOM,
+  type NavigateToRegionDetail,
+  type RegionName,
+} from './region-catalog.ts';
 
 export const regionSchema = z
   .object({
@@ -15,12 +20,3 @@ export const regionSchema = z
   })
   .meta({ id: 'Region' });
 export type Region = z.infer<typeof regionSchema>;
-
-/** Payload of the browser event that moves the map to a region (spec section 2). */
-export interface NavigateToRegionDetail {
-  x: number;
-  y: number;
-  zoom: number;
-  regionName: string;
-}
-export const NAVIGATE_TO_REGION_EVENT = 'navigateToRegion';

@@ -1,4 +1,4 @@
-import { NAVIGATE_TO_REGION_EVENT, PLOT_FOCUS_ZOOM, type NavigateToRegionDetail } from '@pixel-atlas/contracts/regions';
+import { NAVIGATE_TO_REGION_EVENT, PLOT_FOCUS_ZOOM, type NavigateToRegionDetail } from '@pixel-atlas/contracts/region-catalog';
 import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 
 /**

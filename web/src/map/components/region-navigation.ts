@@ -3,8 +3,8 @@ import {
   REGION_DEFINITIONS,
   REGION_FOCUS_ZOOM,
   type NavigateToRegionDetail,
-  type Region,
-} from '@pixel-atlas/contracts/regions';
+} from '@pixel-atlas/contracts/region-catalog';
+import type { Region } from '@pixel-atlas/contracts/regions';
 
 /** Spec section 2: choosing a region raises this browser event; the map listens and flies there. */
 export function dispatchNavigateToRegion(region: Pick<Region, 'name' | 'focus'>): void {

@@ -1,4 +1,4 @@
-import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM } from '@pixel-atlas/contracts/regions';
+import { NAVIGATE_TO_REGION_EVENT, REGION_FOCUS_ZOOM } from '@pixel-atlas/contracts/region-catalog';
 import { useEffect, useEffectEvent, type RefObject } from 'react';
 import type { MapEngine } from '../engine/engine.ts';
 import { isRevealMapTileDetail, REVEAL_MAP_TILE_EVENT } from './map-reveal.ts';

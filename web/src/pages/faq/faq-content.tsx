@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CHECK_BEFORE_PAYING, PLOT_CHANGE_POLICY } from '@pixel-atlas/contracts/policy';
-import { REGION_DEFINITIONS } from '@pixel-atlas/contracts/regions';
+import { REGION_DEFINITIONS } from '@pixel-atlas/contracts/region-catalog';
 import { TIERS, TIER_SIZE, tierPlotLabel } from '@pixel-atlas/contracts/tier-catalog';
 import { TierPrice } from '../../features/claim/use-prices.tsx';
 import { ZONES, ZONE_NAMES } from '@pixel-atlas/contracts/zones';
