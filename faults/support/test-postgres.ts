@@ -42,12 +42,18 @@ export class TestPostgres {
     return path.join(this.dir, 'data');
   }
 
+  /** The cluster's own directory: the data directory, the server log and the Unix socket are in it. */
+  get directory(): string {
+    return this.dir;
+  }
+
   /** Server URL (database `postgres`); createTestDatabase(url) makes a database on it. */
   get url(): string {
     return `postgresql://postgres@127.0.0.1:${this.port}/postgres`;
   }
 
-  static async start(): Promise<TestPostgres> {
+  /** `conf`: extra settings for postgresql.auto.conf, given the server before its first start (e.g. WAL archiving). */
+  static async start(options: { conf?: (server: TestPostgres) => Record<string, string> } = {}): Promise<TestPostgres> {
     const owner = asPostgres();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pa-pg-'));
     if (owner) await chown(dir, owner.uid, owner.gid);
@@ -66,6 +72,7 @@ export class TestPostgres {
       'fsync = off',
       'full_page_writes = off',
       'shared_buffers = 64MB',
+      ...Object.entries(options.conf?.(server) ?? {}).map(([name, value]) => `${name} = '${value.replaceAll("'", "''")}'`),
     ].join('\n');
     await writeFile(path.join(server.dataDir, 'postgresql.auto.conf'), `${conf}\n`);
     if (owner) await chown(path.join(server.dataDir, 'postgresql.auto.conf'), owner.uid, owner.gid);
@@ -91,6 +98,11 @@ export class TestPostgres {
         await client.end().catch(() => undefined);
       }
     }
+  }
+
+  /** A server on this data directory started by someone else (npm run restore): stop() and destroy() stop it too. */
+  adopt(): void {
+    this.running = true;
   }
 
   /** 'fast' disconnects every session and shuts down cleanly; 'immediate' is a crash (recovery at the next start). */
