@@ -11,6 +11,7 @@ import type { PlotsEnv } from './env.ts';
 import { followPlotChanges, type FollowPlotChangesOptions } from './follow-plot-changes.ts';
 import { plotsMetrics, type PlotsMetrics } from './metrics.ts';
 import { LandMaskCopy } from './land-mask-copy.ts';
+import { PlotCaches } from './plot-caches.ts';
 import { PlotListCache } from './plot-list-cache.ts';
 import { plotsInbox } from './plots-inbox.ts';
 import { plotsQueries } from './plots-queries.ts';
@@ -65,26 +66,27 @@ export async function buildApp(env: PlotsEnv): Promise<BackendService<PrismaClie
   app.decorate('landMask', landMask);
   const screenWords = new ScreenWordsCopy(app.bus, env.SCREEN_QUERY_TIMEOUT_MS);
   app.decorate('screenWords', screenWords);
-  followPlotChanges({ app, env, plotList, reserved, landMask, screenWords });
-  await app.register(plotsInbox({ app, plotList, reserved }));
-  await app.register(queriesPlugin, plotsQueries({ app, env, reserved, landMask }));
-  await registerRoutes({ app, env, plotList, reserved, landMask, screenWords });
+  const caches = new PlotCaches(plotList, reserved);
+  followPlotChanges({ app, env, caches, landMask, screenWords });
+  await app.register(plotsInbox({ app, caches }));
+  await app.register(queriesPlugin, plotsQueries({ app, env, caches, landMask }));
+  await registerRoutes({ app, env, caches, landMask, screenWords });
   return app;
 }
 
 /** The routes take the same parts as the change listener: the app, its env, its caches and copies. */
 type PlotsRoutesOptions = FollowPlotChangesOptions;
 
-async function registerRoutes({ app, env, plotList, reserved, landMask, screenWords }: PlotsRoutesOptions): Promise<void> {
+async function registerRoutes({ app, env, caches, landMask, screenWords }: PlotsRoutesOptions): Promise<void> {
   const metrics = app.serviceMetrics;
   // One cookie secret for the cookies plots signs: the visitor cookie (flags) and the owner cookie (stats).
   await app.register(cookie, { secret: env.VISITOR_COOKIE_SECRET ?? defaultVisitorCookieSecret(env.INTERNAL_TOKEN) });
   const secureCookie = env.PUBLIC_ORIGIN?.startsWith('https://') ?? false;
-  await app.register(plotRoutes, { db: app.db, cache: plotList });
+  await app.register(plotRoutes, { db: app.db, cache: caches.plotList });
   await app.register(claimStateRoutes, { db: app.db });
   await app.register(positionRoutes, { db: app.db, land: landMask });
   await app.register(linkHealthRoutes, { db: app.db });
-  await app.register(reservedFootprintRoutes, { cache: reserved });
+  await app.register(reservedFootprintRoutes, { cache: caches.reserved });
   const decodeSlots = new AvatarDecodeSlots({
     concurrency: env.AVATAR_DECODE_CONCURRENCY,
     maxQueue: env.AVATAR_DECODE_QUEUE,
@@ -104,8 +106,7 @@ async function registerRoutes({ app, env, plotList, reserved, landMask, screenWo
     screenTimeoutMs: env.SCREEN_QUERY_TIMEOUT_MS,
     secureCookie,
     onClaimed: ({ tier, screenedBy, held }) => {
-      plotList.invalidate();
-      reserved.invalidate();
+      caches.changed('plots.plot.claimed');
       metrics.plotsClaimed.inc({ tier });
       metrics.claimsScreened.inc({ screened_by: screenedBy, outcome: held ? 'held' : 'published' });
     },
@@ -115,7 +116,7 @@ async function registerRoutes({ app, env, plotList, reserved, landMask, screenWo
     rateLimit: { max: env.FLAG_RATE_LIMIT_MAX, timeWindow: env.FLAG_RATE_LIMIT_WINDOW_MS },
     secureCookie,
     onFlagged: (created) => {
-      if (created) plotList.invalidate();
+      if (created) caches.changed('plots.plot.flagged');
       metrics.flags.inc({ outcome: created ? 'new' : 'repeat' });
     },
   });
@@ -127,7 +128,8 @@ async function registerRoutes({ app, env, plotList, reserved, landMask, screenWo
     screenWords,
     maxInputPixels: env.AVATAR_MAX_INPUT_PIXELS,
     decodeSlots,
-    onChanged: () => plotList.invalidate(),
+    // An applied edit and a new avatar both write plots.plot.updated.
+    onChanged: () => caches.changed('plots.plot.updated'),
   });
   await app.register(ownerLinkRecoveryRoutes, {
     db: app.db,

@@ -5,25 +5,23 @@ import type { LandMaskCopy } from './land-mask-copy.ts';
 import { createLinkChecker } from './link-checker.ts';
 import type { PlotsMetrics } from './metrics.ts';
 import { listenForPlotChanges } from './plot-change-listener.ts';
-import type { PlotListCache } from './plot-list-cache.ts';
-import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
+import type { PlotCaches } from './plot-caches.ts';
 import type { ScreenWordsCopy } from './screen-words-copy.ts';
 
 export interface FollowPlotChangesOptions {
   app: BackendService<PrismaClient, PlotsMetrics>;
   env: PlotsEnv;
-  plotList: PlotListCache;
-  reserved: ReservedFootprintsCache;
+  caches: PlotCaches;
   landMask: LandMaskCopy;
   screenWords: ScreenWordsCopy;
 }
 
 /**
  * Keeps this replica's copies in step with what other replicas and services change, from ready to close: the land
- * mask and the screen words follow their events, the plot caches drop on any plots.* event, and the link checker
+ * mask and the screen words follow their events, the plot caches drop what each plots.* event changes, and the link checker
  * (when LINK_CHECK_INTERVAL_MS is set) runs its rounds.
  */
-export function followPlotChanges({ app, env, plotList, reserved, landMask, screenWords }: FollowPlotChangesOptions): void {
+export function followPlotChanges({ app, env, caches, landMask, screenWords }: FollowPlotChangesOptions): void {
   const metrics = app.serviceMetrics;
   let stopListening: (() => void) | null = null;
   const linkChecker =
@@ -52,9 +50,8 @@ export function followPlotChanges({ app, env, plotList, reserved, landMask, scre
     await screenWords.copy.watch(app.bus, ['moderation.screen.>'], app.log);
     stopListening = listenForPlotChanges(
       app.bus,
-      () => {
-        plotList.invalidate();
-        reserved.invalidate();
+      (event) => {
+        caches.changed(event);
         // A changed link starts over: the checker's next round (soon, with every other change meanwhile) resets its row.
         kickLinkCheckerSoon();
       },

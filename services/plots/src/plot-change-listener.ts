@@ -1,3 +1,4 @@
+import type { EventType } from '@pixel-atlas/contracts/events';
 import type { EventBus } from '@pixel-atlas/service-kit/nats';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -6,10 +7,15 @@ import type { FastifyBaseLogger } from 'fastify';
  * on `plots.>` sees each event the outbox relays, on every replica. Events missed while disconnected are
  * covered by invalidating on reconnect (and by the cache's max age).
  */
-export function listenForPlotChanges(bus: EventBus, onChange: (subject: string) => void, log: FastifyBaseLogger): () => void {
+export function listenForPlotChanges(
+  bus: EventBus,
+  onChange: (event: EventType | 'reconnect') => void,
+  log: FastifyBaseLogger,
+): () => void {
   const subscription = bus.nc.subscribe(bus.subject('plots.>'));
+  const prefix = bus.subject('');
   (async () => {
-    for await (const message of subscription) onChange(message.subject);
+    for await (const message of subscription) onChange(message.subject.slice(prefix.length) as EventType);
   })().catch((error) => log.warn({ err: error }, 'plot change subscription ended'));
   let closed = false;
   (async () => {

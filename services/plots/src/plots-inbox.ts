@@ -1,3 +1,4 @@
+import type { EventType } from '@pixel-atlas/contracts/events';
 import { inboxPlugin, type EventHandlers } from '@pixel-atlas/service-kit/inbox';
 import type { BackendService } from '@pixel-atlas/service-kit/backend-service';
 import { SCHEMA, type PrismaClient, type Tx } from './db.ts';
@@ -6,17 +7,12 @@ import { approvePlot, removePlot } from './domain/moderation-decisions.ts';
 import { recordEntitlement } from './domain/record-entitlement.ts';
 import { releaseSessionHold } from './domain/release-hold.ts';
 import type { PlotsMetrics } from './metrics.ts';
-import type { PlotListCache } from './plot-list-cache.ts';
-import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
+import type { PlotCaches } from './plot-caches.ts';
 
 export interface PlotsInboxOptions {
   app: BackendService<PrismaClient, PlotsMetrics>;
-  plotList: PlotListCache;
-  reserved: ReservedFootprintsCache;
+  caches: PlotCaches;
 }
-
-// Events after whose commit this replica's plot list is stale (others hear the plots.* event they emit).
-const changesPlots = new Set(['moderation.plot.approved', 'moderation.plot.rejected', 'moderation.edit.approved']);
 
 // An owner's held edit: approved, it replaces the plot's message and link; rejected, the plot stays as it is.
 const applyEditDecision =
@@ -36,7 +32,7 @@ const applyEditDecision =
   };
 
 /** The events plots consumes (payments' verdicts on checkouts, moderation's decisions), as the inbox plugin to register. */
-export function plotsInbox({ app, plotList, reserved }: PlotsInboxOptions) {
+export function plotsInbox({ app, caches }: PlotsInboxOptions) {
   const metrics = app.serviceMetrics;
   return inboxPlugin({
     db: () => app.db,
@@ -45,12 +41,9 @@ export function plotsInbox({ app, plotList, reserved }: PlotsInboxOptions) {
         durable: 'plots',
         schema: SCHEMA,
         afterCommit: (event) => {
-          // An expired checkout releases its hold: the reserved land changes too.
-          if (event.type === 'payments.checkout.expired') reserved.invalidate();
-          if (!changesPlots.has(event.type)) return;
-          plotList.invalidate();
-          reserved.invalidate();
-          app.outbox.kick();
+          // This replica's copies now; other replicas hear the plots.* event a decision writes, which the kick relays.
+          caches.changed(event.type as EventType);
+          if (event.type.startsWith('moderation.')) app.outbox.kick();
         },
         handlers: {
           'payments.payment.verified': async (event, tx) =>

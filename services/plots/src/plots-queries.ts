@@ -8,17 +8,17 @@ import { releaseHold } from './domain/release-hold.ts';
 import type { PlotsEnv } from './env.ts';
 import type { LandMaskCopy } from './land-mask-copy.ts';
 import type { PlotsMetrics } from './metrics.ts';
-import type { ReservedFootprintsCache } from './reserved-footprints-cache.ts';
+import type { PlotCaches } from './plot-caches.ts';
 
 export interface PlotsQueriesOptions {
   app: BackendService<PrismaClient, PlotsMetrics>;
   env: PlotsEnv;
-  reserved: ReservedFootprintsCache;
+  caches: PlotCaches;
   landMask: LandMaskCopy;
 }
 
 /** The checkout holds payments asks plots for over NATS, as the queries plugin's options. */
-export function plotsQueries({ app, env, reserved, landMask }: PlotsQueriesOptions): { queue: string; handlers: QueryHandler[] } {
+export function plotsQueries({ app, env, caches, landMask }: PlotsQueriesOptions): { queue: string; handlers: QueryHandler[] } {
   return {
     queue: 'plots',
     handlers: [
@@ -34,7 +34,7 @@ export function plotsQueries({ app, env, reserved, landMask }: PlotsQueriesOptio
             land: landMask,
           });
         } finally {
-          reserved.invalidate();
+          caches.holdsChanged();
         }
       }),
       answer(attachHoldCommand, (request) => attachHold({ db: app.db, ...request })),
@@ -42,7 +42,7 @@ export function plotsQueries({ app, env, reserved, landMask }: PlotsQueriesOptio
         try {
           return await releaseHold({ db: app.db, ...request });
         } finally {
-          reserved.invalidate();
+          caches.holdsChanged();
         }
       }),
     ],
