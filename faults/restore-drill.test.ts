@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
@@ -62,6 +62,8 @@ let stack: FaultStack | undefined;
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
+  // Debian's pgbackrest (.ci/run installs it when missing): the drill runs the runbook's commands, which need it.
+  if (spawnSync('pgbackrest', ['version']).status !== 0) throw new Error('pgbackrest not found: apt-get install -y pgbackrest');
   [nats, postgres] = await Promise.all([
     TestNatsServer.start(),
     TestPostgres.start({ conf: (server) => archiveSettings(backupSettings(ROOT, runbookEnv(server))) }),

@@ -96,19 +96,24 @@ async function ownedDir(settings: BackupSettings, dir: string, mode: number): Pr
 
 /**
  * Writes pgbackrest.conf: the repository (a path; S3 and the other repository types by PGBACKREST_REPO1_* variables,
- * which pgBackRest reads over the file) and the cluster. Backups start with an immediate checkpoint and are compressed
+ * copied into the file: archive_command does not see this shell's environment) and the cluster. Backups start with an immediate checkpoint and are compressed
  * with lz4 (fast, on a 2-core machine); logs go to the console only.
  */
-export async function writeBackupConfig(settings: BackupSettings): Promise<void> {
+export async function writeBackupConfig(settings: BackupSettings, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const configDir = path.dirname(settings.configPath);
   await ownedDir(settings, configDir, 0o750);
   await ownedDir(settings, path.join(configDir, 'lock'), 0o750);
-  if (!process.env.PGBACKREST_REPO1_TYPE || process.env.PGBACKREST_REPO1_TYPE === 'posix')
-    await ownedDir(settings, settings.repoPath, 0o750);
+  // PostgreSQL runs archive_command with its own environment, not this shell's: the repository's PGBACKREST_REPO1_*
+  // settings (S3 bucket, keys, encryption) go into the file, which only the database's OS user can read.
+  const repoOptions = Object.entries(env)
+    .filter(([key, value]) => key.startsWith('PGBACKREST_REPO1_') && value)
+    .map(([key, value]) => `${key.slice('PGBACKREST_'.length).toLowerCase().replaceAll('_', '-')}=${value}`);
+  if (!env.PGBACKREST_REPO1_TYPE || env.PGBACKREST_REPO1_TYPE === 'posix') await ownedDir(settings, settings.repoPath, 0o750);
   const text = [
     '# Written by scripts/lib/backup.ts (npm run backup / npm run restore); edits are overwritten.',
     '[global]',
-    `repo1-path=${settings.repoPath}`,
+    ...(env.PGBACKREST_REPO1_PATH ? [] : [`repo1-path=${settings.repoPath}`]),
+    ...repoOptions,
     `repo1-retention-full=${settings.retentionFull}`,
     'start-fast=y',
     'compress-type=lz4',
@@ -179,7 +184,7 @@ export async function enableArchiving(settings: BackupSettings): Promise<{ resta
   return { restartNeeded: mode === 'off' || level === 'minimal' };
 }
 
-/** Creates the stanza (idempotent: an existing, matching stanza is left alone) and checks that WAL reaches the repository. */
+/** Creates the stanza (idempotent: an existing, matching stanza is left alone). */
 export async function ensureStanza(settings: BackupSettings): Promise<void> {
   await pgbackrest(settings, ['stanza-create']);
 }
