@@ -136,7 +136,14 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await browser.startTracing(page, {
-      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', '__metadata'],
+      categories: [
+        ...(process.env.BENCH_WEB_TRACE_SAVE ? ['disabled-by-default-v8.cpu_profiler'] : []),
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8.execute',
+        'blink.user_timing',
+        '__metadata',
+      ],
     });
     await page.goto(url, { waitUntil: 'load' });
     await page

@@ -35,9 +35,12 @@ export function useMapEngine({ canvasRef, overlayRef, engineRef, onTileClick, ..
     if (!canvas) return;
     const engine = createEngine(canvas);
     engineRef.current = engine;
-    engine.resize();
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => engine.resize()) : null;
-    observer?.observe(canvas);
+    // The observer reports the canvas's first size too, after the browser's own layout of the next frame and before
+    // it paints: sizing it here instead forced a layout of the whole page in the middle of hydration (on a 4x slower
+    // CPU the longest task of the home page's boot: 60 ms of layout inside the effect that made the engine).
+    if (observer) observer.observe(canvas);
+    else engine.resize();
     const onWindowResize = () => engine.resize();
     window.addEventListener('resize', onWindowResize);
     return () => {

@@ -62,6 +62,8 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
   let staticDirty = true;
   /** The map canvas shows terrain where some tiles are not built yet (a fast pan outran the budget). */
   let tilesPending = false;
+  /** The last frame drew the first paint's tiles without the labels: the next one draws them. */
+  let labelsPending = false;
   let shown: Shown | null = null;
   let renderZoom: number | null = null;
   /** The CSS scale the map canvas carries: the camera's zoom over the zoom its frame was drawn at. */
@@ -101,12 +103,16 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
     world.fitAvatarCaps(drawnCamera, viewport, dpr);
     tilesPending = !layers.drawWorld(target, current, renderZoom, mayBuild);
     if (current && !tilesPending) painting = true;
+    shown = { camera: drawnCamera, width, height, dpr, renderZoom };
+    // A first-paint frame whose slice the tiles used up leaves the labels (their placement and sprites, tens of ms
+    // on a slow phone) to the next frame, so that frame and this one each stay short.
+    labelsPending = firstPaint && current !== null && sliceOver();
+    if (labelsPending) return { painted: true, animating: true };
     // Tiles left for later frames: the next frame builds more.
     let animating = tilesPending;
     scene.placedLabels = labels.place(drawnCamera);
     layers.drawLabels(target, scene.placedLabels);
     if (overlay.paintOnMap(ctx, time, drawnCamera)) animating = true;
-    shown = { camera: drawnCamera, width, height, dpr, renderZoom };
     idle.schedule();
     return { painted: true, animating };
   }
@@ -146,7 +152,7 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
         !shown || !camerasEqual(shown.camera, drawnCamera) || shown.width !== width || shown.height !== height || shown.dpr !== dpr;
       let painted = false;
       let animating = false;
-      if (moved || staticDirty || tilesPending || wantedZoom !== shown?.renderZoom || overlay.needsMapRepaint()) {
+      if (moved || staticDirty || tilesPending || labelsPending || wantedZoom !== shown?.renderZoom || overlay.needsMapRepaint()) {
         const result = repaint(ctx, time, drawnCamera, width, height);
         if (typeof result === 'string') return result;
         ({ painted, animating } = result);
