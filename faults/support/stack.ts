@@ -85,7 +85,12 @@ export function replica(stack: FaultStack, name: BackendName, index = 0): Servic
   return found;
 }
 
-type FaultFileOptions = Omit<FaultStackOptions, 'nats' | 'databaseServerUrl'> & { ownPostgres?: boolean; hookTimeoutMs?: number };
+type FaultFileOptions = Omit<FaultStackOptions, 'nats' | 'databaseServerUrl'> & {
+  ownPostgres?: boolean;
+  hookTimeoutMs?: number;
+  /** The file's broker: one nats-server unless given (`() => TestNatsCluster.start()`: three nodes in one cluster). */
+  startNats?: () => Promise<TestNatsServer>;
+};
 
 export interface FaultRig {
   nats: TestNatsServer;
@@ -103,10 +108,10 @@ export function faultStackForFile(
   /** Options only known once earlier hooks ran (a fake's port). */
   later: () => Partial<FaultStackOptions> = () => ({}),
 ): FaultRig {
-  const { ownPostgres, hookTimeoutMs, ...stackOptions } = options;
+  const { ownPostgres, hookTimeoutMs, startNats = () => TestNatsServer.start(), ...stackOptions } = options;
   const rig: Partial<FaultRig> = {};
   beforeAll(async () => {
-    [rig.nats, rig.postgres] = await Promise.all([TestNatsServer.start(), ownPostgres ? TestPostgres.start() : undefined]);
+    [rig.nats, rig.postgres] = await Promise.all([startNats(), ownPostgres ? TestPostgres.start() : undefined]);
     rig.stack = await startFaultStack({ ...stackOptions, ...later(), nats: rig.nats, databaseServerUrl: rig.postgres?.url });
   }, hookTimeoutMs);
   afterAll(async () => {
