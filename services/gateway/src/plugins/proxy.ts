@@ -6,10 +6,9 @@ import { AppError } from '@pixel-atlas/service-kit/errors';
 import { defineMetrics } from '@pixel-atlas/service-kit/metrics';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PublicDocumentCache, type CachedAnswer } from '../domain/public-document-cache.ts';
-import { answerHead, buildAnswerHeads, negotiateEncodingMemo, notModifiedSince, type AnswerHeads } from './cached-answer-head.ts';
+import { cachedDocumentHook } from './cached-document-hook.ts';
 import { IDLE_UPSTREAM_SOCKET_MS, ROUTE_TABLE, UpstreamPool, serviceCaller, type CallService, type ServiceName } from '../upstreams.ts';
 
 declare module 'fastify' {
@@ -138,52 +137,8 @@ export const proxyPlugin = fp(
       return out;
     };
 
-    const documents = new PublicDocumentCache({ callService, maxAgeMs: opts.documentMaxAgeMs });
-    // Every replica hears every change itself (a plain subscription, as the live map does).
-    const changes = ['plots.>', 'map.layout.>'].map((subject) =>
-      app.bus.nc.subscribe(app.bus.subject(subject), { callback: () => documents.invalidate() }),
-    );
-    /** Each answer's heads, built the first time it is served: the answer object lives as long as its version. */
-    const heads = new WeakMap<CachedAnswer, AnswerHeads>();
-    /**
-     * The whole head in one `writeHead` with a flat list, outside Fastify's reply: the answer's headers (security
-     * headers included) are built once per version and encoding, not set one by one per request and copied again when
-     * the head is written. Fastify's onResponse hooks (metrics) and its request log still run: they follow the
-     * response's 'finish', which a hijacked reply keeps. The onSend hooks do not: the kit's request id header is written
-     * here, and the other ones (owner pages' private headers, cookies) have nothing to do for these two paths.
-     */
-    const answerFromMemory = (request: FastifyRequest, reply: FastifyReply, cached: CachedAnswer): void => {
-      let answerHeads = heads.get(cached);
-      if (!answerHeads) {
-        answerHeads = buildAnswerHeads(cached, app.securityHeaders);
-        heads.set(cached, answerHeads);
-      }
-      const notModified = notModifiedSince(request.headers['if-none-match'], cached.etag);
-      const head = answerHead(answerHeads, notModified, reply.getHeaders(), INTERNAL_HEADERS.requestId, request.id);
-      reply.hijack();
-      if (notModified) reply.raw.writeHead(304, head).end();
-      else reply.raw.writeHead(200, head).end(cached.bytes);
-    };
-    // Callback style with a synchronous path: a document memory holds fresh is answered without a promise. The hook
-    // returns nothing (a returned reply is a thenable Fastify would wait on) and does not call done once it answered.
-    const serveCachedDocument = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-      const document = PublicDocumentCache.documentFor(request.method, request.url);
-      if (!document) {
-        done();
-        return;
-      }
-      const encoding = negotiateEncodingMemo(request.headers['accept-encoding']);
-      const fresh = documents.peek(document, encoding);
-      if (fresh) {
-        answerFromMemory(request, reply, fresh);
-        return;
-      }
-      documents.get(document, encoding, { requestId: request.id, clientIp: request.clientIp }).then(
-        // null: the service could not give a copy, so the request is proxied as before, its answer included.
-        (cached) => (cached ? answerFromMemory(request, reply, cached) : done()),
-        (error: unknown) => done(error as Error),
-      );
-    };
+    const cachedDocuments = cachedDocumentHook({ app, callService, maxAgeMs: opts.documentMaxAgeMs });
+    const serveCachedDocument = cachedDocuments.hook;
 
     /** Which replica each request went to, so a failure can be retried elsewhere. */
     const chosen = new WeakMap<FastifyRequest, string>();
@@ -263,7 +218,7 @@ export const proxyPlugin = fp(
     });
     app.addHook('onClose', async () => {
       await Promise.all([...pools.values()].map((pool) => pool.stop()));
-      for (const subscription of changes) subscription.unsubscribe();
+      cachedDocuments.stop();
       callService.close();
     });
   },
