@@ -101,7 +101,7 @@ async function bare(limits: Record<string, unknown>) {
   return { app, failures };
 }
 
-describe('rate limits counted in PostgreSQL', () => {
+describe('rate limits counted in PostgreSQL: across replicas and in bursts', () => {
   it('two replicas over one database allow the limit once between them: the (limit+1)th request is 429', async () => {
     const [one, two] = [await replica(newPool(db.url)), await replica(newPool(db.url))];
     const statuses: number[] = [];
@@ -165,7 +165,9 @@ describe('rate limits counted in PostgreSQL', () => {
     expect(row?.count).toBe(200);
     expect(statements).toBeLessThan(20);
   });
+});
 
+describe('rate limits counted in PostgreSQL: batching counts while busy', () => {
   it('a client busy far below its limit is written once per linger interval, not once per round trip, and no count is lost', async () => {
     const client = pgClient(newPool(db.url));
     let statements = 0;
@@ -260,7 +262,9 @@ describe('rate limits counted in PostgreSQL', () => {
     const [row] = (await hits()).filter((h) => h.key.endsWith('198.51.100.41'));
     expect(row?.count).toBe(5);
   });
+});
 
+describe('rate limits counted in PostgreSQL: windows and limits', () => {
   it('continueExceeding: a client still sending while refused keeps its window open', async () => {
     const { app } = await bare({ max: 1, timeWindow: 60_000, continueExceeding: true });
     const ip = '198.51.100.20';
