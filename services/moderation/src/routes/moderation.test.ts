@@ -168,7 +168,7 @@ describe('the review queue', () => {
   });
 });
 
-describe('approve and reject', () => {
+describe('approve and reject: one decision per review, by an admin', () => {
   it('approves: the review leaves the queue, moderation.plot.approved names the admin, the audit log has the row', async () => {
     const plot = await queuedPlot(['sex']);
     const response = await decide('approve', plot.plotId, 'alice');
@@ -267,7 +267,9 @@ describe('approve and reject', () => {
     }
     expect(await service.app.db.reviewItem.findFirst({ where: { plotId: plot.plotId } })).toMatchObject({ status: 'pending' });
   });
+});
 
+describe('approve and reject: races, reopened reviews, notifications and the audit log', () => {
   it('lets exactly one of two admins deciding at once succeed', async () => {
     for (let round = 0; round < 5; round++) {
       const plot = await queuedPlot(['kill']);
