@@ -34,7 +34,9 @@ const compose = parse(composeText, { merge: true }) as { services: Record<string
 const services = SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name].port, upstreamEnv: SERVICES[name].urlEnv }));
 // events-setup: the one-shot step that declares the event stream (checked below), not a service of services/.
 const INFRA = new Set(['postgres', 'nats', 'prometheus', 'events-setup']);
-const appServiceNames = Object.keys(compose.services).filter((n) => !INFRA.has(n));
+// nats-1..3: the nats-cluster profile's nodes (checked below).
+const NATS_CLUSTER_NODES = ['nats-1', 'nats-2', 'nats-3'];
+const appServiceNames = Object.keys(compose.services).filter((n) => !INFRA.has(n) && !NATS_CLUSTER_NODES.includes(n));
 
 /** Environment as a map; list form `KEY=value` / `KEY` becomes { KEY: value | null }. */
 function envOf(svc: ComposeService): Record<string, unknown> {
@@ -173,7 +175,8 @@ describe.each(services)('service $name', (service) => {
 
   it('gets the settings every service reads', () => {
     expect(String(env.DATABASE_URL)).toMatch(/^postgresql:\/\/.+@postgres:5432\//);
-    expect(env.NATS_URL).toBe('nats://nats:4222');
+    expect(env.NATS_URL).toBe('${NATS_URL:-nats://nats:4222}');
+    expect(env.NATS_STREAM_REPLICAS).toBe('${NATS_STREAM_REPLICAS:-1}');
     expect(String(env.INTERNAL_TOKEN)).toContain('${INTERNAL_TOKEN:?');
   });
 
@@ -275,6 +278,42 @@ describe('infrastructure services', () => {
 
   it('declares the named volumes it uses', () => {
     expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(['postgres-data', 'nats-data']));
+  });
+});
+
+describe('nats-cluster profile', () => {
+  const nodes = NATS_CLUSTER_NODES.map((name) => ({ name, svc: compose.services[name] ?? {} }));
+  const nats = compose.services.nats!;
+
+  it("runs three nodes of the broker's image only with --profile nats-cluster, each with its own name and volume, the broker's users and passwords", () => {
+    for (const { name, svc } of nodes) {
+      expect(svc.profiles, name).toEqual(['nats-cluster']);
+      expect(svc.image).toBe(nats.image);
+      const cmd = commandText(svc.command);
+      expect(cmd).toMatch(/^nats-server -c \/etc\/nats\/pixel-atlas\.conf -js -sd \/data -m 8222 /);
+      expect(cmd).toContain(`--server_name ${name} --cluster_name pixel-atlas --cluster nats://0.0.0.0:6222 `);
+      expect(svc.volumes).toEqual([`${name}-data:/data`, './deploy/nats-server.conf:/etc/nats/pixel-atlas.conf:ro']);
+      expect(Object.keys(compose.volumes ?? {})).toContain(`${name}-data`);
+      expect(envOf(svc)).toEqual(envOf(nats));
+      expect(commandText(svc.healthcheck?.test)).toContain('8222/healthz');
+      expect(svc.deploy?.resources?.limits?.memory).toBeTruthy();
+    }
+  });
+
+  it('routes every node to the other two', () => {
+    for (const { name, svc } of nodes) {
+      const routes = /--routes (\S+)/.exec(commandText(svc.command))?.[1]?.split(',') ?? [];
+      expect(routes.sort(), name).toEqual(NATS_CLUSTER_NODES.filter((n) => n !== name).map((n) => `nats-route://${n}:6222`));
+    }
+  });
+
+  it('lets .env point every service and events-setup at the three nodes, the stream with three replicas', () => {
+    const vars = { ...OPERATOR_ENV, NATS_URL: 'nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222', NATS_STREAM_REPLICAS: '3' };
+    for (const name of [...SERVICE_NAMES, 'events-setup']) {
+      const env = containerEnv(compose.services[name]!, vars);
+      expect(env.NATS_URL, name).toBe(vars.NATS_URL);
+      expect(env.NATS_STREAM_REPLICAS, name).toBe('3');
+    }
   });
 });
 

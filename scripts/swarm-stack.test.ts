@@ -35,8 +35,11 @@ type Stack = {
 
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText, { merge: true }) as {
-  services: Record<string, { image: string; environment?: Record<string, unknown> }>;
+  services: Record<string, { image: string; environment?: Record<string, unknown>; profiles?: string[] }>;
 };
+// The nats-cluster profile's nodes are a cluster on one compose host: a Swarm leaves them out (docs/scaling.md has its own).
+const NATS_CLUSTER_NODES = Object.keys(compose.services).filter((n) => compose.services[n]!.profiles?.includes('nats-cluster'));
+for (const node of NATS_CLUSTER_NODES) delete compose.services[node];
 const OPERATOR_ENV = parseEnvFile(
   [
     'INTERNAL_TOKEN=swarm-test-internal-token-0123456789',
@@ -72,6 +75,11 @@ describe('the Swarm stack rendered from docker-compose.yml', () => {
   it('reads .env as compose does (quotes removed, comments skipped)', () => {
     expect(OPERATOR_ENV.VISITOR_COOKIE_SECRET).toBe('swarm-test-visitor-cookie-secret-0123456789');
     expect(Object.keys(OPERATOR_ENV)).not.toContain('#');
+  });
+
+  it('leaves out the nats-cluster profile (its three nodes)', () => {
+    expect(NATS_CLUSTER_NODES).toEqual(['nats-1', 'nats-2', 'nats-3']);
+    for (const node of NATS_CLUSTER_NODES) expect(stack.services[node]).toBeUndefined();
   });
 
   it('has every compose service, each on the image compose builds (from the operator registry), fully interpolated', () => {

@@ -93,6 +93,8 @@ export function swarmStack(composeText: string, vars: Vars, { without = [] as st
   const configs: Record<string, { file: string }> = {};
   const stack: SwarmStack = { version: '3.8', services: {}, volumes: {}, configs };
   for (const [name, service] of Object.entries(compose.services)) {
+    // The nats-cluster profile's nodes run a cluster on one compose host; a Swarm runs NATS as docs/scaling.md says.
+    if ((service.profiles as string[] | undefined)?.includes('nats-cluster')) continue;
     if (without.includes(name)) continue;
     const stateful = STATEFUL_SERVICES.includes(name);
     const out: SwarmService = { image: service.image, deploy: {} };

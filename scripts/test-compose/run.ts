@@ -1,7 +1,8 @@
 // npm run test:compose — the operator's path, really run: the base images assembled here (no registry), every service
 // image built from the Dockerfile, docker-compose.yml run by Debian's docker-compose against podman's API, a plot
 // claimed and moderated through the gateway's loopback port, plots scaled to 3 and payments to 2, a replica killed
-// under traffic, Prometheus checked, the stack restarted on its volumes, and everything torn down (also on failure).
+// under traffic, Prometheus checked, the stack restarted on its volumes, then once more on the nats-cluster profile (three
+// NATS nodes, the stream with three replicas, a claim through them), and everything torn down (also on failure).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,6 +24,8 @@ const SCALED = { ...ONE_EACH, plots: 3, payments: 2 };
 const SCALE_ARGS = ['--scale', 'plots=3', '--scale', 'payments=2'];
 const ADMIN = { username: 'compose-admin', password: `compose-${randomBytes(12).toString('hex')}` };
 const KILL_BUYERS = 24;
+/** The nats-cluster profile's nodes (docker-compose.yml). */
+const NATS_CLUSTER_NODES = ['nats-1', 'nats-2', 'nats-3'];
 
 const started = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
@@ -158,13 +161,15 @@ async function main(): Promise<void> {
   vars.PROMETHEUS_PORT = String(await freePort());
   vars.PUBLIC_ORIGIN = `http://127.0.0.1:${vars.PORT}`;
   const envFile = path.join(workDir, '.env');
-  writeFileSync(
-    envFile,
-    Object.entries(vars)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('\n') + '\n',
-    { mode: 0o600 },
-  );
+  const writeEnvFile = () =>
+    writeFileSync(
+      envFile,
+      Object.entries(vars)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
+  writeEnvFile();
   const stack = new ComposeStack(ROOT, projectName, envFile, {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -367,8 +372,55 @@ async function main(): Promise<void> {
   );
   check(plotsAfter === plotsBefore && again.status === 200, 'the plots survived the restart');
 
-  // ---- 9. teardown (also runs on failure)
-  step(9, 'tear down');
+  // ---- 9. the nats-cluster profile: the services on three nodes, the stream with three replicas, a claim through them
+  step(9, 'NATS cluster profile (down, up with three nodes): the stream R3, a claim end to end');
+  const clusterStarted = Date.now();
+  await stack.compose(['down', '--timeout', '10']);
+  const cluster = { NATS_URL: NATS_CLUSTER_NODES.map((n) => `nats://${n}:4222`).join(','), NATS_STREAM_REPLICAS: '3' };
+  Object.assign(vars, cluster);
+  Object.assign(stack.env, cluster);
+  writeEnvFile();
+  stack.profiles.push('nats-cluster');
+  await stack.up([], log);
+  await stack.waitHealthy({ ...ONE_EACH, ...Object.fromEntries(NATS_CLUSTER_NODES.map((n) => [n, 1])) }, 300_000);
+  log(`up on the cluster and healthy in ${((Date.now() - clusterStarted) / 1000).toFixed(1)} s`);
+  const streamOnCluster = NATS_CLUSTER_NODES.map((node) => {
+    const [container] = stack.replicas(node);
+    check(container, `${node} runs`);
+    const jsz = JSON.parse(
+      stack.exec(container.id, ['wget', '-qO-', 'http://127.0.0.1:8222/jsz?accounts=true&streams=true&config=true']),
+    ) as {
+      account_details?: Array<{
+        stream_detail?: Array<{ name: string; config?: { num_replicas?: number }; cluster?: { leader?: string; replicas?: unknown[] } }>;
+      }>;
+    };
+    const detail = jsz.account_details?.flatMap((a) => a.stream_detail ?? []).find((d) => d.name === 'PIXEL_ATLAS');
+    return { node, replicas: detail?.config?.num_replicas, leader: detail?.cluster?.leader, peers: detail?.cluster?.replicas?.length };
+  });
+  log(
+    `stream PIXEL_ATLAS as each node sees it: ${streamOnCluster.map((s) => `${s.node}: R${s.replicas}, leader ${s.leader}, ${s.peers} other copies`).join('; ')}`,
+  );
+  check(
+    streamOnCluster.every((s) => s.replicas === 3 && s.leader && s.peers === 2),
+    'every node holds a copy of the stream, declared with three replicas, with a leader',
+  );
+  const [clusterSpot] = freeSpots(stack, land, 1);
+  check(clusterSpot, 'a free land tile for the claim on the cluster');
+  const clusterBuyer = await buyAndPay(site, 'basic', clusterSpot);
+  const clusterClaim = await claimPlot(site, clusterBuyer);
+  check(clusterClaim.status === 201, `claim on the cluster answered ${clusterClaim.status} ${JSON.stringify(clusterClaim.body)}`);
+  // payments.payment.verified reached plots (the claim needed the entitlement); plots.plot.claimed reaches payments.
+  await eventuallyValue(
+    async () =>
+      stack.count(`SELECT count(*) AS n FROM payments.used_sessions WHERE session_id = '${clusterBuyer.sessionId}'`) === 1 ? true : null,
+    60_000,
+  );
+  log(
+    `claimed plot ${clusterClaim.body.plot.id} on the cluster; payments recorded its session used (events both ways through the three nodes); step took ${((Date.now() - clusterStarted) / 1000).toFixed(1)} s`,
+  );
+
+  // ---- 10. teardown (also runs on failure)
+  step(10, 'tear down');
 }
 
 /** Free 1×1 land tiles (no plot or hold there), scanning row by row. */

@@ -1,5 +1,5 @@
-// One compose project of docker-compose.yml (with the monitoring profile and Prometheus on a loopback port), driven
-// through docker-compose against podman's API, and what the test reads from its containers.
+// One compose project of docker-compose.yml (with the monitoring profile, Prometheus on a loopback port, and later the
+// nats-cluster profile), driven through docker-compose against podman's API, and what the test reads from its containers.
 import { PODMAN, run, runAsync } from './host.ts';
 
 export interface ComposeContainer {
@@ -11,6 +11,9 @@ export interface ComposeContainer {
 }
 
 export class ComposeStack {
+  /** The profiles every command runs with (the test adds nats-cluster for its last step). */
+  readonly profiles = ['monitoring'];
+
   constructor(
     readonly root: string,
     readonly project: string,
@@ -30,8 +33,7 @@ export class ComposeStack {
         'docker-compose.yml',
         '-f',
         'deploy/compose.prometheus-port.yml',
-        '--profile',
-        'monitoring',
+        ...this.profiles.flatMap((profile) => ['--profile', profile]),
         ...args,
       ],
       { cwd: this.root, env: this.env },
