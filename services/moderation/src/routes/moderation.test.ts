@@ -161,6 +161,9 @@ describe('the review queue', () => {
   });
 
   it('lists pending reviews only, oldest first', async () => {
+    // Reviews of its own, one of them decided: the list it reads does not lean on the tests before it.
+    for (const words of [['sex'], ['damn'], ['kill'], ['porn'], ['hate']]) await queuedPlot(words);
+    expect((await decide('approve', (await queuedPlot(['drug'])).plotId)).statusCode).toBe(200);
     const list = await flaggedPlots();
     const queuedAt = await service.app.db.reviewItem.findMany({ where: { status: 'pending' }, orderBy: { queuedAt: 'asc' } });
     expect(list.map((p) => p.id)).toEqual(queuedAt.map((i) => i.plotId));
@@ -398,6 +401,14 @@ describe('the content screen over NATS', () => {
 
 describe('operations', () => {
   it('reports ready and exports its metrics', async () => {
+    // Its own decisions, notification and screen hit: the counters it reads do not lean on the tests before it.
+    const approved = await queuedPlot(['sex'], 'metrics@example.com');
+    expect((await decide('approve', approved.plotId)).statusCode).toBe(200);
+    expect((await decide('reject', (await queuedPlot(['sex'])).plotId)).statusCode).toBe(200);
+    expect(await query(service.bus, screenContentQuery, { texts: ['Kill it'], linkHost: null })).toMatchObject({ flagged: true });
+    await eventually(
+      async () => (await service.app.db.notification.findFirst({ where: { plotId: approved.plotId } }))?.status === 'logged',
+    );
     expect((await service.app.inject('/readyz')).json()).toMatchObject({ status: 'ready', checks: { database: 'ok', nats: 'ok' } });
     const metrics = (await service.app.inject('/metrics')).body;
     expect(metrics).toMatch(/moderation_decisions_total\{decision="approved",service="moderation"\} [1-9]/);
