@@ -18,6 +18,7 @@
  *   BENCH_WEB_GENERATE=0 (skip `prisma generate` + API types when they are up to date)
  *   BENCH_WEB_REPORTS_DIR=<dir> (keep each Lighthouse JSON report there)
  *   BENCH_WEB_TRACE=N (also trace each page N times in Chromium at 4× CPU: first-frame-trace.ts; BENCH_WEB_RUNS=0 skips Lighthouse)
+ *   BENCH_WEB_TRACE_COMPARE=<dist> (each trace also on another build served by a second gateway, in turn)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -391,6 +392,20 @@ async function main() {
       gatewayPort,
     );
     cleanups.push(() => gateway.stop());
+    // BENCH_WEB_TRACE_COMPARE=<dist>: a second gateway on the same services serving another build (say, the last
+    // commit's), traced in turn with this one, so both see the same host load.
+    const compareDist = process.env.BENCH_WEB_TRACE_COMPARE ? path.resolve(process.env.BENCH_WEB_TRACE_COMPARE) : null;
+    let compareUrl: string | null = null;
+    if (compareDist) {
+      const comparePort = await freePort();
+      const compareGateway = await startService(
+        'gateway',
+        { ...common, ...upstreams, WEB_DIST_DIR: compareDist, PUBLIC_ORIGIN: `http://127.0.0.1:${comparePort}` },
+        comparePort,
+      );
+      cleanups.push(() => compareGateway.stop());
+      compareUrl = `http://127.0.0.1:${comparePort}`;
+    }
     say(`site up in ${((Date.now() - t0) / 1000).toFixed(1)} s at ${gatewayUrl}`);
 
     const plotId = await seedPlot(gatewayUrl);
@@ -412,6 +427,13 @@ async function main() {
           await traceFirstFrame(`${gatewayUrl}${pagePath}`, distDir),
           say,
         );
+        if (compareUrl && compareDist) {
+          printFirstFrameTrace(
+            `${pagePath} trace ${i + 1}/${TRACES} of ${compareDist}, load average ${os.loadavg()[0]!.toFixed(2)}`,
+            await traceFirstFrame(`${compareUrl}${pagePath}`, compareDist),
+            say,
+          );
+        }
       }
       for (const preset of RUNS > 0 ? PRESETS : []) {
         const runs: Lhr[] = [];

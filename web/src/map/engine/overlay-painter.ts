@@ -56,6 +56,9 @@ export function createOverlayPainter({ scene, layer, prefersReducedMotion, reque
         return { painted: false, animating: false };
       }
       dirty = false;
+      // Nothing shown and nothing to show: the canvas is left as it is, not even sized to the view (on the first paint
+      // that allocation and a full-screen transparent frame cost a slow phone ~30 ms for an empty overlay).
+      if (layer.isClear() && !overlayHasContent(scene)) return { painted: false, animating: false };
       const animating = layer.draw(overlayState(time));
       // The pin still bounces: the next frame paints it again.
       if (animating) dirty = true;
