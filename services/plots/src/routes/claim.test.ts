@@ -182,24 +182,33 @@ describe('one session, one plot', () => {
   });
 });
 
-describe('refusals: clear 4xx and nothing written', () => {
-  let sessionId: string;
-  let spot: { x: number; y: number };
-  beforeAll(async () => {
+/**
+ * The refusal cases share one paid Prime session on one spot, bought once for the file: each case is refused with
+ * nothing written, so the session is still unused for the next (and the last case claims with it).
+ */
+let sessionId: string;
+let spot: { x: number; y: number };
+let refusalSessionPaid: Promise<void> | undefined;
+const payForRefusals = () =>
+  (refusalSessionPaid ??= (async () => {
     spot = nextSpot();
     sessionId = await buyAndPay(world, { tier: 'prime', ...spot });
-  });
+  })());
 
-  const refused = async (overrides: Record<string, unknown>, status: number, code: string, message?: string | RegExp) => {
-    const before = await written();
-    const response = await claim(world, await claimBody(sessionId, 'prime', spot.x, spot.y, overrides));
-    expect(response.statusCode, response.body).toBe(status);
-    expect(response.json().error.code).toBe(code);
-    if (typeof message === 'string') expect(response.json().error.message).toBe(message);
-    if (message instanceof RegExp) expect(response.json().error.message).toMatch(message);
-    expect(await written()).toEqual(before);
-    return response.json().error;
-  };
+/** Claims with the shared session, these fields changed: refused with this status and code, and nothing written. */
+const refused = async (overrides: Record<string, unknown>, status: number, code: string, message?: string | RegExp) => {
+  const before = await written();
+  const response = await claim(world, await claimBody(sessionId, 'prime', spot.x, spot.y, overrides));
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.json().error.code).toBe(code);
+  if (typeof message === 'string') expect(response.json().error.message).toBe(message);
+  if (message instanceof RegExp) expect(response.json().error.message).toMatch(message);
+  expect(await written()).toEqual(before);
+  return response.json().error;
+};
+
+describe('refusals, clear 4xx and nothing written: the paid tier and the place', () => {
+  beforeAll(payForRefusals);
 
   it('a tier other than the paid one', async () => {
     const error = await refused(
@@ -233,6 +242,10 @@ describe('refusals: clear 4xx and nothing written', () => {
     expect((await startCheckout(world, { tier: 'basic', x: other.x + 2, y: other.y + 2 })).statusCode).toBe(200);
     await refused({ x: other.x, y: other.y }, 409, 'TILE_UNAVAILABLE', 'This tile is already claimed. Please choose another.');
   });
+});
+
+describe('refusals, clear 4xx and nothing written: the avatar', () => {
+  beforeAll(payForRefusals);
 
   it.each([
     ['not an image', () => dataUrl('image/png', 'just some text, not pixels'), /must be a JPG, PNG or GIF image/],
@@ -307,6 +320,10 @@ describe('refusals: clear 4xx and nothing written', () => {
       'avatar_url: Avatar image has too many pixels. Please upload a smaller image.',
     );
   });
+});
+
+describe('refusals, clear 4xx and nothing written: the fields and the session', () => {
+  beforeAll(payForRefusals);
 
   it.each([
     [{ link: 'javascript:alert(1)' }, 'link: Please enter a valid http or https URL'],
