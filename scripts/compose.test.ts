@@ -33,7 +33,8 @@ const composeText = read('docker-compose.yml');
 const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
 const services = SERVICE_NAMES.map((name) => ({ name, port: SERVICES[name].port, upstreamEnv: SERVICES[name].urlEnv }));
 // events-setup: the one-shot step that declares the event stream (checked below), not a service of services/.
-const INFRA = new Set(['postgres', 'nats', 'prometheus', 'events-setup']);
+// backup: pgBackRest beside postgres (deploy/postgres), not a service of services/.
+const INFRA = new Set(['postgres', 'backup', 'nats', 'prometheus', 'events-setup']);
 // nats-1..3: the nats-cluster profile's nodes (checked below).
 const NATS_CLUSTER_NODES = ['nats-1', 'nats-2', 'nats-3'];
 const appServiceNames = Object.keys(compose.services).filter((n) => !INFRA.has(n) && !NATS_CLUSTER_NODES.includes(n));
@@ -234,9 +235,9 @@ describe('gateway', () => {
 });
 
 describe('infrastructure services', () => {
-  it('postgres:15 with a volume and a pg_isready healthcheck', () => {
+  it('postgres:15 (with pgBackRest, deploy/postgres) with a volume and a pg_isready healthcheck', () => {
     const pg = compose.services.postgres!;
-    expect(pg.image).toBe('postgres:15');
+    expect(readFileSync(path.join(ROOT, 'deploy', 'postgres', 'Dockerfile'), 'utf8')).toMatch(/^ARG POSTGRES_IMAGE=postgres:15$/m);
     expect(pg.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
     expect(commandText(pg.healthcheck?.test)).toContain('pg_isready');
   });

@@ -13,7 +13,8 @@ import { parse, stringify } from 'yaml';
 import { ROOT } from './lib/workspace.ts';
 
 export const SWARM_REPLICAS: Record<string, number> = { gateway: 2, plots: 3, payments: 2 };
-export const STATEFUL_SERVICES = ['postgres', 'nats', 'prometheus'];
+// backup (pgBackRest) shares postgres' volumes: it runs beside it, and goes with it when PostgreSQL is managed.
+export const STATEFUL_SERVICES = ['postgres', 'backup', 'nats', 'prometheus'];
 export const DATA_NODE_CONSTRAINT = 'node.labels.pixel-atlas.data == true';
 
 /** Compose's variable interpolation: $$, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
@@ -95,7 +96,7 @@ export function swarmStack(composeText: string, vars: Vars, { without = [] as st
   for (const [name, service] of Object.entries(compose.services)) {
     // The nats-cluster profile's nodes run a cluster on one compose host; a Swarm runs NATS as docs/scaling.md says.
     if ((service.profiles as string[] | undefined)?.includes('nats-cluster')) continue;
-    if (without.includes(name)) continue;
+    if (without.includes(name) || (name === 'backup' && without.includes('postgres'))) continue;
     const stateful = STATEFUL_SERVICES.includes(name);
     const out: SwarmService = { image: service.image, deploy: {} };
     if (service.command) out.command = service.command;

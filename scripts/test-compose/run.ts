@@ -145,6 +145,19 @@ async function main(): Promise<void> {
   }
   const buildSeconds = (Date.now() - buildStarted) / 1000;
   log(`time to build the six service images: ${buildSeconds.toFixed(1)} s`);
+  // The database's image, shared by the backup service: postgres:15 with pgBackRest (deploy/postgres).
+  const { image: pgImage, build: pgBuild } = composeFile.services.postgres ?? {};
+  check(pgImage && pgBuild, 'postgres has image and build in docker-compose.yml');
+  const pgBuildStarted = Date.now();
+  await podmanBuild([
+    '-f',
+    path.join(ROOT, pgBuild.context, pgBuild.dockerfile ?? 'Dockerfile'),
+    '-t',
+    interpolate(pgImage),
+    path.join(ROOT, pgBuild.context),
+  ]);
+  builtImages.push(interpolate(pgImage));
+  log(`built ${interpolate(pgImage)} (PostgreSQL with pgBackRest) in ${((Date.now() - pgBuildStarted) / 1000).toFixed(1)} s`);
   console.log('\nimage sizes:');
   for (const image of [...Object.keys(BASE_IMAGES), ...builtImages]) {
     const size = Number(run(PODMAN[0], [...PODMAN.slice(1), 'image', 'inspect', '--format', '{{.Size}}', image], { quiet: true }).trim());
@@ -350,6 +363,26 @@ async function main(): Promise<void> {
   check(
     allRules.every((r) => r.health !== 'err'),
     'no rule fails to evaluate',
+  );
+
+  // ---- 7b. the backup service: the stanza created, WAL archived by postgres, a base backup in the repository
+  step(7, 'backup: pgBackRest took a base backup and WAL reaches the repository');
+  const backupInfo = await eventuallyValue(
+    async () => {
+      const [container] = stack.replicas('backup');
+      if (!container) return null;
+      const [info] = JSON.parse(stack.exec(container.id, ['pgbackrest', '--stanza=pixel-atlas', '--output=json', 'info'])) as Array<{
+        backup?: Array<{ label: string; type: string; timestamp: { start: number; stop: number } }>;
+        archive?: Array<{ max: string | null }>;
+      }>;
+      return info?.backup?.length && info.archive?.at(-1)?.max ? info : null;
+    },
+    180_000,
+    3000,
+  );
+  const firstBackup = backupInfo.backup![0]!;
+  log(
+    `backup ${firstBackup.label} (${firstBackup.type}, ${firstBackup.timestamp.stop - firstBackup.timestamp.start} s) in the backup-repo volume; newest archived WAL ${backupInfo.archive!.at(-1)!.max}`,
   );
 
   // ---- 8. the whole stack restarted: data on the named volumes
