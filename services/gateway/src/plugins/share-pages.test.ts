@@ -186,7 +186,7 @@ const get = (url: string, headers: Record<string, string> = {}, remoteAddress = 
 const announce = (type: string, plotId: string) =>
   operator.publish(`${bed.stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId } }));
 
-describe('server-rendered pages', () => {
+describe('server-rendered pages: the render, its head tags and literal user text', () => {
   it("are the app's render in #root with its state, under the page's own head tags", async () => {
     const response = await get(`/plot/${NORMAL.id}`);
     expect(response.statusCode).toBe(200);
@@ -247,7 +247,9 @@ describe('server-rendered pages', () => {
     }
     expect([...calls.values()].reduce((a, b) => a + b, 0)).toBe(before);
   });
+});
 
+describe('server-rendered pages: built once, compressed, counted, and rebuilt on events', () => {
   it('are built once for a crowd: one call to plots per answer the page needs, however many visitors', async () => {
     const plot = hostile[1]!;
     announce('plots.plot.updated', plot.id); // whatever an earlier test left in memory
@@ -327,7 +329,9 @@ describe('server-rendered pages', () => {
     announce('plots.plot.claimed', other);
     await eventually(async () => cache.peek(key) === undefined);
   });
+});
 
+describe('server-rendered pages: region pages and the rate limit', () => {
   it('share one document per region page: only `page` selects it', async () => {
     const first = await get('/regions/creator-coast');
     expect(first.statusCode).toBe(200);
