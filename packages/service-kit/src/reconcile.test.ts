@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Subscription } from '@nats-io/nats-core';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pino from 'pino';
@@ -220,4 +222,12 @@ it('keeps published rows for the retention, then prunes them; never an unpublish
   expect(await pruneOutbox(pool, 'kit', 7)).toBe(1);
   const left = (await db.query<{ id: string }>(`SELECT id::text FROM kit.outbox_events ORDER BY id`)).map((r) => r.id);
   expect(left).toEqual([kept.id, waiting.id].sort());
+});
+
+it('an alert fires on any repair (deploy/alerts.yml), on the metric the reconcilers export', () => {
+  const alerts = readFileSync(path.resolve(import.meta.dirname, '../../../deploy/alerts.yml'), 'utf8');
+  expect(alerts).toMatch(
+    /alert: EventsReconciled\n\s+expr: sum by \(job, consumer, producer\) \(increase\(events_reconciled_total\[\w+\]\)\) > 0/,
+  );
+  expect(readFileSync(path.resolve(import.meta.dirname, 'inbox.ts'), 'utf8')).toContain(`name: 'events_reconciled_total'`);
 });
