@@ -93,7 +93,7 @@ describe('the owner link', () => {
   });
 });
 
-describe('owner edits', () => {
+describe('owner edits: message and link, live at once or refused', () => {
   it('a clean edit of message and link is live at once and emits plots.plot.updated; name and position stay', async () => {
     const { plot, token } = await claimed();
     const edited = await manage(token, 'PATCH', {
@@ -167,7 +167,9 @@ describe('owner edits', () => {
     const multiline = await manage(token, 'PATCH', { message: 'Line one\nline two 👩\u200D💻', link: 'https://example.com/ada' });
     expect(multiline.json()).toMatchObject({ status: 'applied', plot: { message: 'Line one\nline two 👩\u200D💻' } });
   });
+});
 
+describe('owner edits: held for review, then approved or rejected', () => {
   it('an edit with a listed word waits for review while the plot keeps its content; approval applies it', async () => {
     const { plot, token } = await claimed();
     const held = await manage(token, 'PATCH', { message: 'I hate Mondays', link: 'https://example.com/ada' });
@@ -225,7 +227,9 @@ describe('owner edits', () => {
     expect(publicPlot.statusCode).toBe(200);
     expect(publicPlot.json()).toMatchObject({ message: 'First program, first plot.', link: 'https://example.com/ada' });
   });
+});
 
+describe('owner edits: the avatar', () => {
   it('replaces the avatar through the claim re-encode: new URL version, new bytes', async () => {
     const { plot, token } = await claimed();
     const before = await world.plots.inject(`/api/plots/${plot.id}/avatar`);
