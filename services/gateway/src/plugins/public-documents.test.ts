@@ -84,7 +84,7 @@ async function eventually(check: () => Promise<boolean>, ms = 5000) {
 
 const announce = (type: string) => operator.publish(`${bed.stream.subjectPrefix}${type}`, JSON.stringify({ type, data: { plotId: 'p' } }));
 
-describe('the public documents answered from the gateway', () => {
+describe('the public documents answered from the gateway: one copy per encoding, kept fresh', () => {
   it('a crowd reading the plot list costs its service one request per encoding, with the service bytes and ETag', async () => {
     const before = plots.state.requests;
     const answers = await Promise.all(
@@ -150,7 +150,9 @@ describe('the public documents answered from the gateway', () => {
     plots.state.down = false;
     expect((await get('/api/plots')).statusCode).toBe(200);
   });
+});
 
+describe('the public documents answered from the gateway: rate limit, headers and connections as for a proxied answer', () => {
   it('other queries and paths are proxied, and the per-client limit still counts cached answers', async () => {
     const before = plots.state.requests;
     await get('/api/plots?format=other');
