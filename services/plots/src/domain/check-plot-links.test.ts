@@ -199,7 +199,7 @@ describe('address policy', () => {
   });
 });
 
-describe('the link checker against local servers', () => {
+describe('the link checker against local servers: each kind of site', () => {
   it('gives each kind of site its state and never contacts a private address', async () => {
     const prober = testProber();
     const ids = {
@@ -255,7 +255,9 @@ describe('the link checker against local servers', () => {
     expect(USER_AGENT).toMatch(/^PixelAtlas-LinkChecker\/1\.0 \(\+https:\/\/atlas\.example\.com; /);
     await prober.close();
   });
+});
 
+describe('the link checker against local servers: failures over days, a changed link, two replicas', () => {
   it('marks a link unreachable after N failures over 3 days (once, with an event), and clears the mark when it recovers', async () => {
     const prober = testProber();
     site.flaky.up = false;
