@@ -5,15 +5,9 @@ import { defineMetrics, type MetricFactory } from './metrics.ts';
 import { natsPlugin, natsSettingsFromEnv } from './nats.ts';
 import { NATS_SERVICE_NAMES, type NatsServiceName } from './nats-auth.ts';
 import { outboxPlugin } from './outbox.ts';
-import type { ReconcileSettings } from './reconcile.ts';
+// Declares app.reconcileSettings, decorated below.
+import type {} from './reconcile.ts';
 import { createServiceApp } from './service.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** How the service's consumers reconcile (RECONCILE_GRACE_MS, RECONCILE_INTERVAL_MS); absent outside backend services. */
-    reconcileSettings?: ReconcileSettings;
-  }
-}
 
 const isNatsServiceName = (name: string): name is NatsServiceName => (NATS_SERVICE_NAMES as string[]).includes(name);
 

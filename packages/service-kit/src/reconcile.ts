@@ -44,6 +44,16 @@ export interface ReconcileSettings {
   maxFailures?: number;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * How the service's consumers reconcile (RECONCILE_GRACE_MS, RECONCILE_INTERVAL_MS), set by `createBackendService`
+     * and read by `inboxPlugin`; absent elsewhere.
+     */
+    reconcileSettings?: ReconcileSettings;
+  }
+}
+
 export const DEFAULT_RECONCILE_GRACE_MS = 60_000;
 export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 export const DEFAULT_OUTBOX_RETENTION_DAYS = 7;
