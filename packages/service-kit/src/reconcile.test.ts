@@ -174,6 +174,19 @@ it('pages through a backlog with a cursor, a bounded number of pages per pass, u
   expect((await effects()).sort()).toEqual(events.map((e) => e.id).sort());
 });
 
+it('a row that became visible behind the cursor (a slow relay transaction) is found by the next pass, within the overlap', async () => {
+  const first = flagged();
+  await published(first, 30_000);
+  const reconciler = consumer().reconcilerFor({ overlapMs: 60_000 });
+  expect(await reconciler.pass()).toBe(1);
+  expect(await reconciler.pass()).toBe(0);
+  // Stamped 20 s before the newest row the cursor saw, committed only now.
+  const late = flagged();
+  await published(late, 50_000);
+  expect(await reconciler.pass()).toBe(1);
+  expect(await effects()).toEqual([first.id, late.id].sort());
+});
+
 it('one replica at a time: a pass that finds the advisory lock taken does nothing', async () => {
   const event = flagged();
   await published(event, 30_000);

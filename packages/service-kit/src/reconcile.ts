@@ -137,7 +137,7 @@ export interface ReconcilerOptions {
  */
 export class Reconciler {
   /** Per producer: where the next pass starts, and the newest row seen (the next pass starts overlapMs before it). */
-  private readonly cursors = new Map<ServiceName, { publishedAt: string; id: string } | null>();
+  private readonly cursors = new Map<ServiceName, { publishedAt: string; id: string; rewound: boolean }>();
   private readonly failures = new Map<string, { count: number; firstFailedAt: Date }>();
   readonly worker: PollingWorker;
 
@@ -200,9 +200,9 @@ export class Reconciler {
   private async passProducer(producer: ServiceName, types: string[]): Promise<{ repaired: number; more: boolean }> {
     const { settings, bus } = this.options;
     const pageSize = settings.pageSize ?? DEFAULT_PAGE_SIZE;
-    const overlapMs = settings.overlapMs ?? DEFAULT_OVERLAP_MS;
     const definition = publishedEventsQuery(producer);
-    let after = this.cursors.get(producer) ?? null;
+    const start = this.cursors.get(producer);
+    let after: { publishedAt: string; id: string } | null = start ? { publishedAt: start.publishedAt, id: start.id } : null;
     let newest: { publishedAt: string; id: string } | null = null;
     let repaired = 0;
     for (let pageNo = 0; pageNo < (settings.maxPagesPerPass ?? DEFAULT_MAX_PAGES); pageNo++) {
@@ -212,36 +212,40 @@ export class Reconciler {
         { types, after, olderThanMs: settings.graceMs, limit: pageSize },
         { timeoutMs: 10_000 },
       );
-      if (!events.length) break;
-      const ids = events.map((e) => e.id);
-      const missing = new Set(await this.notApplied(ids));
-      if (missing.size) {
-        const { events: full } = await query(
-          bus,
-          definition,
-          { types, after: null, olderThanMs: 0, limit: pageSize, ids: [...missing] },
-          { timeoutMs: 10_000 },
-        );
-        for (const event of full) if (event.envelope && (await this.repair(producer, event.envelope))) repaired += 1;
+      if (events.length) {
+        const missing = new Set(await this.notApplied(events.map((e) => e.id)));
+        if (missing.size) {
+          const { events: full } = await query(
+            bus,
+            definition,
+            { types, after: null, olderThanMs: 0, limit: pageSize, ids: [...missing] },
+            { timeoutMs: 10_000 },
+          );
+          for (const event of full) if (event.envelope && (await this.repair(producer, event.envelope))) repaired += 1;
+        }
+        const last = events[events.length - 1]!;
+        newest = after = { publishedAt: last.publishedAt, id: last.id };
       }
-      const last = events[events.length - 1]!;
-      after = { publishedAt: last.publishedAt, id: last.id };
-      newest = after;
       if (events.length < pageSize) {
-        // Caught up: the next pass starts overlapMs before the newest row seen, in the database's own time arithmetic.
-        const [rewound] = (
-          await this.options.pool.query<{ at: string }>(
-            `SELECT ($1::timestamptz - make_interval(secs => $2::float8 / 1000))::text AS "at"`,
-            [newest.publishedAt, overlapMs],
-          )
-        ).rows;
-        this.cursors.set(producer, { publishedAt: rewound!.at, id: ZERO_UUID });
+        // Caught up: the next pass starts overlapMs before the newest row read (once, not again on every empty pass).
+        const base = newest ?? (start && !start.rewound ? start : null);
+        if (base) this.cursors.set(producer, { ...(await this.rewind(base.publishedAt)), rewound: true });
         return { repaired, more: false };
       }
     }
-    // Stopped at the page bound (or found nothing new): go on from the last row read.
-    if (newest) this.cursors.set(producer, newest);
-    return { repaired, more: newest !== null };
+    // Stopped at the page bound: the next pass (at once) goes on from the last row read.
+    if (newest) this.cursors.set(producer, { ...newest, rewound: false });
+    return { repaired, more: true };
+  }
+
+  /** `overlapMs` before a published_at, in the database's own time arithmetic (microseconds kept). */
+  private async rewind(publishedAt: string): Promise<{ publishedAt: string; id: string }> {
+    const overlapMs = this.options.settings.overlapMs ?? DEFAULT_OVERLAP_MS;
+    const { rows } = await this.options.pool.query<{ at: string }>(
+      `SELECT ($1::timestamptz - make_interval(secs => $2::float8 / 1000))::text AS "at"`,
+      [publishedAt, overlapMs],
+    );
+    return { publishedAt: rows[0]!.at, id: ZERO_UUID };
   }
 
   /** Ids of the page that this consumer has neither applied (inbox) nor given up on (dead letters). */
