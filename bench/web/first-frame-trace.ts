@@ -35,6 +35,8 @@ interface LongTask {
 }
 
 interface FirstFrameTrace {
+  /** When the map layout's answer was in (the first frame cannot come before it). */
+  layoutMs: number | null;
   firstFrameMs: number | null;
   longTasks: LongTask[];
   scriptsBeforeFirstFrame: Array<{ file: string; br: number }>;
@@ -151,6 +153,7 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
     const timing = await page.evaluate(() => ({
       firstFrame: (window as unknown as { __paFirstFrame?: number }).__paFirstFrame ?? null,
       timeOrigin: performance.timeOrigin,
+      layout: performance.getEntriesByType('resource').find((e) => e.name.includes('/api/map-layout'))?.responseEnd ?? null,
       scripts: performance
         .getEntriesByType('resource')
         .filter((e) => e.name.endsWith('.js'))
@@ -162,13 +165,16 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
     const trace = JSON.parse(raw.toString('utf8')) as { traceEvents: TraceEvent[] };
     const events = trace.traceEvents;
     // The page's navigation (its document's URL; the trace clock is in µs) names the renderer's main thread.
-    const nav = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url);
+    const nav =
+      events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
+      events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'));
     if (!nav) throw new Error(`no navigationStart of ${url} in the trace`);
     const main = { pid: nav.pid, tid: nav.tid, navigationStart: nav.ts };
     const firstFrameTs = timing.firstFrame === null ? null : nav.ts + timing.firstFrame * 1000;
     const before = timing.scripts.filter((s) => timing.firstFrame !== null && s.end <= timing.firstFrame && !/worker/i.test(s.name));
     const scriptsBeforeFirstFrame = before.map((s) => ({ file: fileOf(s.name), br: brOf(distDir, fileOf(s.name)) }));
     return {
+      layoutMs: timing.layout,
       firstFrameMs: timing.firstFrame,
       longTasks: longTasksOf(events, main, firstFrameTs),
       scriptsBeforeFirstFrame,
@@ -182,7 +188,7 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
 export function printFirstFrameTrace(label: string, t: FirstFrameTrace, say: (m: string) => void): void {
   const total = t.longTasks.reduce((s, x) => s + x.duration, 0);
   say(
-    `${label} (4× CPU): first frame at ${t.firstFrameMs?.toFixed(0) ?? '—'} ms; ${t.scriptsBeforeFirstFrame.length} scripts evaluated before it, ` +
+    `${label} (4× CPU): map layout in at ${t.layoutMs?.toFixed(0) ?? '—'} ms, first frame at ${t.firstFrameMs?.toFixed(0) ?? '—'} ms; ${t.scriptsBeforeFirstFrame.length} scripts evaluated before it, ` +
       `${(t.brBeforeFirstFrame / 1024).toFixed(1)} KB br; ${t.longTasks.length} tasks > ${LONG_TASK_MS} ms (${total.toFixed(0)} ms in all)`,
   );
   for (const s of t.scriptsBeforeFirstFrame) say(`    script ${s.file} ${(s.br / 1024).toFixed(1)} KB br`);
