@@ -39,9 +39,16 @@ const pngOf = async (width: number, height: number) =>
     .png()
     .toBuffer();
 const dataUrl = (mime: string, bytes: Buffer | string) => `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+/** plots_claimed_total of a tier as plots counts it now (other cases claim that tier too, and a restart starts it over). */
+const claimedTotal = async (tier: string) =>
+  Number(
+    new RegExp(`plots_claimed_total\\{tier="${tier}",service="plots"\\} (\\d+)`).exec((await world.plots.inject('/metrics')).body)?.[1] ??
+      0,
+  );
 
 describe('POST /api/claim-plot: the happy path, end to end', () => {
   it('test checkout paid through payments → claim → plot, avatar, lists, user page, event, used session', async () => {
+    const featuredBefore = await claimedTotal('featured');
     const spot = nextSpot();
     const { sessionId, response } = await buyAndClaim(
       world,
@@ -116,7 +123,7 @@ describe('POST /api/claim-plot: the happy path, end to end', () => {
       notificationEmail: 'grace@example.com',
     });
     expect((await eventually(() => usedSession(sessionId))).ip_address).toBe('192.0.2.10');
-    expect((await world.plots.inject('/metrics')).body).toMatch(/plots_claimed_total\{tier="featured",service="plots"\} 1/);
+    expect(await claimedTotal('featured')).toBe(featuredBefore + 1);
   });
 
   it('accepts JPEG and GIF avatars and re-encodes larger ones to 128×128 PNG', async () => {
@@ -184,7 +191,7 @@ describe('one session, one plot', () => {
 
 /**
  * The refusal cases share one paid Prime session on one spot, bought once for the file: each case is refused with
- * nothing written, so the session is still unused for the next (and the last case claims with it).
+ * nothing written, so the session is still unused for the next, in any order.
  */
 let sessionId: string;
 let spot: { x: number; y: number };
@@ -374,6 +381,13 @@ describe('refusals, clear 4xx and nothing written: the fields and the session', 
   });
 
   it('the refused session can still claim its plot afterwards', async () => {
+    // A session of its own, refused first: claiming with the shared one would leave the other cases a used session.
+    const spot = nextSpot();
+    const sessionId = await buyAndPay(world, { tier: 'prime', ...spot });
+    for (const overrides of [{ tier: 'premium' }, { ...waterTile(world) }, { avatar_url: 'data:image/png;base64,%%%%' }]) {
+      const refusal = await claim(world, await claimBody(sessionId, 'prime', spot.x, spot.y, overrides));
+      expect(refusal.statusCode, JSON.stringify(overrides)).toBe(400);
+    }
     const ok = await claim(world, await claimBody(sessionId, 'prime', spot.x, spot.y));
     expect(ok.statusCode).toBe(201);
   });
