@@ -34,7 +34,7 @@ export function createFrameDrawer({ ctx, scene, camera, map, overlay, events }: 
     const mapPaint = map.paint(ctx, time);
     if (mapPaint === 'terrain-pending') return true;
     // The terrain worker's chunk asks for the next frame when it arrives.
-    if (mapPaint === 'terrain-waiting') return false;
+    if (mapPaint === 'terrain-waiting' || mapPaint === 'no-view') return false;
     let painted = mapPaint.painted;
     if (mapPaint.animating) animating = true;
 

@@ -32,9 +32,9 @@ export interface MapPainterOptions {
 /**
  * What one frame did to the map canvas; when it could show only the sea (the frame ends there): 'terrain-pending' while
  * the main thread rasterises the chunks (the next frame goes on), 'terrain-waiting' for the worker's (their arrival asks
- * for a frame).
+ * for a frame); 'no-view' before the canvas has a size (the resize that gives it one draws).
  */
-export type MapPaint = { painted: boolean; animating: boolean } | 'terrain-pending' | 'terrain-waiting';
+export type MapPaint = { painted: boolean; animating: boolean } | 'terrain-pending' | 'terrain-waiting' | 'no-view';
 
 /**
  * Keeps the map canvas showing the cached static layers (layer-cache.ts) and the region labels for the camera: a
@@ -136,6 +136,9 @@ export function createMapPainter(options: MapPainterOptions): MapPainter {
     },
     paint(ctx, time) {
       const { camera, viewport, dpr } = scene;
+      // Not sized yet (the host's ResizeObserver gives the first size after layout, and an animation frame can come
+      // before it): a first paint of an empty view would count as done, and the real one then run unsliced.
+      if (viewport.width <= 0 || viewport.height <= 0) return 'no-view';
       if (camera.zoom !== lastZoom) {
         lastZoom = camera.zoom;
         zoomMovedAt = time;
