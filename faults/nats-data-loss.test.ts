@@ -67,6 +67,7 @@ it(
       ledger.note(`events acknowledged by the stream and not yet applied when it died: ${unapplied} (${byConsumer.join(', ') || 'none'})`);
       await stack.restart('payments');
       ledger.fault('payments started again on its port (its durables declared on the empty stream)');
+      ledger.note(`payments ready again ${((Date.now() - restartedAt) / 1000).toFixed(1)} s after the broker restarted`);
 
       // Every event the broker lost applied by the reconcilers: the time from the broker's restart.
       const lost = new Set(pending.missing.map((m) => `${m.consumer} ${m.eventId}`));
