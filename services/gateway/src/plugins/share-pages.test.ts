@@ -300,7 +300,9 @@ describe('server-rendered pages: built once, compressed, counted, and rebuilt on
   });
 
   it('are rebuilt after an event: an updated plot shows its change, a removed one is a 404', async () => {
-    const plot = hostile[2]!;
+    // A plot of its own, pattern-laden like the others: removing one of theirs would leave their cases a 404.
+    const plot = plotNamed('00000000-0000-4000-8000-000000000200', `R${PATTERNS.join('')}`, `Before its change ${PATTERNS.join(' ')}`);
+    byId.set(plot.id, plot);
     expect((await get(`/plot/${plot.id}`)).body).toContain(escapeHtml(plot.message));
     byId.set(plot.id, { ...plot, message: 'Changed by its owner' });
     announce('plots.plot.updated', plot.id);
