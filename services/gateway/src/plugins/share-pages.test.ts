@@ -252,7 +252,11 @@ describe('server-rendered pages: the render, its head tags and literal user text
 describe('server-rendered pages: built once, compressed, counted, and rebuilt on events', () => {
   it('are built once for a crowd: one call to plots per answer the page needs, however many visitors', async () => {
     const plot = hostile[1]!;
+    const heard = gateway.renderedDocuments.cache.stamp([`plot:${plot.id}`]);
     announce('plots.plot.updated', plot.id); // whatever an earlier test left in memory
+    // Heard (its tag moved): when no earlier test built the page, it is missing before the event lands, and the
+    // event must not land in the middle of the build below.
+    await eventually(async () => gateway.renderedDocuments.cache.stamp([`plot:${plot.id}`]) > heard);
     await eventually(async () => gateway.renderedDocuments.cache.peek(`page:/plot/${plot.id}`) === undefined);
     const before = callsTo(`/api/plots/${plot.id}`);
     let release = () => {};
@@ -377,7 +381,11 @@ describe('the sitemaps', () => {
   };
 
   it('are an index and its files, valid XML with lastmod, all from one fetch of the plot list per change', async () => {
+    const heard = gateway.renderedDocuments.cache.stamp([`plot:${NORMAL.id}`]);
     announce('plots.plot.claimed', NORMAL.id);
+    // Heard (the plot's tag moved), not only missing: no earlier test may have built the index, and the event must not
+    // land between the fetches below.
+    await eventually(async () => gateway.renderedDocuments.cache.stamp([`plot:${NORMAL.id}`]) > heard);
     await eventually(async () => gateway.renderedDocuments.cache.peek('sitemap:index') === undefined);
     const before = callsTo('/api/plots');
     const index = await get('/sitemap.xml');
