@@ -20,7 +20,7 @@ const LEAD_MS = 8000;
 const ARRIVAL_SPREAD_MS = 75_000;
 /**
  * The goal for the longest pause between accepted claims while nodes die (issue 27): met in every run on a quiet
- * 2-core machine (1.5–1.8 s), missed (6.3 s) in one where other stacks, podman builds and a typecheck starved it
+ * 2-core machine (0.7–1.8 s), missed (6.3 s) in one where other stacks, podman builds and a typecheck starved it
  * (load average 17–35; the pause before the faults was 2.3 s there, and claims got 502s long after the nodes were
  * back): reported, not asserted. What is asserted is that nothing hangs on a dead node (PAUSE_LIMIT_MS).
  */
