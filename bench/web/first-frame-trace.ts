@@ -37,6 +37,8 @@ interface LongTask {
 interface FirstFrameTrace {
   /** When the map layout's answer was in (the first frame cannot come before it). */
   layoutMs: number | null;
+  /** When the first terrain chunk was drawn (the first frame may be the sea alone, before the data). */
+  terrainMs: number | null;
   firstFrameMs: number | null;
   longTasks: LongTask[];
   scriptsBeforeFirstFrame: Array<{ file: string; br: number }>;
@@ -127,7 +129,13 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
     const page = await context.newPage();
     // The first frame: the engine publishes its camera on the canvas as it draws (publish-camera.ts).
     await page.addInitScript(() => {
-      const w = window as unknown as { __paFirstFrame?: number };
+      const w = window as unknown as { __paFirstFrame?: number; __paFirstTerrain?: number };
+      // The first terrain on screen: the first chunk bitmap (from the worker) drawn anywhere.
+      const drawImage = CanvasRenderingContext2D.prototype.drawImage;
+      CanvasRenderingContext2D.prototype.drawImage = function (this: CanvasRenderingContext2D, ...args: unknown[]) {
+        if (w.__paFirstTerrain === undefined && args[0] instanceof ImageBitmap) w.__paFirstTerrain = performance.now();
+        return (drawImage as (...a: unknown[]) => void).apply(this, args);
+      };
       new MutationObserver((records, observer) => {
         if (records.some((r) => (r.target as Element).tagName === 'CANVAS')) {
           w.__paFirstFrame = performance.now();
@@ -152,8 +160,11 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
     await page.waitForTimeout(SETTLE_MS);
     const timing = await page.evaluate(() => ({
       firstFrame: (window as unknown as { __paFirstFrame?: number }).__paFirstFrame ?? null,
+      firstTerrain: (window as unknown as { __paFirstTerrain?: number }).__paFirstTerrain ?? null,
       timeOrigin: performance.timeOrigin,
-      layout: performance.getEntriesByType('resource').find((e) => e.name.includes('/api/map-layout'))?.responseEnd ?? null,
+      layout:
+        performance.getEntriesByType('resource').find((e): e is PerformanceResourceTiming => e.name.includes('/api/map-layout'))
+          ?.responseEnd ?? null,
       scripts: performance
         .getEntriesByType('resource')
         .filter((e) => e.name.endsWith('.js'))
@@ -175,6 +186,7 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
     const scriptsBeforeFirstFrame = before.map((s) => ({ file: fileOf(s.name), br: brOf(distDir, fileOf(s.name)) }));
     return {
       layoutMs: timing.layout,
+      terrainMs: timing.firstTerrain,
       firstFrameMs: timing.firstFrame,
       longTasks: longTasksOf(events, main, firstFrameTs),
       scriptsBeforeFirstFrame,
@@ -188,7 +200,7 @@ export async function traceFirstFrame(url: string, distDir: string): Promise<Fir
 export function printFirstFrameTrace(label: string, t: FirstFrameTrace, say: (m: string) => void): void {
   const total = t.longTasks.reduce((s, x) => s + x.duration, 0);
   say(
-    `${label} (4× CPU): map layout in at ${t.layoutMs?.toFixed(0) ?? '—'} ms, first frame at ${t.firstFrameMs?.toFixed(0) ?? '—'} ms; ${t.scriptsBeforeFirstFrame.length} scripts evaluated before it, ` +
+    `${label} (4× CPU): map layout in at ${t.layoutMs?.toFixed(0) ?? '—'} ms, first frame at ${t.firstFrameMs?.toFixed(0) ?? '—'} ms, first terrain at ${t.terrainMs?.toFixed(0) ?? '—'} ms; ${t.scriptsBeforeFirstFrame.length} scripts evaluated before it, ` +
       `${(t.brBeforeFirstFrame / 1024).toFixed(1)} KB br; ${t.longTasks.length} tasks > ${LONG_TASK_MS} ms (${total.toFixed(0)} ms in all)`,
   );
   for (const s of t.scriptsBeforeFirstFrame) say(`    script ${s.file} ${(s.br / 1024).toFixed(1)} KB br`);
