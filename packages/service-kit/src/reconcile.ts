@@ -1,6 +1,5 @@
 import {
   publishedEventsQuery,
-  publishedEventsRequestSchema,
   type EventEnvelope,
   type PublishedEventsReply,
   type PublishedEventsRequest,
@@ -54,8 +53,6 @@ declare module 'fastify' {
   }
 }
 
-export const DEFAULT_RECONCILE_GRACE_MS = 60_000;
-export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 export const DEFAULT_OUTBOX_RETENTION_DAYS = 7;
 const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_OVERLAP_MS = 2 * 60_000;
@@ -115,9 +112,6 @@ export function answerPublishedEvents(options: { pool: pg.Pool; schema: string; 
     };
   });
 }
-
-/** Checked by the contract on both sides; re-exported for tests that ask a producer directly. */
-export { publishedEventsRequestSchema };
 
 export interface ReconcilerOptions {
   bus: EventBus;
