@@ -127,9 +127,7 @@ it(
       for (const line of traffic.describe()) ledger.note(line);
       ledger.print();
     } catch (error) {
-      ledger.note(`stopped early: ${(error as Error).message}`);
-      for (const line of traffic.describe()) ledger.note(line);
-      ledger.print();
+      ledger.printStoppedEarly(error, traffic.describe());
       throw error;
     } finally {
       traffic.abort();

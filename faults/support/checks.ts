@@ -81,6 +81,13 @@ export class FaultLedger {
     return [...this.requests.values()].reduce((n, e) => n + e.ok, 0);
   }
 
+  /** A test that never got to its report says how far it went (its traffic's own lines) before it rethrows. */
+  printStoppedEarly(error: unknown, trafficLines: Iterable<string>): void {
+    this.note(`stopped early: ${(error as Error).message}`);
+    for (const line of trafficLines) this.note(line);
+    this.print();
+  }
+
   print(): void {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
     const lines = [

@@ -89,9 +89,7 @@ export async function runLongOutage({ rig, booted }: { rig: FaultRig; booted: ()
     audit = await settleAndReport(stack, traffic, ledger, Date.now());
   } catch (error) {
     // The report is printed once the ledger settles; a test that never got there says how far it went.
-    ledger.note(`stopped early: ${(error as Error).message}`);
-    for (const line of traffic.describe()) ledger.note(line);
-    ledger.print();
+    ledger.printStoppedEarly(error, traffic.describe());
     throw error;
   } finally {
     traffic.abort();
