@@ -1,8 +1,8 @@
 import { TILE_SIZE_PX } from '@pixel-atlas/contracts/grid';
-import { worldToScreen, visibleTileRange, type Camera, type Viewport } from './camera.ts';
+import { worldToScreen, visibleTileRange, type Camera, type TileRange, type Viewport } from './camera.ts';
 import type { CanvasFactory, Surface } from './canvas-factory.ts';
 import { classifyTerrainMasks, type TerrainGrid, type TerrainMasks } from './terrain-classify.ts';
-import { CHUNK_TILES, rasterizeTerrain, TERRAIN_TILE_PX, terrainChunkArea, terrainChunksPerSide } from './terrain-raster.ts';
+import { CHUNK_TILES, rasterizeTerrain, TERRAIN_TILE_PX, terrainChunkArea, terrainChunksPerSide, type TileArea } from './terrain-raster.ts';
 import type { TerrainWorkerReply, TerrainWorkerRequest } from './terrain-worker-core.ts';
 
 /** Pixels per tile of the whole-world overview used at far zoom. */
@@ -39,6 +39,74 @@ export interface TerrainSource {
   worker: Worker | null;
   /** A chunk the engine waited for has come from the worker: time for a frame. */
   onChunkArrived?: () => void;
+}
+
+/** Chunk coordinates (inclusive) a non-empty tile range touches. */
+function chunkRangeOf(range: TileRange) {
+  return {
+    cx0: Math.floor(range.x0 / CHUNK_TILES),
+    cy0: Math.floor(range.y0 / CHUNK_TILES),
+    cx1: Math.floor((range.x1 - 1) / CHUNK_TILES),
+    cy1: Math.floor((range.y1 - 1) / CHUNK_TILES),
+  };
+}
+
+/** Copies the tiles of one chunk that are in view onto ctx (identity transform, device pixels). */
+function drawChunkInView(
+  ctx: CanvasRenderingContext2D,
+  chunk: ChunkImage,
+  area: TileArea,
+  range: TileRange,
+  view: { camera: Camera; viewport: Viewport; dpr: number },
+): void {
+  const { camera, viewport, dpr } = view;
+  // Copy only the tiles in view: cheap at deep zoom, where a chunk is far bigger than the screen.
+  const tx0 = Math.max(area.x0, range.x0);
+  const ty0 = Math.max(area.y0, range.y0);
+  const tx1 = Math.min(area.x1, range.x1);
+  const ty1 = Math.min(area.y1, range.y1);
+  const topLeft = worldToScreen(camera, viewport, tx0 * TILE_SIZE_PX, ty0 * TILE_SIZE_PX);
+  const bottomRight = worldToScreen(camera, viewport, tx1 * TILE_SIZE_PX, ty1 * TILE_SIZE_PX);
+  // Snap both edges to device pixels so neighbouring chunks meet without seams.
+  const dx0 = Math.round(topLeft.x * dpr);
+  const dy0 = Math.round(topLeft.y * dpr);
+  const dx1 = Math.round(bottomRight.x * dpr);
+  const dy1 = Math.round(bottomRight.y * dpr);
+  ctx.drawImage(
+    chunk,
+    (tx0 - area.x0) * TERRAIN_TILE_PX,
+    (ty0 - area.y0) * TERRAIN_TILE_PX,
+    (tx1 - tx0) * TERRAIN_TILE_PX,
+    (ty1 - ty0) * TERRAIN_TILE_PX,
+    dx0,
+    dy0,
+    dx1 - dx0,
+    dy1 - dy0,
+  );
+}
+
+/** The whole world at OVERVIEW_TILE_PX per tile, from every chunk `ensureChunk` has (or can rasterise). */
+function drawOverview(
+  createSurface: CanvasFactory,
+  size: number,
+  slots: readonly number[],
+  ensureChunk: (slot: number) => ChunkImage | null,
+): SurfaceImage {
+  const surface = createSurface(size * OVERVIEW_TILE_PX, size * OVERVIEW_TILE_PX);
+  const ctx = surface.getContext('2d');
+  if (ctx) {
+    // Smoothing on for the downscale only: averaging keeps far-zoom terrain calm instead of shimmering.
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'high';
+    const scale = OVERVIEW_TILE_PX / TERRAIN_TILE_PX;
+    for (const slot of slots) {
+      const chunk = ensureChunk(slot);
+      if (!chunk) continue;
+      const area = terrainChunkArea(size, slot);
+      ctx.drawImage(chunk, area.x0 * OVERVIEW_TILE_PX, area.y0 * OVERVIEW_TILE_PX, chunk.width * scale, chunk.height * scale);
+    }
+  }
+  return surface;
 }
 
 /**
@@ -132,12 +200,7 @@ export function createTerrainRenderer(source: TerrainSource, createSurface: Canv
   const chunkRangeIn = (camera: Camera, viewport: Viewport) => {
     const range = visibleTileRange(camera, viewport);
     if (range.x0 >= range.x1 || range.y0 >= range.y1) return null;
-    return {
-      cx0: Math.floor(range.x0 / CHUNK_TILES),
-      cy0: Math.floor(range.y0 / CHUNK_TILES),
-      cx1: Math.floor((range.x1 - 1) / CHUNK_TILES),
-      cy1: Math.floor((range.y1 - 1) / CHUNK_TILES),
-    };
+    return chunkRangeOf(range);
   };
 
   const allSlots = Array.from({ length: chunks.length }, (_, slot) => slot);
@@ -157,58 +220,19 @@ export function createTerrainRenderer(source: TerrainSource, createSurface: Canv
       const range = visibleTileRange(camera, viewport);
       if (range.x0 >= range.x1 || range.y0 >= range.y1) return;
       ctx.imageSmoothingEnabled = false;
-      const cx0 = Math.floor(range.x0 / CHUNK_TILES);
-      const cy0 = Math.floor(range.y0 / CHUNK_TILES);
-      const cx1 = Math.floor((range.x1 - 1) / CHUNK_TILES);
-      const cy1 = Math.floor((range.y1 - 1) / CHUNK_TILES);
+      const { cx0, cy0, cx1, cy1 } = chunkRangeOf(range);
       for (let cy = cy0; cy <= cy1; cy++) {
         for (let cx = cx0; cx <= cx1; cx++) {
           const slot = cy * chunksPerSide + cx;
           const chunk = ensureChunk(slot);
           if (!chunk) continue;
-          const area = terrainChunkArea(size, slot);
-          // Copy only the tiles in view: cheap at deep zoom, where a chunk is far bigger than the screen.
-          const tx0 = Math.max(area.x0, range.x0);
-          const ty0 = Math.max(area.y0, range.y0);
-          const tx1 = Math.min(area.x1, range.x1);
-          const ty1 = Math.min(area.y1, range.y1);
-          const topLeft = worldToScreen(camera, viewport, tx0 * TILE_SIZE_PX, ty0 * TILE_SIZE_PX);
-          const bottomRight = worldToScreen(camera, viewport, tx1 * TILE_SIZE_PX, ty1 * TILE_SIZE_PX);
-          // Snap both edges to device pixels so neighbouring chunks meet without seams.
-          const dx0 = Math.round(topLeft.x * dpr);
-          const dy0 = Math.round(topLeft.y * dpr);
-          const dx1 = Math.round(bottomRight.x * dpr);
-          const dy1 = Math.round(bottomRight.y * dpr);
-          ctx.drawImage(
-            chunk,
-            (tx0 - area.x0) * TERRAIN_TILE_PX,
-            (ty0 - area.y0) * TERRAIN_TILE_PX,
-            (tx1 - tx0) * TERRAIN_TILE_PX,
-            (ty1 - ty0) * TERRAIN_TILE_PX,
-            dx0,
-            dy0,
-            dx1 - dx0,
-            dy1 - dy0,
-          );
+          drawChunkInView(ctx, chunk, terrainChunkArea(size, slot), range, { camera, viewport, dpr });
         }
       }
     },
     overview() {
       if (overviewSurface) return overviewSurface;
-      const surface = createSurface(size * OVERVIEW_TILE_PX, size * OVERVIEW_TILE_PX);
-      const ctx = surface.getContext('2d');
-      if (ctx) {
-        // Smoothing on for the downscale only: averaging keeps far-zoom terrain calm instead of shimmering.
-        ctx.imageSmoothingEnabled = true;
-        ctx.imageSmoothingQuality = 'high';
-        const scale = OVERVIEW_TILE_PX / TERRAIN_TILE_PX;
-        for (const slot of allSlots) {
-          const chunk = ensureChunk(slot);
-          if (!chunk) continue;
-          const area = terrainChunkArea(size, slot);
-          ctx.drawImage(chunk, area.x0 * OVERVIEW_TILE_PX, area.y0 * OVERVIEW_TILE_PX, chunk.width * scale, chunk.height * scale);
-        }
-      }
+      const surface = drawOverview(createSurface, size, allSlots, ensureChunk);
       // Not kept while the worker has not even classified the layout: the next call draws it whole.
       if (grid) overviewSurface = surface;
       return surface;
