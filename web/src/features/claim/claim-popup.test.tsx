@@ -63,10 +63,13 @@ function startingCheckoutGateway() {
   });
 }
 
+/** Each case counts the avatar crops of its own. */
+function clearAvatarCrops() {
+  vi.mocked(cropAvatar).mockClear();
+}
+
 describe('claim popup', () => {
-  beforeEach(() => {
-    vi.mocked(cropAvatar).mockClear();
-  });
+  beforeEach(clearAvatarCrops);
 
   it("is titled 'Claim This Tile' with the position, the fields, the avatar hint and CANCEL", () => {
     const { onOpenChange } = renderPopup();
@@ -128,6 +131,10 @@ describe('claim popup', () => {
     expect((message as HTMLTextAreaElement).value).toHaveLength(140);
     expect(screen.getByText('140/140')).toBeTruthy();
   });
+});
+
+describe('claim popup checks before the checkout', () => {
+  beforeEach(clearAvatarCrops);
 
   it('shows field errors under the fields and sends nothing', async () => {
     const user = userEvent.setup();
@@ -198,6 +205,10 @@ describe('claim popup', () => {
     expect(screen.getByText(description)).toBeTruthy();
     expect(gateway.countOf('POST /api/create-checkout-session')).toBe(0);
   });
+});
+
+describe('claim popup checkout', () => {
+  beforeEach(clearAvatarCrops);
 
   it('saves the pending claim, clears selectedTier, starts the checkout for the tier and goes to its page', async () => {
     const user = userEvent.setup();

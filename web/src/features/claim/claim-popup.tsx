@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { CHECK_BEFORE_PAYING, PLOT_CHANGE_POLICY, SALES_FINAL } from '@pixel-atlas/contracts/policy';
 import { TIER_SIZE, type Tier } from '@pixel-atlas/contracts/tier-catalog';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { buttonClassName } from '../../components/button-styles.ts';
 import { PixelDialogContent } from '../../components/pixel-dialog.tsx';
 import { toast } from '../../hooks/use-toast.ts';
@@ -67,46 +67,24 @@ function pendingClaimFor(tile: Tile | null) {
   return pending && tile && pending.x === tile.x && pending.y === tile.y ? pending : null;
 }
 
-function ClaimPopupForm({
-  tile,
-  initialTier,
-  onTierChange,
-  onCancel,
-}: {
-  tile: Tile | null;
-  initialTier: Tier;
-  onTierChange?: (tier: Tier) => void;
-  onCancel: () => void;
-}) {
-  // What was typed for this tile before a checkout that did not go through (cancelled, or left with Back).
-  const [earlier] = useState(() => pendingClaimFor(tile));
-  const [draft, setDraft] = useState<ProfileDraft>(() =>
-    earlier ? { display_name: earlier.display_name, message: earlier.message, link: earlier.link } : EMPTY_DRAFT,
-  );
-  const [errors, setErrors] = useState<ProfileErrors>({});
-  const [tier, setTier] = useState<Tier>(initialTier);
-  const [avatar, setAvatar] = useState<string | null>(earlier?.avatar_url ?? null);
-  const [busy, setBusy] = useState(false);
-  const [reviewOpen, setReviewOpen] = useState(false);
-  // A checkout that could not hold the spot: the buyer is told before going on to pay.
-  const [unheld, setUnheld] = useState<UnheldCheckout | null>(null);
-  // Spec 'PAY & CLAIM ($price)': without the amount until the server's price has arrived.
-  const price = useTierPrice(tier);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  // The buyer sees the spot being bought: the map pans it (with the pin, the tier's whole footprint) out
-  // from under the dialog, beside it on a desktop, above the sheet on a phone.
+/**
+ * The buyer sees the spot being bought: the map pans it (with the pin, the tier's whole footprint) out from under
+ * the dialog around `formRef`, beside it on a desktop, above the sheet on a phone.
+ */
+function useRevealClaimedTile(tile: Tile | null, tier: Tier, formRef: RefObject<HTMLFormElement | null>) {
   const tileX = tile?.x;
   const tileY = tile?.y;
   useEffect(() => {
     if (tileX === undefined || tileY === undefined) return;
     revealMapTile({ x: tileX, y: tileY, size: TIER_SIZE[tier], besides: formRef.current?.closest('[role="dialog"]') ?? null });
-  }, [tileX, tileY, tier]);
+  }, [tileX, tileY, tier, formRef]);
+}
 
-  const chooseTier = (next: Tier) => {
-    setTier(next);
-    onTierChange?.(next);
-  };
+/** Saves the pending claim and starts the checkout; `busy` while it runs, `unheld` when the spot could not be held. */
+function useClaimCheckout({ tile, avatar, draft, tier }: { tile: Tile | null; avatar: string | null; draft: ProfileDraft; tier: Tier }) {
+  const [busy, setBusy] = useState(false);
+  // A checkout that could not hold the spot: the buyer is told before going on to pay.
+  const [unheld, setUnheld] = useState<UnheldCheckout | null>(null);
 
   const pay = async (notificationEmail?: string) => {
     if (!tile || !avatar) return;
@@ -132,6 +110,70 @@ function ClaimPopupForm({
       setBusy(false);
     }
     // Otherwise the browser is on its way to the checkout page; the button stays disabled.
+  };
+
+  const continueUnheld = () => {
+    if (unheld) goToCheckout(unheld);
+  };
+
+  const abandonUnheld = () => {
+    if (unheld) dropCheckout(unheld);
+    clearPendingClaim();
+    setUnheld(null);
+    setBusy(false);
+  };
+
+  return { busy, setBusy, unheld, pay, continueUnheld, abandonUnheld };
+}
+
+/** CANCEL, PAY & CLAIM (with the price once the server's has arrived) and the policy line under them. */
+function ClaimFormFooter({ busy, price, onCancel }: { busy: boolean; price: string | null; onCancel: () => void }) {
+  return (
+    <>
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button type="button" className={buttonClassName('secondary')} onClick={onCancel}>
+          CANCEL
+        </button>
+        <button type="submit" className={buttonClassName('primary')} disabled={busy} aria-busy={busy || undefined}>
+          {price ? `PAY & CLAIM (${price})` : 'PAY & CLAIM'}
+        </button>
+      </div>
+      <p data-testid="plot-policy" className="text-xs text-ink-muted">
+        {`${CHECK_BEFORE_PAYING} ${SALES_FINAL} ${PLOT_CHANGE_POLICY}`}
+      </p>
+    </>
+  );
+}
+
+function ClaimPopupForm({
+  tile,
+  initialTier,
+  onTierChange,
+  onCancel,
+}: {
+  tile: Tile | null;
+  initialTier: Tier;
+  onTierChange?: (tier: Tier) => void;
+  onCancel: () => void;
+}) {
+  // What was typed for this tile before a checkout that did not go through (cancelled, or left with Back).
+  const [earlier] = useState(() => pendingClaimFor(tile));
+  const [draft, setDraft] = useState<ProfileDraft>(() =>
+    earlier ? { display_name: earlier.display_name, message: earlier.message, link: earlier.link } : EMPTY_DRAFT,
+  );
+  const [errors, setErrors] = useState<ProfileErrors>({});
+  const [tier, setTier] = useState<Tier>(initialTier);
+  const [avatar, setAvatar] = useState<string | null>(earlier?.avatar_url ?? null);
+  const [reviewOpen, setReviewOpen] = useState(false);
+  const { busy, setBusy, unheld, pay, continueUnheld, abandonUnheld } = useClaimCheckout({ tile, avatar, draft, tier });
+  // Spec 'PAY & CLAIM ($price)': without the amount until the server's price has arrived.
+  const price = useTierPrice(tier);
+  const formRef = useRef<HTMLFormElement>(null);
+  useRevealClaimedTile(tile, tier, formRef);
+
+  const chooseTier = (next: Tier) => {
+    setTier(next);
+    onTierChange?.(next);
   };
 
   const submit = async (event: FormEvent) => {
@@ -184,30 +226,9 @@ function ClaimPopupForm({
             <AvatarUploader value={avatar} onChange={setAvatar} shape="round" />
           </div>
         </div>
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClassName('secondary')} onClick={onCancel}>
-            CANCEL
-          </button>
-          <button type="submit" className={buttonClassName('primary')} disabled={busy} aria-busy={busy || undefined}>
-            {price ? `PAY & CLAIM (${price})` : 'PAY & CLAIM'}
-          </button>
-        </div>
-        <p data-testid="plot-policy" className="text-xs text-ink-muted">
-          {`${CHECK_BEFORE_PAYING} ${SALES_FINAL} ${PLOT_CHANGE_POLICY}`}
-        </p>
+        <ClaimFormFooter busy={busy} price={price} onCancel={onCancel} />
       </form>
-      <NotHeldNotice
-        open={unheld !== null}
-        onContinue={() => {
-          if (unheld) goToCheckout(unheld);
-        }}
-        onBack={() => {
-          if (unheld) dropCheckout(unheld);
-          clearPendingClaim();
-          setUnheld(null);
-          setBusy(false);
-        }}
-      />
+      <NotHeldNotice open={unheld !== null} onContinue={continueUnheld} onBack={abandonUnheld} />
       {/* Outside the form: React bubbles the dialog's own submit through the portal to its React parents. */}
       <ContentReviewDialog
         open={reviewOpen}
