@@ -123,7 +123,9 @@ describe('map engine', () => {
     expect(engine.getView().zoom).toBeCloseTo(0.45 / ZOOM_STEP);
     expect(engine.getView().centerX).toBeCloseTo(45);
   });
+});
 
+describe('map engine far view, hover and lifecycle', () => {
   it('draws the far view from one composited bitmap of terrain and plot markers', () => {
     const { engine, ctx, surfaces, settle } = setup({ prefersReducedMotion: () => true });
     engine.setLayout({ tiles, regions });
@@ -204,26 +206,26 @@ describe('map engine', () => {
   });
 });
 
-describe('map engine layers', () => {
-  /** The map canvas, an overlay canvas, everything recorded; settled on plots at zoom 1, label 'West Realm' centred. */
-  function setupLayers(options: Partial<MapEngineOptions> = {}) {
-    const overlay = document.createElement('canvas');
-    const overlayCtx = recordingContext();
-    overlay.getContext = (() => overlayCtx) as unknown as HTMLCanvasElement['getContext'];
-    const onRegionLabelHover = vi.fn();
-    const harness = setup({ overlay, onRegionLabelHover, prefersReducedMotion: () => true, ...options });
-    harness.engine.setLayout({ tiles, regions });
-    harness.engine.setPlots(plots);
-    harness.engine.flyTo(30, 30, 1);
-    harness.settle();
-    /** Everything painted into offscreen layers so far (terrain chunks, world tiles, label sprites). */
-    const layerCalls = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.length, 0);
-    const plotPaints = () =>
-      harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.filter((call) => call.name === 'rect').length, 0);
-    const move = (x: number, y: number) => harness.pointer('pointermove', x, y);
-    return { ...harness, overlayCtx, onRegionLabelHover, layerCalls, plotPaints, move };
-  }
+/** The map canvas, an overlay canvas, everything recorded; settled on plots at zoom 1, label 'West Realm' centred. */
+function setupLayers(options: Partial<MapEngineOptions> = {}) {
+  const overlay = document.createElement('canvas');
+  const overlayCtx = recordingContext();
+  overlay.getContext = (() => overlayCtx) as unknown as HTMLCanvasElement['getContext'];
+  const onRegionLabelHover = vi.fn();
+  const harness = setup({ overlay, onRegionLabelHover, prefersReducedMotion: () => true, ...options });
+  harness.engine.setLayout({ tiles, regions });
+  harness.engine.setPlots(plots);
+  harness.engine.flyTo(30, 30, 1);
+  harness.settle();
+  /** Everything painted into offscreen layers so far (terrain chunks, world tiles, label sprites). */
+  const layerCalls = () => harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.length, 0);
+  const plotPaints = () =>
+    harness.surfaces.created.reduce((sum, surface) => sum + surface.context.calls.filter((call) => call.name === 'rect').length, 0);
+  const move = (x: number, y: number) => harness.pointer('pointermove', x, y);
+  return { ...harness, overlayCtx, onRegionLabelHover, layerCalls, plotPaints, move };
+}
 
+describe('map engine layers', () => {
   it('repaints only the overlay when the hovered label changes', () => {
     const { ctx, overlayCtx, frames, onRegionLabelHover, layerCalls, move } = setupLayers();
     expect(frames.pending()).toBe(0);
@@ -318,7 +320,9 @@ describe('map engine layers', () => {
     frames.step();
     expect(plotPaints()).toBeGreaterThan(before);
   });
+});
 
+describe('map engine layers while zooming, for data and the pin', () => {
   it('shows a moving zoom by scaling the last frame up on the compositor: 1:1 copies, or nothing, on the main thread', () => {
     const { engine, canvas, ctx, frames } = setupLayers();
     expect(canvas.style.transform).toBe('');
