@@ -100,7 +100,9 @@ describe('admin page', () => {
     expect(await screen.findByText('keeper')).toBeTruthy();
     expect(gateway.countOf('GET /api/admin/me')).toBe(1);
   });
+});
 
+describe('admin page session and passkeys', () => {
   it('goes straight to the signed-in view when the session cookie is still valid', async () => {
     fakeGateway({ 'GET /api/admin/me': [signedInAs('warden')] });
     renderApp('/admin');
