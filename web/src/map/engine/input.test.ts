@@ -122,7 +122,9 @@ describe('map input', () => {
     vi.advanceTimersByTime(DOUBLE_CLICK_MS * 2);
     expect(target.tap).not.toHaveBeenCalled();
   });
+});
 
+describe('map input gestures and keys', () => {
   it('pinches with two fingers and never taps', () => {
     const { canvas, target } = setup();
     canvas.dispatchEvent(pointer('pointerdown', { pointerType: 'touch', pointerId: 1, clientX: 110, clientY: 120 }));
