@@ -627,7 +627,7 @@ async function registerInbox<Tx extends SqlClient>(app: FastifyInstance, opts: I
     }),
   }));
   const consumers = opts.consumers.map((c) => new InboxConsumer(app.bus, opts.db(), app.log, c, metrics));
-  const reconcilers = startReconcilers(app, opts, consumers);
+  const reconcilers = createReconcilers(app, opts, consumers);
   app.addHook('onReady', async () => {
     for (const consumer of consumers) await consumer.start();
     for (const reconciler of reconcilers) reconciler.worker.start();
@@ -642,7 +642,7 @@ async function registerInbox<Tx extends SqlClient>(app: FastifyInstance, opts: I
  * One reconciler per consumer (reconcile.ts), with the settings `createBackendService` read from the env
  * (`opts.reconcile` overrides them; a grace of 0 turns it off), counted in `events_reconciled_total`.
  */
-function startReconcilers<Tx extends SqlClient>(
+function createReconcilers<Tx extends SqlClient>(
   app: FastifyInstance,
   opts: InboxOptions<Tx>,
   consumers: InboxConsumer<Tx>[],
