@@ -1,8 +1,8 @@
 import { TestNatsCluster } from '@pixel-atlas/service-kit/test-nats-server';
-import { eventually, readStream } from '@pixel-atlas/service-kit/testing';
+import { readStream } from '@pixel-atlas/service-kit/testing';
 import { expect, it } from 'vitest';
 import { FaultLedger } from './support/checks.ts';
-import { ADMIN, LongTraffic, RECOVERY_LIMIT_MS, auditLong, type LongAudit } from './support/long-outage.ts';
+import { ADMIN, LongTraffic, settleAndReport, type LongAudit } from './support/long-outage.ts';
 import { oneShortFileAtATime } from './support/serial.ts';
 import { faultStackForFile } from './support/stack.ts';
 import { sleep, type ApiResponse } from './support/traffic.ts';
@@ -71,7 +71,8 @@ it(
     await traffic.prepare();
     const pids = stack.processes().map((p) => p.child.pid);
     let audit: LongAudit;
-    let pause: { during: number; before: number };
+    let pause!: { during: number; before: number };
+    let storedTwice = 0;
     try {
       traffic.start();
       await sleep(LEAD_MS);
@@ -100,32 +101,21 @@ it(
       traffic.phase('after');
 
       // The ledger becomes complete: every buyer served, every event applied once by every consumer, no dead letters.
-      await traffic.finish();
-      pause = longestPause(ledger.acceptedAt, faultsFrom, faultsTo);
-      ledger.note(
-        `longest pause between accepted claims while the nodes died and came back (${((faultsTo - faultsFrom) / 1000).toFixed(1)} s): ${(pause.during / 1000).toFixed(2)} s (goal ≤ ${PAUSE_GOAL_MS / 1000} s: ${pause.during <= PAUSE_GOAL_MS ? 'met' : 'MISSED'}); before the faults: ${(pause.before / 1000).toFixed(2)} s (buyers arrive every ${(ARRIVAL_SPREAD_MS / CLAIMS / 1000).toFixed(2)} s)`,
-      );
-      try {
-        await eventually(async () => (await auditLong(stack, traffic)).lost.length === 0, RECOVERY_LIMIT_MS, 1000);
-        ledger.recovered((Date.now() - faultsTo) / 1000);
-      } catch {
-        ledger.note(`ledger still incomplete ${RECOVERY_LIMIT_MS / 1000} s after the faults ended`);
-      }
-      audit = await auditLong(stack, traffic, { stream: true });
-      ledger.checked(audit.rows);
-      ledger.events(audit.events);
-      for (const [n, what] of audit.lost) ledger.missing(n, what);
-      for (const [n, what] of audit.twice) ledger.twice(n, what);
-      // The outbox relay retried publishes cut off by the elections under the same Nats-Msg-Id: the stream kept one copy.
-      const messages = await readStream(stack.stream);
-      const copies = new Map<string, number>();
-      for (const m of messages) copies.set(m.event.id, (copies.get(m.event.id) ?? 0) + 1);
-      const storedTwice = [...copies.values()].filter((n) => n > 1).length;
-      ledger.checked(messages.length);
-      ledger.note(`events stored twice in the stream: ${storedTwice} of ${copies.size}`);
-      expect(storedTwice).toBe(0);
-      for (const line of traffic.describe()) ledger.note(line);
-      ledger.print();
+      audit = await settleAndReport(stack, traffic, ledger, faultsTo, {
+        async beforePrint() {
+          pause = longestPause(ledger.acceptedAt, faultsFrom, faultsTo);
+          ledger.note(
+            `longest pause between accepted claims while the nodes died and came back (${((faultsTo - faultsFrom) / 1000).toFixed(1)} s): ${(pause.during / 1000).toFixed(2)} s (goal ≤ ${PAUSE_GOAL_MS / 1000} s: ${pause.during <= PAUSE_GOAL_MS ? 'met' : 'MISSED'}); before the faults: ${(pause.before / 1000).toFixed(2)} s (buyers arrive every ${(ARRIVAL_SPREAD_MS / CLAIMS / 1000).toFixed(2)} s)`,
+          );
+          // The outbox relay retried publishes cut off by the elections under the same Nats-Msg-Id: the stream kept one copy.
+          const messages = await readStream(stack.stream);
+          const copies = new Map<string, number>();
+          for (const m of messages) copies.set(m.event.id, (copies.get(m.event.id) ?? 0) + 1);
+          storedTwice = [...copies.values()].filter((n) => n > 1).length;
+          ledger.checked(messages.length);
+          ledger.note(`events stored twice in the stream: ${storedTwice} of ${copies.size}`);
+        },
+      });
     } catch (error) {
       ledger.printStoppedEarly(error, traffic.describe());
       throw error;
@@ -134,6 +124,7 @@ it(
     }
     expect(audit.lost).toEqual([]);
     expect(audit.twice).toEqual([]);
+    expect(storedTwice).toBe(0);
     expect(traffic.screenedPlots.length).toBeGreaterThan(0);
     expect(traffic.decisions.size).toBeGreaterThan(0);
     expect(stack.processes().map((p) => p.child.pid)).toEqual(pids);
