@@ -180,6 +180,9 @@ export function userPageMeta(username: string, plots: Plot[], options: MetaOptio
     image: showcase ? shareCardImage(showcase, options) : undefined,
     description: `${username} has claimed ${plots.length} plot${plots.length === 1 ? '' : 's'} on ${options.siteName}.`,
     canonicalUrl: absolute(options.origin, `/user/${encodeURIComponent(username)}`),
+    // Any name answers (the spec's "hasn't claimed any plots yet"), so a page without plots holds only what whoever
+    // wrote the address typed: kept out of search results, or anyone could publish "<their words>'s Atlas" here.
+    noIndex: plots.length === 0,
   };
 }
 

@@ -91,6 +91,8 @@ const plotNamed = (id: string, display_name: string, message: string, updated_at
   region_name: 'Creator Coast',
 });
 
+/** A name nobody has claimed under. */
+const NOBODY = 'Buy cheap pills now';
 const NORMAL = plotNamed('00000000-0000-4000-8000-000000000001', 'Plain Name', 'A plain message of some length here');
 const SCRIPTED = plotNamed('00000000-0000-4000-8000-000000000002', '</script><b>x', 'ends </script><script>alert(1)</script> <!--');
 const hostile = PATTERNS.map((p, i) =>
@@ -145,10 +147,10 @@ beforeAll(async () => {
       plots: [...byId.values()],
     };
   });
-  // Answers any name with plots whose texts carry the patterns too.
+  // Answers any name but NOBODY with plots whose texts carry the patterns too.
   plotsFake.get('/api/users/:name/plots', async (request) => {
     const name = (request.params as { name: string }).name;
-    return { username: name, plots: name === NORMAL.display_name ? [NORMAL] : [listed] };
+    return { username: name, plots: name === NORMAL.display_name ? [NORMAL] : name === NOBODY ? [] : [listed] };
   });
   plotsFake.post('/internal/plot-views', async (request) => {
     const body = request.body as { views: Array<{ plotId: string; kind: string }> };
@@ -233,6 +235,16 @@ describe('server-rendered pages: the render, its head tags and literal user text
       expect(response.body.length, name).toBeLessThan(SHELL.length + 3 * SLACK);
       expect(response.body).toContain(`<title>${escapeHtml(name)}&#39;s Atlas - Pixel Atlas</title>`);
     }
+  });
+
+  it('keep a user page without plots out of search results (its words are whoever typed the address), and index one with plots', async () => {
+    const empty = await get(`/user/${encodeURIComponent(NOBODY)}`);
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('<meta name="robots" content="noindex">');
+    const owner = await get(`/user/${encodeURIComponent(NORMAL.display_name)}`);
+    expect(owner.statusCode).toBe(200);
+    expect(owner.body).not.toContain('noindex');
+    expect(owner.body).toContain('<link rel="canonical"');
   });
 
   it('answer addresses that cannot name anything with the not-found page and a 404, without asking the plots service', async () => {
