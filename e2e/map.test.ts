@@ -49,6 +49,56 @@ describe('the map in a real browser', () => {
     await page.screenshot({ path: path.resolve(import.meta.dirname, '../.data/screenshots/map.png') });
   });
 
+  it('draws the first frame before the app loads, and the app takes that map over (one engine, one fetch, no gap)', async () => {
+    const home = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      const requests: string[] = [];
+      home.on('request', (request) => requests.push(new URL(request.url()).pathname));
+      // The app's script is held until the boot's map has been seen on its own.
+      let releaseApp = () => {};
+      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+      await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+        await appHeld;
+        await route.continue();
+      });
+      await home.goto(stack.url);
+      const booted = mapCanvas(home);
+      await expect.poll(() => booted.getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
+      expect(await home.evaluate(() => document.documentElement.dataset.app)).toBeUndefined();
+      // Marks the boot's canvas, and watches every frame from now on for one without it on the page.
+      await booted.evaluate((el) => {
+        const w = window as unknown as { __bootCanvas: Element; __framesWithoutMap: number };
+        w.__bootCanvas = el;
+        w.__framesWithoutMap = 0;
+        const watch = () => {
+          if (!el.isConnected) w.__framesWithoutMap++;
+          requestAnimationFrame(watch);
+        };
+        requestAnimationFrame(watch);
+      });
+      releaseApp();
+      await home.waitForFunction(() => document.documentElement.dataset.app === 'live', undefined, { timeout: 60_000 });
+      await expect.poll(() => home.getByText('ATLAS REGIONS').count()).toBe(1);
+      await cameraAtRest(home);
+      const adopted = await home.evaluate(() => {
+        const w = window as unknown as { __bootCanvas: Element; __framesWithoutMap: number };
+        const maps = document.querySelectorAll('canvas[aria-roledescription="map"]');
+        return { maps: maps.length, same: maps[0] === w.__bootCanvas, framesWithoutMap: w.__framesWithoutMap };
+      });
+      expect(adopted).toEqual({ maps: 1, same: true, framesWithoutMap: 0 });
+      expect(requests.filter((p) => p === '/api/map-layout')).toHaveLength(1);
+      expect(requests.filter((p) => p === '/api/plots')).toHaveLength(1);
+      // Its CSS is inline in the page: the app's loader does not fetch it again.
+      expect(requests.filter((p) => p.endsWith('.css'))).toEqual([]);
+      // The adopted engine answers the app: the zoom control moves its camera.
+      const before = await mapView(home);
+      await home.getByRole('button', { name: 'Zoom in' }).click();
+      await cameraAtRest(home, { awayFrom: before });
+    } finally {
+      await home.close();
+    }
+  });
+
   it('pans with a drag, zooms with the wheel about the cursor, and moves with the keyboard', async () => {
     await openHome();
     const start = await settled();

@@ -37,6 +37,7 @@ function prerenderShell(): Plugin {
   let root = '';
   let outDir = '';
   let ssrBuild = false;
+  let boot: BootChunk | null = null;
   return {
     name: 'pixel-atlas:prerender-shell',
     apply: 'build',
@@ -44,6 +45,13 @@ function prerenderShell(): Plugin {
       root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
       ssrBuild = Boolean(config.build.ssr);
+    },
+    generateBundle(_options, bundle) {
+      boot = null;
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.isEntry && chunk.name === BOOT_ENTRY_NAME)
+          boot = { file: chunk.fileName, imports: chunk.imports };
+      }
     },
     async closeBundle() {
       if (ssrBuild) return;
@@ -79,7 +87,9 @@ function prerenderShell(): Plugin {
         renderShell(pathname: string): Promise<string>;
         PRERENDERED_SCREEN_PATHS: string[];
       };
-      const template = inlineCssAndPreloadFont(readFileSync(path.join(outDir, 'index.html'), 'utf8'), outDir);
+      const builtIndex = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      const inlinedCss = [...builtIndex.matchAll(STYLESHEET_LINK)].map((match) => match[1]!);
+      const template = inlineCssAndPreloadFont(builtIndex, outDir);
       if (!template.includes(SHELL_CONTAINER + SHELL_MARKER))
         throw new Error(`prerender: index.html has no ${SHELL_CONTAINER}${SHELL_MARKER}`);
       // data-path says which path the shell was rendered for: main.tsx hydrates it only there.
@@ -87,7 +97,8 @@ function prerenderShell(): Plugin {
         const html = await renderShell(pathname);
         return template.replace(SHELL_CONTAINER, () => `<div id="app-shell" data-path="${pathname}">`).replace(SHELL_MARKER, () => html);
       };
-      writeFileSync(path.join(outDir, 'index.html'), await withShell('/'));
+      if (!boot) throw new Error(`prerender: the build has no ${BOOT_ENTRY_NAME} entry`);
+      writeFileSync(path.join(outDir, 'index.html'), withBootInsteadOfApp(await withShell('/'), boot, inlinedCss));
       writeFileSync(path.join(outDir, 'app.html'), await withShell(GENERIC_SHELL_PATH));
       // Screens without data of their own, whole (the gateway serves screens/<name>.html for /<name>).
       mkdirSync(path.join(outDir, 'screens'), { recursive: true });
@@ -98,8 +109,34 @@ function prerenderShell(): Plugin {
   };
 }
 
+/** The home page's own entry (src/boot.ts): it draws the map, then loads the app. */
+const BOOT_ENTRY_NAME = 'boot';
+interface BootChunk {
+  file: string;
+  imports: string[];
+}
+
+/**
+ * The home page (dist/index.html) runs the boot entry instead of the app's: its script tag, with the boot's own chunks
+ * preloaded in place of the app's, so no byte of React is fetched before the map's first frame (src/boot.ts loads the
+ * app after it). The other pages keep the app's entry.
+ */
+function withBootInsteadOfApp(html: string, boot: BootChunk, inlinedCss: string[]): string {
+  const appScript = /<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/;
+  if (!appScript.test(html)) throw new Error('prerender: index.html has no module script to replace with the boot');
+  const preloads = boot.imports.map((file) => `\n    <link rel="modulepreload" crossorigin href="/${file}">`).join('');
+  // The app's CSS is inline already; Vite's loader, importing the app from the boot, would fetch and apply it again
+  // unless a stylesheet link to it is on the page. Disabled, this one is never fetched.
+  const cssMarkers = inlinedCss.map((href) => `\n    <link rel="stylesheet" href="${href}" disabled>`).join('');
+  return html
+    .replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '')
+    .replace(appScript, () => `<script type="module" crossorigin src="/${boot.file}"></script>${preloads}${cssMarkers}`);
+}
+
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g;
+
 function inlineCssAndPreloadFont(html: string, outDir: string): string {
-  let out = html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_tag, href: string) => {
+  let out = html.replace(STYLESHEET_LINK, (_tag, href: string) => {
     const css = readFileSync(path.join(outDir, href), 'utf8');
     return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
   });
@@ -166,6 +203,12 @@ export default defineConfig({
   build: {
     // Shipped (and served by the gateway) so errors from the field map back to the source.
     sourcemap: true,
+    rolldownOptions: {
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        [BOOT_ENTRY_NAME]: path.resolve(import.meta.dirname, 'src/boot.ts'),
+      },
+    },
   },
   server: {
     proxy: {

@@ -2,6 +2,7 @@ import { Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/app-layout.tsx';
 import { RouteErrorPage } from './components/route-error-page.tsx';
+import { hasBootedMap } from './boot/booted-map.ts';
 import { lazyComponent, type LazyComponent } from './lib/lazy-component.tsx';
 import { matchServerRenderedScreen, type ServerRenderedScreen } from './lib/server-rendered-pages.ts';
 import { HomeMap, HomePage } from './pages/home-page.tsx';
@@ -74,6 +75,10 @@ const SERVER_RENDERED_SCREENS: Record<ServerRenderedScreen, LazyComponent> = {
  * lazy screen that suspended there would be thrown away and painted again). Null when the path has none.
  */
 export function preloadRenderedScreen(pathname: string): Promise<unknown> | null {
+  // The home screen's map box holds the map the page's boot drew (src/boot/): the map's chunk comes first, so the
+  // component that takes that map over replaces the box in the same commit (a suspended map would show the box's
+  // placeholder, without the map, for as long as its chunk takes).
+  if (pathname === '/' && hasBootedMap()) return HomeMap.preload();
   const prerendered = PRERENDERED_SCREENS[pathname];
   if (prerendered) return prerendered.preload();
   const match = matchServerRenderedScreen(pathname);

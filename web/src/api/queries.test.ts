@@ -1,8 +1,11 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
+import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../lib/query-client.ts';
 import { fakeGateway } from '../test/fake-gateway.ts';
 import { jsonResponse, PLOT_LIST_ROUTE, plotListResponse } from '../test/render-app.tsx';
+import { keepBootFetch } from './boot-data.ts';
+import { PLOT_LIST_PATH } from './map-data.ts';
 import { plotQuery, plotsQuery } from './queries.ts';
 
 const plot = (n: number): Plot => ({
@@ -46,5 +49,31 @@ describe('the plot list query', () => {
     const client = createQueryClient();
     await expect(client.fetchQuery(plotsQuery())).rejects.toThrow('unknown version 99');
     await expect(client.fetchQuery(plotQuery(id))).resolves.toEqual(plot(1));
+  });
+});
+
+describe('the plot list the home page’s boot fetched before the app loaded', () => {
+  it('is waited on, not fetched again, while it is under way; the next fetch goes to the network', async () => {
+    const plots = [plot(1), plot(2)];
+    const gateway = fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse(plots), () => plotListResponse([plot(3)])] });
+    let answer = (_plots: Plot[]) => {};
+    void keepBootFetch(PLOT_LIST_PATH, new Promise<Plot[]>((resolve) => (answer = resolve)));
+    const client = createQueryClient();
+    const first = client.fetchQuery(plotsQuery());
+    answer(plots);
+    await expect(first).resolves.toBe(plots);
+    expect(gateway.countOf(PLOT_LIST_ROUTE)).toBe(0);
+    await expect(client.fetchQuery({ ...plotsQuery(), staleTime: 0 })).resolves.toEqual(plots);
+    expect(gateway.countOf(PLOT_LIST_ROUTE)).toBe(1);
+  });
+
+  it('is the query’s first data once it is in (the map taking the booted engine over shows it at once)', async () => {
+    const plots = [plot(2)];
+    const gateway = fakeGateway({ [PLOT_LIST_ROUTE]: [() => plotListResponse([plot(3)])] });
+    await keepBootFetch(PLOT_LIST_PATH, Promise.resolve(plots));
+    const client = createQueryClient();
+    // Synchronously, on the first render's read: no pending state in between.
+    expect(new QueryObserver(client, plotsQuery()).getCurrentResult().data).toBe(plots);
+    expect(gateway.countOf(PLOT_LIST_ROUTE)).toBe(0);
   });
 });

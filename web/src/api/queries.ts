@@ -1,8 +1,10 @@
-import { decodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { takeBootFetch, takeBootValue } from './boot-data.ts';
 import { api, dataOf } from './client.ts';
-import { errorStatus } from './errors.ts';
+import { MAP_LAYOUT_PATH, PLOT_LIST_PATH, fetchMapLayout, fetchPlotList, nullOnStatus, type MapLayoutAnswer } from './map-data.ts';
+
+export { fetchPlotList };
 
 /*
  * One factory per resource of the public API. A key is the path as the API document names it, then that path's
@@ -10,10 +12,8 @@ import { errorStatus } from './errors.ts';
  * shell imports this module, and zod stays out of the first paint.
  */
 
-const PLOT_LIST_PATH = '/api/plots';
 const PLOT_PATH = '/api/plots/{id}';
 const USER_PLOTS_PATH = '/api/users/{username}/plots';
-const MAP_LAYOUT_PATH = '/api/map-layout';
 const RESERVED_FOOTPRINTS_PATH = '/api/reserved-footprints';
 const PRICES_PATH = '/api/prices';
 const VERIFY_SESSION_PATH = '/api/verify-session/{sessionId}';
@@ -24,30 +24,19 @@ const REGIONS_PATH = '/api/regions';
 const REGION_PAGE_PATH = '/api/regions/{slug}';
 const PLOT_NEIGHBOURS_PATH = '/api/plots/{id}/neighbours';
 
-/** The answer, or null when the server answers `status`: for these resources a state (no map, nobody signed in), not a failure. */
-async function nullOnStatus<T>(status: number, call: Promise<{ data?: T; response: Response }>): Promise<T | null> {
-  try {
-    return await dataOf(call);
-  } catch (error) {
-    if (errorStatus(error) === status) return null;
-    throw error;
-  }
-}
-
 /** The list of every plot. It is read in its compact form (a fraction of the bytes); the key names the list itself. */
 export const PLOTS_QUERY_KEY = [PLOT_LIST_PATH] as const;
 
 /**
- * The spec's plots, decoded from the compact list. A plots replica from before the compact form (during a rolling
- * deploy) ignores `format` and answers the spec's list itself, which is taken as it is.
+ * The home page's boot (src/boot/home-map-boot.ts) may have fetched the list before the app loaded: the query starts
+ * with that answer, or waits on that request, instead of asking again.
  */
-export async function fetchPlotList(): Promise<Plot[]> {
-  const body = await dataOf(api.GET(PLOT_LIST_PATH, { params: { query: { format: 'compact' } } }));
-  return Array.isArray(body) ? body : decodePlotListCompact(body);
-}
-
 export function plotsQuery() {
-  return queryOptions({ queryKey: PLOTS_QUERY_KEY, queryFn: fetchPlotList });
+  return queryOptions({
+    queryKey: PLOTS_QUERY_KEY,
+    queryFn: () => takeBootFetch<Plot[]>(PLOT_LIST_PATH) ?? fetchPlotList(),
+    initialData: () => takeBootValue<Plot[]>(PLOT_LIST_PATH),
+  });
 }
 
 /** The key prefix of every plot page. */
@@ -104,7 +93,9 @@ export function userPlotsQuery(username: string) {
 export function mapLayoutQuery() {
   return queryOptions({
     queryKey: [MAP_LAYOUT_PATH] as const,
-    queryFn: () => nullOnStatus(404, api.GET(MAP_LAYOUT_PATH)),
+    // As the plot list: the boot's answer or request, if it made one.
+    queryFn: () => takeBootFetch<MapLayoutAnswer>(MAP_LAYOUT_PATH) ?? fetchMapLayout(),
+    initialData: () => takeBootValue<MapLayoutAnswer>(MAP_LAYOUT_PATH),
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useCallback, useRef } from 'react';
+import { MAP_CANVAS_LABEL } from '../../boot/booted-map.ts';
 import type { MapEngine, MapLayoutInput, ReservedFootprint, TileClick } from '../engine/engine.ts';
 import type { AtlasPlot } from './atlas-plot.ts';
 import { DesktopHint, MoreContentButton, TouchGuide } from './MapHints.tsx';
@@ -120,7 +121,7 @@ export function AtlasMap({
         ref={canvasRef}
         role="application"
         aria-roledescription="map"
-        aria-label="Interactive pixel map of the atlas. Drag or use the arrow keys to explore, plus and minus to zoom, 0 to reset, Enter to choose the tile under the cross."
+        aria-label={MAP_CANVAS_LABEL}
         className="block h-full w-full touch-none select-none focus-visible:outline-none"
         style={{ touchAction: 'none' }}
       />

@@ -51,6 +51,22 @@ describe('map engine', () => {
     expect(frames.pending()).toBe(0);
   });
 
+  it('takes the layout and plots it already shows as no change (an engine taken over keeps its picture)', () => {
+    const { engine, frames, onFrameDrawn, surfaces } = setup();
+    const layout = { tiles, regions };
+    engine.setLayout(layout);
+    engine.setPlots(plots);
+    for (let i = 0; i < 30; i++) frames.step(16);
+    const drawn = onFrameDrawn.mock.calls.length;
+    const surfacesMade = surfaces.created.length;
+    engine.setLayout(layout);
+    engine.setPlots(plots);
+    expect(frames.pending()).toBe(0);
+    frames.step(16);
+    expect(onFrameDrawn).toHaveBeenCalledTimes(drawn);
+    expect(surfaces.created.length).toBe(surfacesMade);
+  });
+
   it('pre-renders terrain into offscreen chunks once, then only copies them', () => {
     const { engine, frames, surfaces, ctx } = setup();
     const terrainChunks = () => surfaces.created.filter((surface) => surface.context.calls.some((call) => call.name === 'putImageData'));

@@ -32,8 +32,15 @@ export function createSceneData({ scene, loading, layers, world, map, idle }: Sc
     map.invalidate();
   }
 
+  // What the setters were last given: the same object again (the app taking over an engine the page's boot fed, see
+  // src/boot/) changes nothing, and must not start the layout's first paint over.
+  let layoutGiven: MapLayoutInput | null = null;
+  let plotsGiven: readonly MapPlot[] | null = null;
+
   return {
     setLayout(next) {
+      if (next !== null && next === layoutGiven) return;
+      layoutGiven = next;
       // The work under way pre-renders the old layout's chunks.
       idle.cancel();
       scene.layout?.terrain.dispose();
@@ -44,6 +51,8 @@ export function createSceneData({ scene, loading, layers, world, map, idle }: Sc
       if (next) idle.schedule();
     },
     setPlots(plots) {
+      if (plots === plotsGiven) return;
+      plotsGiven = plots;
       scene.plots = createPlotIndex(plots);
       dataChanged();
     },

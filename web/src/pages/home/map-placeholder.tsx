@@ -8,7 +8,8 @@ const noRetry = () => {};
  */
 export function MapPlaceholder() {
   return (
-    <div className="relative h-full w-full bg-night">
+    // data-map-boot: where the home page's boot (src/boot/home-map-boot.ts) draws the map before the app loads.
+    <div className="relative h-full w-full bg-night" data-map-boot="">
       <MapStatusOverlay state="loading" onRetry={noRetry} />
     </div>
   );
