@@ -54,6 +54,11 @@ describe('the map in a real browser', () => {
     try {
       const requests: string[] = [];
       home.on('request', (request) => requests.push(new URL(request.url()).pathname));
+      // A hydration mismatch (the cache holding the boot's answers while the page hydrates) is logged as an error.
+      const errors: string[] = [];
+      home.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
       // The app's script is held until the boot's map has been seen on its own.
       let releaseApp = () => {};
       const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
@@ -90,6 +95,7 @@ describe('the map in a real browser', () => {
       expect(requests.filter((p) => p === '/api/plots')).toHaveLength(1);
       // Its CSS is inline in the page: the app's loader does not fetch it again.
       expect(requests.filter((p) => p.endsWith('.css'))).toEqual([]);
+      expect(errors).toEqual([]);
       // The adopted engine answers the app: the zoom control moves its camera.
       const before = await mapView(home);
       await home.getByRole('button', { name: 'Zoom in' }).click();

@@ -5,7 +5,9 @@ import { bootHomeMap } from './boot/home-map-boot.ts';
  * is drawn with the engine alone, then the app (src/main.tsx) loads and takes the map over. Every other page loads the
  * app directly; here too when the map cannot boot.
  */
-const loadApp = () => void import('./main.tsx');
+// In two tasks: React first (app-runtime.ts), then the app, each evaluated on its own (the app even if the first failed).
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+const loadApp = () => void import('./app-runtime.ts').then(nextTask, nextTask).then(() => import('./main.tsx'));
 let booted = false;
 try {
   booted = bootHomeMap(loadApp);

@@ -1,39 +1,22 @@
 /**
- * Answers the boot (src/boot/home-map-boot.ts) fetched before the app loaded, handed once to the query that would
- * fetch the same thing: its first value when the answer is already in (the query starts with it, nothing is fetched),
- * else the request under way (the query waits on it instead of sending a second). Later fetches go to the network.
+ * Requests the boot (src/boot/home-map-boot.ts) sent before the app loaded, handed once to the query that would send
+ * the same: its first fetch waits on that request (answered or not) instead of sending a second. Later fetches go to
+ * the network. Not the queries' initial data: the home screen hydrates with the cache as empty as it was when the
+ * build prerendered it (src/map/components/use-atlas-data.ts shows the booted map's data meanwhile).
  */
-interface BootFetch {
-  promise: Promise<unknown>;
-  settled?: { value: unknown };
-}
-
-const fetches = new Map<string, BootFetch>();
+const fetches = new Map<string, Promise<unknown>>();
 
 /** Keeps the boot's request for `key` (a query key's path) until a query takes it. */
 export function keepBootFetch<T>(key: string, promise: Promise<T>): Promise<T> {
-  const entry: BootFetch = { promise };
-  fetches.set(key, entry);
-  promise.then(
-    (value) => (entry.settled = { value }),
-    // A failed boot request is not handed on: the query sends its own (and shows its own error).
-    () => fetches.get(key) === entry && fetches.delete(key),
-  );
+  fetches.set(key, promise);
+  // A failed boot request is not handed on: the query sends its own (and shows its own error).
+  promise.catch(() => fetches.get(key) === promise && fetches.delete(key));
   return promise;
-}
-
-/** The boot's answer for `key` if it is in (taken: asked again, undefined). */
-export function takeBootValue<T>(key: string): T | undefined {
-  const entry = fetches.get(key);
-  if (!entry?.settled) return undefined;
-  fetches.delete(key);
-  return entry.settled.value as T;
 }
 
 /** The boot's request for `key`, answered or not (taken: asked again, undefined). */
 export function takeBootFetch<T>(key: string): Promise<T> | undefined {
-  const entry = fetches.get(key);
-  if (!entry) return undefined;
+  const promise = fetches.get(key);
   fetches.delete(key);
-  return entry.promise as Promise<T>;
+  return promise as Promise<T> | undefined;
 }

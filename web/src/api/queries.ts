@@ -1,6 +1,6 @@
 import type { Plot } from '@pixel-atlas/contracts/plots';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { takeBootFetch, takeBootValue } from './boot-data.ts';
+import { takeBootFetch } from './boot-data.ts';
 import { api, dataOf } from './client.ts';
 import { MAP_LAYOUT_PATH, PLOT_LIST_PATH, fetchMapLayout, fetchPlotList, nullOnStatus, type MapLayoutAnswer } from './map-data.ts';
 
@@ -28,14 +28,13 @@ const PLOT_NEIGHBOURS_PATH = '/api/plots/{id}/neighbours';
 export const PLOTS_QUERY_KEY = [PLOT_LIST_PATH] as const;
 
 /**
- * The home page's boot (src/boot/home-map-boot.ts) may have fetched the list before the app loaded: the query starts
- * with that answer, or waits on that request, instead of asking again.
+ * The home page's boot (src/boot/home-map-boot.ts) may have asked for the list before the app loaded: the query's
+ * first fetch waits on that request instead of asking again.
  */
 export function plotsQuery() {
   return queryOptions({
     queryKey: PLOTS_QUERY_KEY,
     queryFn: () => takeBootFetch<Plot[]>(PLOT_LIST_PATH) ?? fetchPlotList(),
-    initialData: () => takeBootValue<Plot[]>(PLOT_LIST_PATH),
   });
 }
 
@@ -93,9 +92,8 @@ export function userPlotsQuery(username: string) {
 export function mapLayoutQuery() {
   return queryOptions({
     queryKey: [MAP_LAYOUT_PATH] as const,
-    // As the plot list: the boot's answer or request, if it made one.
+    // As the plot list: the boot's request, if it made one.
     queryFn: () => takeBootFetch<MapLayoutAnswer>(MAP_LAYOUT_PATH) ?? fetchMapLayout(),
-    initialData: () => takeBootValue<MapLayoutAnswer>(MAP_LAYOUT_PATH),
   });
 }
 

@@ -1,4 +1,5 @@
-import type { MapEngine, MapEngineOptions } from '../map/engine/engine.ts';
+import type { AtlasPlot } from '../map/components/atlas-plot.ts';
+import type { MapEngine, MapEngineOptions, MapLayoutInput } from '../map/engine/engine.ts';
 
 /** The engine's events the app answers; before it has loaded, none is answered (the map pans and zooms on its own). */
 export type BootedMapHandlers = Pick<
@@ -10,11 +11,21 @@ export type BootedMapHandlers = Pick<
  * The home map drawn by the boot (home-map-boot.ts) before the app loaded, waiting for the app's map component to take
  * it over: its canvases (with their pixels) and its engine, so the app makes neither a second engine nor a second fetch.
  */
+/** What the booted engine was given (undefined: not yet). */
+export interface BootedMapData {
+  layout?: MapLayoutInput | null;
+  plots?: readonly AtlasPlot[];
+}
+
 export interface BootedMap {
   engine: MapEngine;
+  /** What the engine shows now. */
+  shown: BootedMapData;
+  /** Ends the boot's data feeding: the app's from now on (its queries get the same answers, from the same requests). */
+  stopFeeding(): void;
   canvas: HTMLCanvasElement;
   overlay: HTMLCanvasElement;
-  /** Hands the engine's events to the app, and ends the boot's own sizing and data feeding (the app's from now on). */
+  /** Hands the engine's events to the app, and ends the boot's own sizing (the app's from now on). */
   adopt(handlers: BootedMapHandlers): void;
 }
 
@@ -31,6 +42,16 @@ export function offerBootedMap(map: BootedMap): void {
 /** Whether a booted map waits to be taken (the home screen is then hydrated only once the map's code is in). */
 export function hasBootedMap(): boolean {
   return waiting !== null;
+}
+
+/**
+ * For the app's first render of the map: what the booted map shows, so that render shows it too (the queries are still
+ * pending then, to hydrate the page as it was prerendered). From this call on the boot feeds the engine nothing more.
+ */
+export function bootedMapData(): BootedMapData | null {
+  if (!waiting) return null;
+  waiting.stopFeeding();
+  return { ...waiting.shown };
 }
 
 /** The booted map, once: a later mount of the map makes its own engine, as without a boot. */

@@ -3,7 +3,7 @@ import { MAP_LAYOUT_PATH, PLOT_LIST_PATH, fetchMapLayout, fetchPlotList } from '
 import { publishCameraOn } from '../map/components/publish-camera.ts';
 import { detectTouchDevice } from '../map/engine/camera.ts';
 import { createMapEngine } from '../map/engine/engine.ts';
-import { MAP_CANVAS_LABEL, offerBootedMap, type BootedMapHandlers } from './booted-map.ts';
+import { MAP_CANVAS_LABEL, offerBootedMap, type BootedMapData, type BootedMapHandlers } from './booted-map.ts';
 
 /** The prerendered home screen's map box (src/pages/home/map-placeholder.tsx), where the boot puts the map. */
 export const MAP_BOOT_ATTRIBUTE = 'data-map-boot';
@@ -51,7 +51,9 @@ export function bootHomeMap(loadApp: () => void): boolean {
   overlay.setAttribute('aria-hidden', 'true');
 
   let handlers: BootedMapHandlers = {};
-  let adopted = false;
+  // Until the app's first render of the map, which feeds it from then on.
+  let feeding = true;
+  const shown: BootedMapData = {};
   let appRequested = false;
   const requestApp = () => {
     if (appRequested) return;
@@ -83,21 +85,27 @@ export function bootHomeMap(loadApp: () => void): boolean {
   window.addEventListener('resize', onWindowResize);
 
   layout.then((answer) => {
-    if (adopted) return;
+    if (!feeding) return;
     engine.setLayout(answer);
+    shown.layout = answer;
     // Sized only now: the map's first frame is the terrain, not an empty sea before it (as in the app without boot).
     resizes.observe(canvas);
     if (!answer) requestApp();
     else hideLoadingNotice(box);
   }, requestApp);
-  plots.then((answer) => adopted || engine.setPlots(answer), requestApp);
+  plots.then((answer) => {
+    if (!feeding) return;
+    engine.setPlots(answer);
+    shown.plots = answer;
+  }, requestApp);
 
   offerBootedMap({
     engine,
     canvas,
     overlay,
+    shown,
+    stopFeeding: () => (feeding = false),
     adopt(appHandlers) {
-      adopted = true;
       handlers = appHandlers;
       resizes.disconnect();
       window.removeEventListener('resize', onWindowResize);
