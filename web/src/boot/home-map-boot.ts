@@ -82,7 +82,6 @@ export function bootHomeMap(loadApp: () => void): boolean {
   box.prepend(canvas, overlay);
   const resizes = new ResizeObserver(() => engine.resize());
   const onWindowResize = () => engine.resize();
-  window.addEventListener('resize', onWindowResize);
 
   layout.then((answer) => {
     if (!feeding) return;
@@ -90,6 +89,7 @@ export function bootHomeMap(loadApp: () => void): boolean {
     shown.layout = answer;
     // Sized only now: the map's first frame is the terrain, not an empty sea before it (as in the app without boot).
     resizes.observe(canvas);
+    window.addEventListener('resize', onWindowResize);
     if (!answer) requestApp();
     else hideLoadingNotice(box);
   }, requestApp);
