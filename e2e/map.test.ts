@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
-import { cameraAtRest, mapCanvas, mapView } from './support/map.ts';
+import { cameraAtRest, landNearCentre, mapCanvas, mapView, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
 let page: Page;
@@ -100,6 +100,32 @@ describe('the map in a real browser', () => {
       const before = await mapView(home);
       await home.getByRole('button', { name: 'Zoom in' }).click();
       await cameraAtRest(home, { awayFrom: before });
+    } finally {
+      await home.close();
+    }
+  });
+
+  it('answers a tap made on the map before the app loaded, once it has: the claim popup of that tile', async () => {
+    const home = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      let releaseApp = () => {};
+      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+      await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+        await appHeld;
+        await route.continue();
+      });
+      await home.goto(stack.url);
+      await expect.poll(() => mapCanvas(home).getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
+      const [tile] = await landNearCentre(home, stack.url);
+      const point = await screenPointOfTile(home, tile!.x, tile!.y);
+      await home.mouse.click(point.x, point.y);
+      // The boot took the tap (once no second tap made it a double one) and says its answer is on the way.
+      await expect.poll(() => mapCanvas(home).getAttribute('aria-busy')).toBe('true');
+      expect(await home.evaluate(() => document.documentElement.dataset.app)).toBeUndefined();
+      releaseApp();
+      const popup = home.getByRole('dialog', { name: 'Claim This Tile' });
+      await expect.poll(() => popup.getByText(`Position (${tile!.x}, ${tile!.y})`).count(), { timeout: 60_000 }).toBe(1);
+      expect(await mapCanvas(home).getAttribute('aria-busy')).toBeNull();
     } finally {
       await home.close();
     }

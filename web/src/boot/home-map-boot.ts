@@ -2,7 +2,7 @@ import { keepBootFetch } from '../api/boot-data.ts';
 import { MAP_LAYOUT_PATH, PLOT_LIST_PATH, fetchMapLayout, fetchPlotList } from '../api/map-data.ts';
 import { publishCameraOn } from '../map/components/publish-camera.ts';
 import { detectTouchDevice } from '../map/engine/camera.ts';
-import { createMapEngine } from '../map/engine/engine.ts';
+import { createMapEngine, type TileClick } from '../map/engine/engine.ts';
 import { MAP_CANVAS_LABEL, offerBootedMap, type BootedMapData, type BootedMapHandlers } from './booted-map.ts';
 
 /** The prerendered home screen's map box (src/pages/home/map-placeholder.tsx), where the boot puts the map. */
@@ -51,6 +51,9 @@ export function bootHomeMap(loadApp: () => void): boolean {
   overlay.setAttribute('aria-hidden', 'true');
 
   let handlers: BootedMapHandlers = {};
+  // A tap on the map before the app is in (the tap itself asks for it): answered once the app takes the map over, as
+  // the claim popup or the plot's profile it would have opened. Only the last one: a second tap meant the other tile.
+  let tapBeforeApp: TileClick | null = null;
   // Until the app's first render of the map, which feeds it from then on.
   let feeding = true;
   const shown: BootedMapData = {};
@@ -65,7 +68,13 @@ export function bootHomeMap(loadApp: () => void): boolean {
     isTouch: detectTouchDevice(window),
     overlay,
     fonts: document.fonts,
-    onTileClick: (click) => handlers.onTileClick?.(click),
+    onTileClick: (click) => {
+      if (handlers.onTileClick) return handlers.onTileClick(click);
+      tapBeforeApp = click;
+      // Says the tap was taken and its answer is on the way (to assistive technology, and with the pointer).
+      canvas.setAttribute('aria-busy', 'true');
+      canvas.style.cursor = 'progress';
+    },
     onPlotHover: (plot, screen) => handlers.onPlotHover?.(plot, screen),
     onReservedHover: (footprint, screen) => handlers.onReservedHover?.(footprint, screen),
     onRegionLabelHover: (region, screen) => handlers.onRegionLabelHover?.(region, screen),
@@ -109,6 +118,12 @@ export function bootHomeMap(loadApp: () => void): boolean {
       handlers = appHandlers;
       resizes.disconnect();
       window.removeEventListener('resize', onWindowResize);
+      const tap = tapBeforeApp;
+      tapBeforeApp = null;
+      if (!tap) return;
+      canvas.removeAttribute('aria-busy');
+      canvas.style.cursor = '';
+      appHandlers.onTileClick?.(tap);
     },
   });
   return true;
