@@ -28,6 +28,22 @@ async function openHome(): Promise<void> {
 const movedFrom = (before: { zoom: number; x: number; y: number }) => cameraAtRest(page, { awayFrom: before });
 const settled = () => cameraAtRest(page);
 
+/**
+ * Opens the home page with the app's script held back, until the boot's map has drawn its first frame; returns what
+ * lets the app load.
+ */
+async function openHomeWithAppHeld(home: Page): Promise<() => void> {
+  let releaseApp = () => {};
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  await home.goto(stack.url);
+  await expect.poll(() => mapCanvas(home).getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
+  return releaseApp;
+}
+
 describe('the map in a real browser', () => {
   it('renders the generated world at the desktop zoom and shows the desktop hint', async () => {
     await openHome();
@@ -60,15 +76,8 @@ describe('the map in a real browser', () => {
         if (message.type() === 'error') errors.push(message.text());
       });
       // The app's script is held until the boot's map has been seen on its own.
-      let releaseApp = () => {};
-      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-      await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-        await appHeld;
-        await route.continue();
-      });
-      await home.goto(stack.url);
+      const releaseApp = await openHomeWithAppHeld(home);
       const booted = mapCanvas(home);
-      await expect.poll(() => booted.getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
       expect(await home.evaluate(() => document.documentElement.dataset.app)).toBeUndefined();
       // Marks the boot's canvas, and watches every frame from now on for one without it on the page.
       await booted.evaluate((el) => {
@@ -108,14 +117,7 @@ describe('the map in a real browser', () => {
   it('answers a tap made on the map before the app loaded, once it has: the claim popup of that tile', async () => {
     const home = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      let releaseApp = () => {};
-      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-      await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-        await appHeld;
-        await route.continue();
-      });
-      await home.goto(stack.url);
-      await expect.poll(() => mapCanvas(home).getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
+      const releaseApp = await openHomeWithAppHeld(home);
       const [tile] = await landNearCentre(home, stack.url);
       const point = await screenPointOfTile(home, tile!.x, tile!.y);
       await home.mouse.click(point.x, point.y);
