@@ -14,6 +14,7 @@ import {
   declareTestEventStream,
   eventually,
   readStream,
+  TEST_JS_API_TIMEOUT_MS,
   type TestDatabase,
   type TestStream,
 } from './testing.ts';
@@ -50,7 +51,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await db.query(`DELETE FROM kit.outbox_events`);
   // The stream denies purges (declareEventStream): start each test from a new one, as the operations step makes it.
-  await bus.jsm.streams.delete(stream.stream);
+  await (await jetstreamManager(bus.nc, { timeout: TEST_JS_API_TIMEOUT_MS })).streams.delete(stream.stream);
   await declareTestEventStream(server);
 });
 

@@ -90,13 +90,19 @@ export interface TestStream {
 }
 
 /**
+ * How long a test's JetStream API request (declaring or deleting a stream) may take. Deleting or creating a file-backed
+ * stream waits on the disk, and on a loaded CI machine that has taken longer than the client's default of 5 s.
+ */
+export const TEST_JS_API_TIMEOUT_MS = 30_000;
+
+/**
  * The operations step on a test broker, as production runs it before any service starts: connected as its own user
  * (EVENTS_ADMIN_USER, with the production grants), it declares the stream and every durable consumer.
  */
 export async function declareTestEventStream(server: TestNatsServer): Promise<void> {
   const nc = await connect(server.connectOptions(EVENTS_ADMIN_USER));
   try {
-    await declareEventStream(await jetstreamManager(nc), {
+    await declareEventStream(await jetstreamManager(nc, { timeout: TEST_JS_API_TIMEOUT_MS }), {
       stream: server.stream,
       subjectPrefix: server.subjectPrefix,
       streamReplicas: server.streamReplicas,
