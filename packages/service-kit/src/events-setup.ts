@@ -23,6 +23,8 @@ export interface EventsSetupOptions {
   password?: string;
   /** How long to keep trying to reach the broker (it may still be starting). */
   timeoutMs?: number;
+  /** How long one JetStream API request may take before it is sent again (5 s). */
+  requestTimeoutMs?: number;
 }
 
 export async function runEventsSetup(options: EventsSetupOptions): Promise<Awaited<ReturnType<typeof declareEventStream>>> {
@@ -36,13 +38,15 @@ export async function runEventsSetup(options: EventsSetupOptions): Promise<Await
         ...(user ? { user, pass: options.password, inboxPrefix: natsInboxPrefix(user) } : {}),
       });
       try {
-        return await declareEventStream(await jetstreamManager(nc, { timeout: 5000 }), options);
+        return await declareEventStream(await jetstreamManager(nc, { timeout: options.requestTimeoutMs ?? 5000 }), options);
       } finally {
         await nc.close();
       }
     } catch (error) {
       // A refused password or grant will not get better by waiting; a broker still starting (or JetStream not ready: a
-      // cluster answers 'JetStream system temporarily unavailable' until its nodes have elected a meta leader) will.
+      // cluster answers 'JetStream system temporarily unavailable' until its nodes have elected a meta leader) will, and
+      // so will a request that timed out (a cluster can drop the answer to a stream create while its leaders settle;
+      // every step here is idempotent, so it is sent again).
       const message = error instanceof Error ? error.message : String(error);
       if (/authoriz|permission/i.test(message) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));

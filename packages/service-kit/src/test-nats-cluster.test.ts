@@ -17,7 +17,7 @@ describe('TestNatsCluster', () => {
     cluster = await TestNatsCluster.start();
     stream = await createTestStream(cluster);
     bus = await connectBus(stream.busSettings('cluster-test'));
-  }, 60_000);
+  }, 150_000);
   afterAll(async () => {
     await bus?.nc.close();
     await stream?.remove();

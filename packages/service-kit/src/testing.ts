@@ -5,7 +5,8 @@ import { connect } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@pixel-atlas/contracts/events';
 import pg from 'pg';
 import { EVENTS_ADMIN_USER, type NatsServiceName, type NatsUserName } from './nats-auth.ts';
-import { declareEventStream, type NatsSettings } from './nats.ts';
+import { runEventsSetup } from './events-setup.ts';
+import type { NatsSettings } from './nats.ts';
 import { TEST_OPERATOR_USER, TestNatsServer } from './test-nats-server.ts';
 
 /**
@@ -96,20 +97,22 @@ export interface TestStream {
 export const TEST_JS_API_TIMEOUT_MS = 30_000;
 
 /**
- * The operations step on a test broker, as production runs it before any service starts: connected as its own user
- * (EVENTS_ADMIN_USER, with the production grants), it declares the stream and every durable consumer.
+ * The operations step on a test broker, as production runs it before any service starts (`runEventsSetup`, which tries
+ * again while the broker is not ready or an answer was lost): connected as its own user (EVENTS_ADMIN_USER, with the
+ * production grants), it declares the stream and every durable consumer.
  */
 export async function declareTestEventStream(server: TestNatsServer): Promise<void> {
-  const nc = await connect(server.connectOptions(EVENTS_ADMIN_USER));
-  try {
-    await declareEventStream(await jetstreamManager(nc, { timeout: TEST_JS_API_TIMEOUT_MS }), {
-      stream: server.stream,
-      subjectPrefix: server.subjectPrefix,
-      streamReplicas: server.streamReplicas,
-    });
-  } finally {
-    await nc.close();
-  }
+  const admin = server.connectOptions(EVENTS_ADMIN_USER);
+  await runEventsSetup({
+    servers: server.url,
+    stream: server.stream,
+    subjectPrefix: server.subjectPrefix,
+    streamReplicas: server.streamReplicas,
+    user: admin.user,
+    password: admin.pass,
+    requestTimeoutMs: TEST_JS_API_TIMEOUT_MS,
+    timeoutMs: 2 * TEST_JS_API_TIMEOUT_MS,
+  });
 }
 
 /**
