@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, startStack, type Stack, gotoLive } from './support/stack.ts';
-import { cameraAtRest, landNearCentre, mapCanvas, mapView, screenPointOfTile } from './support/map.ts';
+import { cameraAtRest, landNearCentre, mapCanvas, mapView, openHomeWithAppHeld, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
 let page: Page;
@@ -27,22 +27,6 @@ async function openHome(): Promise<void> {
 /** After an action that moves the camera: the camera at rest somewhere else (a busy page may start the move late). */
 const movedFrom = (before: { zoom: number; x: number; y: number }) => cameraAtRest(page, { awayFrom: before });
 const settled = () => cameraAtRest(page);
-
-/**
- * Opens the home page with the app's script held back, until the boot's map has drawn its first frame; returns what
- * lets the app load.
- */
-async function openHomeWithAppHeld(home: Page): Promise<() => void> {
-  let releaseApp = () => {};
-  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-  await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-    await appHeld;
-    await route.continue();
-  });
-  await home.goto(stack.url);
-  await expect.poll(() => mapCanvas(home).getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
-  return releaseApp;
-}
 
 describe('the map in a real browser', () => {
   it('renders the generated world at the desktop zoom and shows the desktop hint', async () => {
@@ -76,7 +60,7 @@ describe('the map in a real browser', () => {
         if (message.type() === 'error') errors.push(message.text());
       });
       // The app's script is held until the boot's map has been seen on its own.
-      const releaseApp = await openHomeWithAppHeld(home);
+      const releaseApp = await openHomeWithAppHeld(home, stack.url);
       const booted = mapCanvas(home);
       expect(await home.evaluate(() => document.documentElement.dataset.app)).toBeUndefined();
       // Marks the boot's canvas, and watches every frame from now on for one without it on the page.
@@ -117,7 +101,7 @@ describe('the map in a real browser', () => {
   it('answers a tap made on the map before the app loaded, once it has: the claim popup of that tile', async () => {
     const home = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
-      const releaseApp = await openHomeWithAppHeld(home);
+      const releaseApp = await openHomeWithAppHeld(home, stack.url);
       const [tile] = await landNearCentre(home, stack.url);
       const point = await screenPointOfTile(home, tile!.x, tile!.y);
       await home.mouse.click(point.x, point.y);

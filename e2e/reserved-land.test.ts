@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, gotoLive } from './support/stack.ts';
 import { startCheckoutInPage } from './support/claim.ts';
-import { avatarFile, landNearCentre, mapCanvas, screenPointOfTile } from './support/map.ts';
+import { avatarFile, landNearCentre, mapCanvas, openHomeWithAppHeld, screenPointOfTile } from './support/map.ts';
 
 let stack: Stack;
 let land: Array<{ x: number; y: number }> = [];
@@ -75,6 +75,28 @@ describe('reserved land on the map', () => {
     await expect.poll(() => popup.getByText(`Position (${beside.x}, ${beside.y})`).count()).toBe(1);
     await popup.getByRole('radio', { name: /Featured/ }).click();
     await expect.poll(() => popup.getByText(/reserved while someone pays/).count()).toBe(1);
+  });
+
+  it('a tap on held land made before the app loaded is refused with the reason once it has: the boot drew the hold', async () => {
+    const payer = await stack.newPage();
+    await openHome(payer);
+    const tile = farFrom(used);
+    used.push(tile);
+    await startCheckoutInPage(payer, { tier: 'basic', x: tile.x, y: tile.y });
+
+    const visitor = await stack.newPage();
+    // The boot asks for the reserved land once its first frame is drawn, while the app's script is still held back.
+    const reservedAnswered = visitor.waitForResponse((response) => response.url().endsWith('/api/reserved-footprints') && response.ok());
+    const releaseApp = await openHomeWithAppHeld(visitor, stack.url);
+    expect(await (await reservedAnswered).json()).toContainEqual(expect.objectContaining({ x: tile.x, y: tile.y, reason: 'held' }));
+    await clickTile(visitor, tile);
+    await expect.poll(() => mapCanvas(visitor).getAttribute('aria-busy')).toBe('true');
+    expect(await visitor.evaluate(() => document.documentElement.dataset.app)).toBeUndefined();
+
+    releaseApp();
+    await expect.poll(() => visitor.getByText('Tile Reserved').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(await visitor.getByRole('dialog', { name: 'Claim This Tile' }).count()).toBe(0);
+    expect(await mapCanvas(visitor).getAttribute('aria-busy')).toBeNull();
   });
 
   it('a plot under review is refused at the click as under review, without naming it', async () => {

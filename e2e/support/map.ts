@@ -8,6 +8,22 @@ import { expect } from 'vitest';
 
 export const mapCanvas = (page: Page) => page.locator('canvas[aria-roledescription="map"]');
 
+/**
+ * Opens the home page with the app's script held back, until the boot's map has drawn its first frame; returns what
+ * lets the app load.
+ */
+export async function openHomeWithAppHeld(home: Page, siteUrl: string): Promise<() => void> {
+  let releaseApp = () => {};
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await home.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  await home.goto(siteUrl);
+  await expect.poll(() => mapCanvas(home).getAttribute('data-zoom'), { timeout: 15_000 }).not.toBeNull();
+  return releaseApp;
+}
+
 /** The camera the map shows now: zoom and the world tile at the centre of the canvas. */
 export async function mapView(page: Page): Promise<{ zoom: number; x: number; y: number }> {
   const canvas = mapCanvas(page);

@@ -1,5 +1,5 @@
 import { decodePlotListCompact } from '@pixel-atlas/contracts/plot-list-compact-codec';
-import type { Plot } from '@pixel-atlas/contracts/plots';
+import type { Plot, ReservedFootprint } from '@pixel-atlas/contracts/plots';
 import { api, dataOf } from './client.ts';
 import { errorStatus } from './errors.ts';
 
@@ -10,6 +10,7 @@ import { errorStatus } from './errors.ts';
 
 export const PLOT_LIST_PATH = '/api/plots';
 export const MAP_LAYOUT_PATH = '/api/map-layout';
+export const RESERVED_FOOTPRINTS_PATH = '/api/reserved-footprints';
 
 /** The answer, or null when the server answers `status`: for these resources a state (no map, nobody signed in), not a failure. */
 export async function nullOnStatus<T>(status: number, call: Promise<{ data?: T; response: Response }>): Promise<T | null> {
@@ -36,3 +37,8 @@ export function fetchMapLayout() {
 }
 
 export type MapLayoutAnswer = Awaited<ReturnType<typeof fetchMapLayout>>;
+
+/** Land held while someone pays or under review. */
+export function fetchReservedFootprints(): Promise<ReservedFootprint[]> {
+  return dataOf(api.GET(RESERVED_FOOTPRINTS_PATH));
+}

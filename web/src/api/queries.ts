@@ -1,8 +1,17 @@
-import type { Plot } from '@pixel-atlas/contracts/plots';
+import type { Plot, ReservedFootprint } from '@pixel-atlas/contracts/plots';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { takeBootFetch } from './boot-data.ts';
 import { api, dataOf } from './client.ts';
-import { MAP_LAYOUT_PATH, PLOT_LIST_PATH, fetchMapLayout, fetchPlotList, nullOnStatus, type MapLayoutAnswer } from './map-data.ts';
+import {
+  MAP_LAYOUT_PATH,
+  PLOT_LIST_PATH,
+  RESERVED_FOOTPRINTS_PATH,
+  fetchMapLayout,
+  fetchPlotList,
+  fetchReservedFootprints,
+  nullOnStatus,
+  type MapLayoutAnswer,
+} from './map-data.ts';
 
 export { fetchPlotList };
 
@@ -14,7 +23,6 @@ export { fetchPlotList };
 
 const PLOT_PATH = '/api/plots/{id}';
 const USER_PLOTS_PATH = '/api/users/{username}/plots';
-const RESERVED_FOOTPRINTS_PATH = '/api/reserved-footprints';
 const PRICES_PATH = '/api/prices';
 const VERIFY_SESSION_PATH = '/api/verify-session/{sessionId}';
 const SESSION_CLAIM_PATH = '/api/claim-plot/{sessionId}';
@@ -101,7 +109,8 @@ export function mapLayoutQuery() {
 export function reservedFootprintsQuery() {
   return queryOptions({
     queryKey: [RESERVED_FOOTPRINTS_PATH] as const,
-    queryFn: () => dataOf(api.GET(RESERVED_FOOTPRINTS_PATH)),
+    // As the plot list: the boot's request, if it made one (it asks once the map's first frame is drawn).
+    queryFn: () => takeBootFetch<ReservedFootprint[]>(RESERVED_FOOTPRINTS_PATH) ?? fetchReservedFootprints(),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { AtlasPlot } from '../map/components/atlas-plot.ts';
-import type { MapEngine, MapEngineOptions, MapLayoutInput } from '../map/engine/engine.ts';
+import type { MapEngine, MapEngineOptions, MapLayoutInput, ReservedFootprint } from '../map/engine/engine.ts';
 
 /** The engine's events the app answers; before it has loaded, none is answered (the map pans and zooms on its own). */
 export type BootedMapHandlers = Pick<
@@ -15,6 +15,7 @@ export type BootedMapHandlers = Pick<
 export interface BootedMapData {
   layout?: MapLayoutInput | null;
   plots?: readonly AtlasPlot[];
+  reserved?: readonly ReservedFootprint[];
 }
 
 export interface BootedMap {

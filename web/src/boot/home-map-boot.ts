@@ -1,8 +1,16 @@
 import { keepBootFetch } from '../api/boot-data.ts';
-import { MAP_LAYOUT_PATH, PLOT_LIST_PATH, fetchMapLayout, fetchPlotList } from '../api/map-data.ts';
+import {
+  MAP_LAYOUT_PATH,
+  PLOT_LIST_PATH,
+  RESERVED_FOOTPRINTS_PATH,
+  fetchMapLayout,
+  fetchPlotList,
+  fetchReservedFootprints,
+} from '../api/map-data.ts';
 import { publishCameraOn } from '../map/components/publish-camera.ts';
 import { detectTouchDevice } from '../map/engine/camera.ts';
-import { createMapEngine, type TileClick } from '../map/engine/engine.ts';
+import { createMapEngine, type ReservedFootprint, type TileClick } from '../map/engine/engine.ts';
+import { createReservedIndex } from '../map/engine/reserved-layer.ts';
 import { MAP_CANVAS_LABEL, offerBootedMap, type BootedMapData, type BootedMapHandlers } from './booted-map.ts';
 
 /** The prerendered home screen's map box (src/pages/home/map-placeholder.tsx), where the boot puts the map. */
@@ -57,13 +65,29 @@ export function bootHomeMap(loadApp: () => void): boolean {
   // Until the app's first render of the map, which feeds it from then on.
   let feeding = true;
   const shown: BootedMapData = {};
+  // Land held while someone pays or under review: asked for with the app (a third request before the first frame would
+  // delay it), drawn when it comes, and what a tap made before the app is answered by.
+  let reserved: Promise<readonly ReservedFootprint[]> = Promise.resolve([]);
   let appRequested = false;
   const requestApp = () => {
     if (appRequested) return;
     appRequested = true;
+    if (feeding) reserved = fetchReservedLand();
     // Out of the frame that drew: the app's script is fetched and run in tasks of its own.
     setTimeout(loadApp, 0);
   };
+  const fetchReservedLand = () =>
+    keepBootFetch(RESERVED_FOOTPRINTS_PATH, fetchReservedFootprints()).then(
+      (answer) => {
+        if (feeding) {
+          engine.setReservedFootprints(answer);
+          shown.reserved = answer;
+        }
+        return answer;
+      },
+      // Not known: the tap goes on as taken (the checkout still refuses held land), the app's query asks again.
+      () => [],
+    );
   const engine = createMapEngine(canvas, {
     isTouch: detectTouchDevice(window),
     overlay,
@@ -121,9 +145,12 @@ export function bootHomeMap(loadApp: () => void): boolean {
       const tap = tapBeforeApp;
       tapBeforeApp = null;
       if (!tap) return;
-      canvas.removeAttribute('aria-busy');
-      canvas.style.cursor = '';
-      appHandlers.onTileClick?.(tap);
+      // The tap may have come before the reserved land: it is answered as on land it knows to be held, if it is.
+      void reserved.then((footprints) => {
+        canvas.removeAttribute('aria-busy');
+        canvas.style.cursor = '';
+        appHandlers.onTileClick?.({ ...tap, reserved: createReservedIndex(footprints).at(tap.x, tap.y) ?? undefined });
+      });
     },
   });
   return true;

@@ -1,7 +1,9 @@
 import type { PositionAvailable, ReservedFootprint, ReservedReason } from '@pixel-atlas/contracts/plots';
 import { TIER_SIZE, normalizeTier, type Tier } from '@pixel-atlas/contracts/tier-catalog';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { reservedFootprintsQuery } from '../../api/queries.ts';
+import { bootedMapData } from '../../boot/booted-map.ts';
 import { toast, type ToastOptions } from '../../hooks/use-toast.ts';
 import { readPendingClaim } from './pending-claim.ts';
 
@@ -13,8 +15,12 @@ export const RESERVED_FOOTPRINTS_POLL_MS = 30_000;
 
 const NO_FOOTPRINTS: readonly ReservedFootprint[] = [];
 
-/** Land held while someone pays or under review, as the map draws it: empty until (or unless) the server answers. */
+/**
+ * Land held while someone pays or under review, as the map draws it: empty until (or unless) the server answers, or,
+ * until then, what the map the home page booted already shows (the same answer, which the query gets a moment later).
+ */
 export function useReservedFootprints(): readonly ReservedFootprint[] {
+  const [booted] = useState(() => bootedMapData()?.reserved);
   const query = useQuery({
     ...reservedFootprintsQuery(),
     refetchInterval: RESERVED_FOOTPRINTS_POLL_MS,
@@ -23,7 +29,7 @@ export function useReservedFootprints(): readonly ReservedFootprint[] {
     staleTime: 10_000,
     refetchOnWindowFocus: true,
   });
-  return query.data ?? NO_FOOTPRINTS;
+  return query.data ?? booted ?? NO_FOOTPRINTS;
 }
 
 /** What a buyer is told when the spot they chose is reserved: the true reason, and what to do. */
