@@ -115,6 +115,9 @@ export class LiveEventLog {
       const entry = this.entries[i]!;
       if (entry.seq > cursor[entry.feed]) replay.push(entry);
     }
+    // In the stream's order: each feed's consumer delivers in order, but which feed's event comes first differs from
+    // replica to replica, and a browser must be sent the same events with the same ids wherever it resumes.
+    replay.sort((a, b) => a.seq - b.seq);
     // A browser that came from a replica further along keeps its cursor: what it has had is skipped here.
     return {
       resumed: true,
